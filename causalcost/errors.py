@@ -1,0 +1,70 @@
+"""Exceptions raised by causalcost.
+
+Every error a user can cause derives from :class:`CausalCostError`, so callers can catch
+ours in one place; each also derives from the built-in it refines (``ValueError``,
+``KeyError``) so generic handlers keep working. Messages name the offending field and say
+how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CausalCostError",
+    "ValidationError",
+    "CountError",
+    "CostMatrixError",
+    "CPDError",
+    "NetworkStructureError",
+    "UnknownNameError",
+    "NetworkFileError",
+    "MonotonicityError",
+    "InfeasibleInputError",
+    "SheetError",
+]
+
+
+class CausalCostError(Exception):
+    """Base class of every error raised by causalcost."""
+
+
+class ValidationError(CausalCostError, ValueError):
+    """A value passed to a public function is not acceptable."""
+
+
+class CountError(ValidationError):
+    """Confusion counts that are negative, infinite, NaN or not integers where required."""
+
+
+class CostMatrixError(ValidationError):
+    """A cost matrix where a hit costs more than a mistake, or a non-finite cost."""
+
+
+class CPDError(ValidationError):
+    """A conditional probability table that is unnormalised, negative or mis-shaped."""
+
+
+class NetworkStructureError(ValidationError):
+    """A network whose graph or roles do not have the shape causalcost needs."""
+
+
+class UnknownNameError(ValidationError, KeyError):
+    """A node or state name that the network does not have; the message lists valid ones."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the whole message
+        return str(self.args[0]) if self.args else ""
+
+
+class NetworkFileError(ValidationError):
+    """A network file with unknown keys, wrong types or bad probabilities."""
+
+
+class MonotonicityError(ValidationError):
+    """The monotone worst case was asked of a system that is not monotone in the slot."""
+
+
+class InfeasibleInputError(ValidationError):
+    """Inputs to a bound that no system satisfying the specification could produce."""
+
+
+class SheetError(ValidationError):
+    """A cost sheet of another version, with missing fields or inconsistent content."""

@@ -1,0 +1,138 @@
+"""Exact interventional tables by one tensor contraction over the mutilated network.
+
+For the slot ``M``, class ``C`` and system prediction ``S``,
+
+    P(C = c, S = s | do(M = x)) = sum over the other nodes of  prod_{v != M} P(v | pa(v)),
+
+with ``M`` left as a free index ``x`` (its point mass CPD is the indicator of ``x``, so every
+``x`` is obtained at once). One einsum returns ``R[c, x, s]`` for all cells; dividing by
+``P(C = c) = sum_s R[c, x, s]`` gives the table. Only ancestors of ``{C, S}`` take part
+(barren nodes sum to one). The confusion node is a deterministic function of ``(C, S)``
+(validated when the system was built), so outcomes are read off ``R`` directly.
+
+The contraction order is planned once per network *structure* with ``opt_einsum`` and cached;
+later calls, with the same structure and any CPD values, only run the contraction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import opt_einsum as oe
+
+from .errors import ValidationError
+from .system import System
+from .table import InterventionalTable
+
+__all__ = ["exact_table", "ExactPlan", "plan_exact"]
+
+_CACHE: OrderedDict[tuple[Any, ...], ExactPlan] = OrderedDict()
+_CACHE_SIZE = 128
+
+
+@dataclass(frozen=True)
+class ExactPlan:
+    """A planned contraction for one network structure, slot and roles."""
+
+    factors: tuple[str, ...]  # nodes whose CPD arrays feed the contraction, in operand order
+    expression: Any  # opt_einsum ContractExpression
+    class_positive: int  # index of the positive class state
+    slot_order: tuple[int, int]  # slot state indices of (positive, negative)
+    system_positive: int
+
+    def contract(self, cpds: dict[str, np.ndarray]) -> np.ndarray:
+        """``R[c, x, s]`` with ``c`` and ``s`` in network state order, ``x`` in (P, N) order."""
+        r = self.expression(*(cpds[n] for n in self.factors))
+        return r[:, list(self.slot_order), :]
+
+
+def _signature(system: System, slot: str) -> tuple[Any, ...]:
+    cpds = tuple(
+        (c.variable, tuple(c.variables), tuple(len(c.state_names[v]) for v in c.variables))
+        for c in system.network.cpds
+    )
+    roles = (slot, system.class_node, system.system_node, system.positive,
+             tuple(system.states(slot)), tuple(system.states(system.class_node)),
+             tuple(system.states(system.system_node)))
+    return (tuple(sorted(cpds)), roles)
+
+
+def plan_exact(system: System, slot: str) -> ExactPlan:
+    """Plan (or fetch from the cache) the contraction for ``system`` with ``slot`` intervened."""
+    key = _signature(system, slot)
+    plan = _CACHE.get(key)
+    if plan is not None:
+        _CACHE.move_to_end(key)
+        return plan
+    net = system.network
+    mutilated = nx.DiGraph(net.edges())
+    mutilated.add_nodes_from(net.nodes())
+    mutilated.remove_edges_from(list(mutilated.in_edges(slot)))
+    targets = {system.class_node, system.system_node}
+    relevant = set(targets)
+    for t in targets:
+        relevant |= nx.ancestors(mutilated, t)
+    relevant.add(slot)
+    symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
+    factors, terms, shapes = [], [], []
+    for node in sorted(relevant - {slot}, key=str):
+        cpd = net.get_cpds(node)
+        factors.append(node)
+        terms.append("".join(symbols[v] for v in cpd.variables))
+        shapes.append(tuple(len(cpd.state_names[v]) for v in cpd.variables))
+    output = symbols[system.class_node] + symbols[slot] + symbols[system.system_node]
+    expression = oe.contract_expression(",".join(terms) + "->" + output, *shapes,
+                                        optimize="auto-hq" if len(factors) <= 12 else "greedy")
+    slot_states = system.states(slot)
+    negative = next(s for s in slot_states if s != system.positive)
+    plan = ExactPlan(
+        factors=tuple(factors),
+        expression=expression,
+        class_positive=system.states(system.class_node).index(system.positive),
+        slot_order=(slot_states.index(system.positive), slot_states.index(negative)),
+        system_positive=system.states(system.system_node).index(system.positive),
+    )
+    _CACHE[key] = plan
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return plan
+
+
+def joint_class_system(system: System, slot: str) -> np.ndarray:
+    """``P(C = c, S = s | do(slot = x))`` as an array ``[c, x, s]`` in (P, N) order throughout."""
+    plan = plan_exact(system, slot)
+    cpds = {c.variable: c.values for c in system.network.cpds}
+    r = plan.contract(cpds)
+    c_order = [plan.class_positive, 1 - plan.class_positive]
+    s_order = [plan.system_positive, 1 - plan.system_positive]
+    return r[c_order][:, :, s_order]
+
+
+def exact_table(system: System, slot: str | None = None) -> InterventionalTable:
+    """``P(Conf^S | Class, do(slot = x))`` for both classes and both ``x``, exactly.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> t = exact_table(cc.load_network("thesis_and"))
+    >>> t.error_rates
+    ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
+    """
+    slot = system.require_slot(slot)
+    joint = joint_class_system(system, slot)
+    class_mass = joint.sum(axis=2)  # [c, x]; equal for both x since C is not a descendant
+    for c, name in enumerate(("positive", "negative")):
+        if class_mass[c, 0] <= 0:
+            raise ValidationError(
+                f"the {name} class has probability 0 in this network: rates conditioned on it "
+                "are undefined"
+            )
+    cond = joint / class_mass[:, :, None]
+    table = np.zeros((2, 2, 4))
+    table[0, :, 0], table[0, :, 1] = cond[0, :, 0], cond[0, :, 1]  # TP, FN
+    table[1, :, 2], table[1, :, 3] = cond[1, :, 0], cond[1, :, 1]  # FP, TN
+    return InterventionalTable(slot=slot, method="exact", probabilities=table)
