@@ -13,7 +13,9 @@ with warnings.catch_warnings():
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
 
-__all__ = ["TabularCPD", "DiscreteBayesianNetwork", "variable_elimination", "bif_reader", "bif_writer"]
+__all__ = [
+    "DiscreteBayesianNetwork", "TabularCPD", "bif_reader", "bif_writer", "variable_elimination",
+]
 
 
 def variable_elimination(network: DiscreteBayesianNetwork):  # noqa: ANN201 - pgmpy type

@@ -19,7 +19,6 @@ row a distribution over the node's states. Every row is validated when it is add
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ from ._pgmpy import DiscreteBayesianNetwork, TabularCPD
 from .correlation import correlated_correctness
 from .errors import CPDError, NetworkStructureError, UnknownNameError, ValidationError
 from .fusioners import make_fusioner
-from .system import System
+from .system import System, confusion_cpd
 
 __all__ = ["SystemBuilder"]
 
@@ -97,7 +96,9 @@ class SystemBuilder:
         self._nodes: dict[str, _Node] = {}
         self._models: list[str] = []
         self._fusioner: _Node | None = None
-        self._class_prior = None if class_prior is None else _probability("class_prior", class_prior)
+        self._class_prior = (
+            None if class_prior is None else _probability("class_prior", class_prior)
+        )
 
     # -- generic nodes ------------------------------------------------------------------
     def add_node(
@@ -264,11 +265,10 @@ class SystemBuilder:
             )
         rule_fn = make_fusioner(rule, inputs, k=k, weights=weights, threshold=threshold, tie=tie,
                                 function=function)
-        pos = self._states[0]
-        rows = []
-        for config in itertools.product(self._states, repeat=len(inputs)):
-            positive = rule_fn(tuple(s == pos for s in config))
-            rows.append([1.0, 0.0] if positive else [0.0, 1.0])
+        votes = itertools.product((True, False), repeat=len(inputs))  # state order (P, N)
+        positive = np.fromiter((rule_fn(v) for v in votes), dtype=bool,
+                               count=2 ** len(inputs))
+        rows = np.column_stack([positive, ~positive]).astype(float)
         self._fusioner = self._make(name, self._states, rows, inputs)
         return self
 
@@ -305,9 +305,19 @@ class SystemBuilder:
         network.add_nodes_from(nodes)
         network.add_edges_from(graph.edges())
         network.add_cpds(*(self._cpd(n, nodes) for n in nodes.values()))
+        confusion = "Confusion"
+        if confusion in nodes:
+            raise NetworkStructureError(
+                "node name 'Confusion' is reserved for the system's confusion node"
+            )
+        system_node = self._fusioner.name
+        network.add_edges_from([(self._class_node, confusion), (system_node, confusion)])
+        network.add_cpds(confusion_cpd(confusion, self._class_node, self._states, system_node,
+                                       self._states, self._states[0]))
         return System.from_pgmpy(
-            network, class_node=self._class_node, system_node=self._fusioner.name, slot=slot,
-            positive=self._states[0], models=tuple(self._models), name=self._name,
+            network, class_node=self._class_node, system_node=system_node, slot=slot,
+            positive=self._states[0], confusion_node=confusion, models=tuple(self._models),
+            name=self._name,
         )
 
     # -- internals ----------------------------------------------------------------------
@@ -333,16 +343,20 @@ class SystemBuilder:
                 f"{list(parents) or 'no parents'}) of {len(states)} probabilities, got shape "
                 f"{rows.shape}"
             )
-        for config, row in zip(configs, rows):
-            where = ", ".join(f"{p}={s}" for p, s in zip(parents, config)) or "no parents"
-            if not np.all(np.isfinite(row)) or np.any(row < 0) or np.any(row > 1):
+        bad_value = ~np.all(np.isfinite(rows) & (rows >= 0) & (rows <= 1), axis=1)
+        bad_sum = np.abs(rows.sum(axis=1) - 1.0) > 1e-9
+        bad = np.flatnonzero(bad_value | bad_sum)
+        if bad.size:
+            i = int(bad[0])
+            where = ", ".join(f"{p}={s}" for p, s in zip(parents, configs[i])) or "no parents"
+            row = rows[i]
+            if bad_value[i]:
                 raise CPDError(
                     f"CPD of {name!r} at ({where}) has a probability outside [0, 1]: {row.tolist()}"
                 )
-            if not math.isclose(row.sum(), 1.0, abs_tol=1e-9):
-                raise CPDError(
-                    f"CPD of {name!r} at ({where}) sums to {row.sum():.12g}, not 1: {row.tolist()}"
-                )
+            raise CPDError(
+                f"CPD of {name!r} at ({where}) sums to {row.sum():.12g}, not 1: {row.tolist()}"
+            )
         return _Node(name, states, tuple(parents), rows)
 
     def _states_of(self, node: str, child: str) -> tuple[str, ...]:

@@ -208,7 +208,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                 raise ValidationError(f"two candidates are named {name!r}")
             candidates[name] = model
     if not candidates:
-        raise ValidationError("give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
+        raise ValidationError(
+            "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV"
+        )
     if len(candidates) == 1:
         report = evaluate(sheet, next(iter(candidates.values())))
         if args.json:

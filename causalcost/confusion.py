@@ -240,10 +240,12 @@ class Confusion:
         return cls(tp=arr[p, p], fn=arr[p, n], fp=arr[n, p], tn=arr[n, n])
 
     def to_sklearn(self, labels: Sequence[Any] = (0, 1), positive: Any = 1) -> np.ndarray:
-        """The matrix as scikit-learn would print it for ``labels`` (inverse of ``from_sklearn``)."""
+        """The matrix as scikit-learn prints it for ``labels`` (inverse of ``from_sklearn``)."""
         labels = list(labels)
         if len(labels) != 2 or positive not in labels:
-            raise ValidationError(f"positive label {positive!r} must be one of two labels {labels!r}")
+            raise ValidationError(
+                f"positive label {positive!r} must be one of two labels {labels!r}"
+            )
         p = labels.index(positive)
         n = 1 - p
         out = np.empty((2, 2))
@@ -319,7 +321,8 @@ class CostMatrix:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            object.__setattr__(self, f.name, _as_real(f"cost {f.name}", getattr(self, f.name), CostMatrixError))
+            value = _as_real(f"cost {f.name}", getattr(self, f.name), CostMatrixError)
+            object.__setattr__(self, f.name, value)
         if self.tp > self.fn:
             raise CostMatrixError(
                 f"cost tp={self.tp:g} exceeds cost fn={self.fn:g}: a hit on a positive must not "

@@ -86,7 +86,7 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
         shapes.append(tuple(len(cpd.state_names[v]) for v in cpd.variables))
     output = symbols[system.class_node] + symbols[slot] + symbols[system.system_node]
     expression = oe.contract_expression(",".join(terms) + "->" + output, *shapes,
-                                        optimize="auto-hq" if len(factors) <= 12 else "greedy")
+                                        optimize="auto")
     slot_states = system.states(slot)
     negative = next(s for s in slot_states if s != system.positive)
     plan = ExactPlan(
@@ -104,7 +104,7 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
 
 def joint_class_system(system: System, slot: str) -> np.ndarray:
     """``P(C = c, S = s | do(slot = x))`` as an array ``[c, x, s]`` in (P, N) order throughout."""
-    plan = plan_exact(system, slot)
+    plan = system.memo(("exact", slot), lambda: plan_exact(system, slot))
     cpds = {c.variable: c.values for c in system.network.cpds}
     r = plan.contract(cpds)
     c_order = [plan.class_positive, 1 - plan.class_positive]

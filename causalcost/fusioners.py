@@ -131,7 +131,9 @@ def make_fusioner(
     return Fusioner(rule, user, f"user function {label}")
 
 
-def _weights(weights: Mapping[str, float] | Sequence[float] | None, inputs: Sequence[str]) -> list[float]:
+def _weights(
+    weights: Mapping[str, float] | Sequence[float] | None, inputs: Sequence[str]
+) -> list[float]:
     if weights is None:
         raise ValidationError("weighted vote needs weights=... (one per model)")
     if isinstance(weights, Mapping):

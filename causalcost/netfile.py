@@ -114,8 +114,8 @@ def load_network(spec: str | Path, *, slot: str | None = None) -> System:
     >>> import causalcost as cc
     >>> cc.load_network("thesis_and").slot
     'clinical_history'
-    >>> cc.load_network("majority3", slot="m1").slot
-    'm1'
+    >>> cc.load_network("majority3", slot="lab_tests").slot
+    'lab_tests'
     """
     path = network_path(spec)
     if path.suffix.lower() == ".bif":
@@ -152,9 +152,10 @@ def load_bif(
     >>> import causalcost as cc, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "and.bif")
     >>> cc.load_network("thesis_and").to_bif(path)
-    >>> again = cc.load_bif(path, class_node="Class", system_node="Fusioner", slot="clinical_history")
-    >>> cc.error_rates(again).to_dict()["P"]
-    {'P': 0.2, 'N': 1.0}
+    >>> again = cc.load_bif(path, class_node="Class", system_node="Fusioner",
+    ...                     slot="clinical_history")
+    >>> cc.error_rates(again)
+    ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
     """
     from ._pgmpy import bif_reader
 
@@ -268,7 +269,8 @@ def _from_document(doc: dict[str, Any], *, slot: str | None) -> System:
         pop = _check_keys(doc["population"], _POPULATION, "[population]")
         builder.add_population(
             _strings(_required(pop, "states", "population"), "population.states"),
-            _distribution(_required(pop, "probabilities", "population"), "population.probabilities"),
+            _distribution(_required(pop, "probabilities", "population"),
+                          "population.probabilities"),
             _numbers(_required(pop, "class_positive", "population"), "population.class_positive"),
             name=_string(pop.get("name", "Population"), "population.name"),
         )

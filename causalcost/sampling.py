@@ -149,7 +149,8 @@ def simulate_forced_runs(
     Examples
     --------
     >>> import causalcost as cc
-    >>> forced_p, forced_n = simulate_forced_runs(cc.load_network("thesis_and"), samples=3000, seed=1)
+    >>> system = cc.load_network("thesis_and")
+    >>> forced_p, forced_n = simulate_forced_runs(system, samples=3000, seed=1)
     >>> forced_p.positives == forced_n.positives, forced_n.fn == forced_n.positives
     (True, True)
     """

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import networkx as nx
 import numpy as np
@@ -28,6 +29,8 @@ from .errors import CPDError, NetworkStructureError, UnknownNameError
 from .table import OUTCOMES
 
 __all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL"]
+
+T = TypeVar("T")
 
 #: Tolerance on CPD column sums.
 CPD_ATOL = 1e-9
@@ -57,23 +60,27 @@ def node_table(cpd: TabularCPD) -> np.ndarray:
 def check_cpd(cpd: TabularCPD) -> None:
     """Raise :class:`CPDError` if any column of ``cpd`` is negative, non-finite or unnormalised."""
     table = node_table(cpd)
-    node = cpd.variable
-    parents = cpd.variables[1:]
-    configs = list(itertools.product(*(cpd.state_names[p] for p in parents))) or [()]
-    for j in range(table.shape[1]):
-        column = table[:, j]
-        where = ", ".join(f"{p}={s}" for p, s in zip(parents, configs[j])) or "no parents"
-        if not np.all(np.isfinite(column)) or np.any(column < 0):
-            raise CPDError(
-                f"CPD of {node!r} has a negative or non-finite probability at ({where}): "
-                f"{column.tolist()}; every probability must lie in [0, 1]"
-            )
-        total = float(column.sum())
-        if abs(total - 1.0) > CPD_ATOL:
-            raise CPDError(
-                f"CPD of {node!r} is not normalised at ({where}): its probabilities sum to "
-                f"{total:.12g}, not 1; rescale that column"
-            )
+    bad_value = ~np.all(np.isfinite(table) & (table >= 0), axis=0)
+    bad_sum = np.abs(table.sum(axis=0) - 1.0) > CPD_ATOL
+    bad = np.flatnonzero(bad_value | bad_sum)
+    if not bad.size:
+        return
+    j = int(bad[0])
+    node, parents = cpd.variable, cpd.variables[1:]
+    cards = [len(cpd.state_names[p]) for p in parents]
+    config = np.unravel_index(j, cards) if parents else ()
+    where = ", ".join(f"{p}={cpd.state_names[p][int(i)]}" for p, i in zip(parents, config))
+    where = where or "no parents"
+    column = table[:, j]
+    if bad_value[j]:
+        raise CPDError(
+            f"CPD of {node!r} has a negative or non-finite probability at ({where}): "
+            f"{column.tolist()}; every probability must lie in [0, 1]"
+        )
+    raise CPDError(
+        f"CPD of {node!r} is not normalised at ({where}): its probabilities sum to "
+        f"{float(column.sum()):.12g}, not 1; rescale that column"
+    )
 
 
 def is_deterministic(cpd: TabularCPD) -> bool:
@@ -138,6 +145,9 @@ class System:
     positive: str = "P"
     name: str = "system"
     _deterministic: frozenset[str] = field(default=frozenset(), repr=False)
+    #: Per-network memo of planned computations (shared by ``with_slot`` copies, which
+    #: share the network); entries check the identity of the CPD objects they were made from.
+    _plans: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -200,6 +210,8 @@ class System:
                 f"the system node {system_node!r} has no model among its parents; name the "
                 "models explicitly"
             )
+        if confusion_node is None and "Confusion" in network.nodes():
+            confusion_node = "Confusion"  # an existing confusion node is validated, not re-added
         if confusion_node is not None and confusion_node in network.nodes():
             net = network
         else:
@@ -214,7 +226,7 @@ class System:
             ))
         deterministic = frozenset(n for n in net.nodes() if is_deterministic(net.get_cpds(n)))
         system = cls(net, class_node, system_node, confusion_node, models, None, positive, name,
-                     deterministic)
+                     deterministic, {})
         system._validate_roles()
         return system.with_slot(slot) if slot is not None else system
 
@@ -241,7 +253,7 @@ class System:
 
     def require_slot(self, slot: str | None = None) -> str:
         """The slot to use: ``slot`` if given (validated), else the system's own."""
-        if slot is not None:
+        if slot is not None and slot != self.slot:
             return self.with_slot(slot).slot  # type: ignore[return-value]
         if self.slot is None:
             raise NetworkStructureError(
@@ -277,7 +289,21 @@ class System:
         """
         from ._pgmpy import bif_writer
 
-        bif_writer(self.network).write_bif(str(path))
+        writer = bif_writer(self.network)
+        write = getattr(writer, "write", None) or writer.write_bif  # renamed in pgmpy 1.1
+        write(str(path))
+
+    def memo(self, key: object, make: Callable[[], T]) -> T:
+        """``make()`` once per ``key`` and set of CPD objects (internal planning cache)."""
+        cpds = tuple(self.network.cpds)
+        hit = self._plans.get(key)
+        if hit is not None:
+            made_from, value = hit  # type: ignore[misc]
+            if len(made_from) == len(cpds) and all(a is b for a, b in zip(made_from, cpds)):
+                return value  # type: ignore[no-any-return]
+        value = make()
+        self._plans[key] = (cpds, value)
+        return value
 
     def __repr__(self) -> str:
         return (

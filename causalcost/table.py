@@ -73,7 +73,7 @@ class ErrorRates:
             object.__setattr__(self, name, _check_rate(name, getattr(self, name)))
 
     def rate(self, true_class: str, forced: str) -> float:
-        """``e_c(x)``: system failure rate on class ``true_class`` with the slot forced to ``forced``."""
+        """``e_c(x)``: system failure rate on class ``true_class``, slot forced to ``forced``."""
         key = (true_class, forced)
         table = {
             ("P", "P"): self.fn_forced_p, ("P", "N"): self.fn_forced_n,
@@ -85,7 +85,7 @@ class ErrorRates:
 
     @property
     def is_monotone(self) -> bool:
-        """Whether the rates satisfy the aggregate specification ``e_P(P) <= e_P(N)``, ``e_N(N) <= e_N(P)``.
+        """Whether ``e_P(P) <= e_P(N)`` and ``e_N(N) <= e_N(P)`` (the aggregate specification).
 
         This is necessary, not sufficient, for the monotone worst case: check the network itself
         with :func:`causalcost.check_monotonicity` wherever it is known.
@@ -173,15 +173,16 @@ class InterventionalTable:
     confidence: float | None = None
     interval_method: str | None = None
     seed: int | None = None
-    _rates: ErrorRates = field(init=False, repr=False)
+    _rates: ErrorRates = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         p = np.array(self.probabilities, dtype=float)
         if p.shape != (2, 2, 4):
             raise ValidationError(f"probabilities must have shape (2, 2, 4), got {p.shape}")
-        if np.any(~np.isfinite(p)) or np.any(p < -1e-12) or np.any(p > 1 + 1e-12):
+        # min/max propagate NaN, so the comparisons below also reject NaN and infinities
+        if not (p.min() >= -1e-12 and p.max() <= 1 + 1e-12):
             raise ValidationError("interventional probabilities must lie in [0, 1]")
-        if not np.allclose(p.sum(axis=2), 1.0, atol=1e-9):
+        if not np.abs(p.sum(axis=2) - 1.0).max() <= 1e-9:
             raise ValidationError("each (class, forced value) row of the table must sum to 1")
         p.setflags(write=False)
         object.__setattr__(self, "probabilities", p)
@@ -191,20 +192,18 @@ class InterventionalTable:
                 arr = np.array(arr, dtype=float)
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
-        clip = lambda v: float(min(1.0, max(0.0, v)))  # noqa: E731 - tiny rounding guard
-        object.__setattr__(
-            self,
-            "_rates",
-            ErrorRates(
-                fn_forced_p=clip(p[0, 0, 1]), fn_forced_n=clip(p[0, 1, 1]),
-                fp_forced_p=clip(p[1, 0, 2]), fp_forced_n=clip(p[1, 1, 2]),
-            ),
-        )
 
     @property
     def error_rates(self) -> ErrorRates:
         """The four interventional error rates read off the table."""
-        return self._rates
+        try:
+            return self._rates
+        except AttributeError:
+            p = np.clip(self.probabilities, 0.0, 1.0)  # rounding guard
+            rates = ErrorRates(fn_forced_p=float(p[0, 0, 1]), fn_forced_n=float(p[0, 1, 1]),
+                               fp_forced_p=float(p[1, 0, 2]), fp_forced_n=float(p[1, 1, 2]))
+            object.__setattr__(self, "_rates", rates)
+            return rates
 
     @property
     def has_intervals(self) -> bool:
