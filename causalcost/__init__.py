@@ -12,9 +12,29 @@ ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
 
 from __future__ import annotations
 
+from .bounds import (
+    Bound,
+    ClassWitness,
+    Witness,
+    best_case_confusion,
+    bound,
+    bound_from_rates,
+    bound_many,
+    bound_many_from_rates,
+    worst_case_confusion,
+)
 from .builder import SystemBuilder
 from .confusion import CELLS, Confusion, CostMatrix
 from .correlation import correlated_correctness, correlation_range
+from .costs import (
+    CostEvaluation,
+    ModelCostMatrix,
+    error_transition_matrix,
+    evaluate_costs,
+    expected_cost_matrix,
+    expected_system_confusion,
+    perfect_slot_cost,
+)
 from .errors import (
     CausalCostError,
     CostMatrixError,
@@ -28,50 +48,94 @@ from .errors import (
     UnknownNameError,
     ValidationError,
 )
-from .exact import exact_table
+from .exact import class_prior, exact_table
 from .fusioners import Fusioner, make_fusioner
 from .intervene import MonotonicityCheck, check_monotonicity, mutilate
 from .netfile import list_networks, load_bif, load_network
 from .query import error_rates, interventional_table
+from .report import Report, compare, evaluate, read_candidates_csv
 from .sampling import sampled_table, simulate_forced_runs
+from .sheet import CostSheet, derive_sheet, load_sheet, sheet_from_forced_runs, sheet_from_network
 from .system import System
 from .table import OUTCOMES, ErrorRates, InterventionalTable
 
 __version__ = "0.1.0"
 
+_PLOTTING = ("draw_system", "draw_intervention", "save_figure", "layered_positions")
+
+
+def __getattr__(name: str) -> object:
+    """Plotting names load matplotlib only when first used."""
+    if name in _PLOTTING:
+        from . import plotting
+
+        return getattr(plotting, name)
+    raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
+
+
 __all__ = [
+    "Bound",
     "CELLS",
-    "OUTCOMES",
     "CPDError",
     "CausalCostError",
+    "ClassWitness",
     "Confusion",
+    "CostEvaluation",
     "CostMatrix",
     "CostMatrixError",
+    "CostSheet",
     "CountError",
     "ErrorRates",
     "Fusioner",
     "InfeasibleInputError",
     "InterventionalTable",
+    "ModelCostMatrix",
     "MonotonicityCheck",
     "MonotonicityError",
     "NetworkFileError",
     "NetworkStructureError",
+    "OUTCOMES",
+    "Report",
     "SheetError",
     "System",
     "SystemBuilder",
     "UnknownNameError",
     "ValidationError",
+    "Witness",
+    "best_case_confusion",
+    "bound",
+    "bound_from_rates",
+    "bound_many",
+    "bound_many_from_rates",
     "check_monotonicity",
+    "class_prior",
+    "compare",
     "correlated_correctness",
     "correlation_range",
+    "derive_sheet",
+    "draw_intervention",
+    "draw_system",
     "error_rates",
+    "error_transition_matrix",
+    "evaluate",
+    "evaluate_costs",
     "exact_table",
+    "expected_cost_matrix",
+    "expected_system_confusion",
     "interventional_table",
+    "layered_positions",
     "list_networks",
     "load_bif",
     "load_network",
+    "load_sheet",
     "make_fusioner",
     "mutilate",
+    "perfect_slot_cost",
+    "read_candidates_csv",
     "sampled_table",
+    "save_figure",
+    "sheet_from_forced_runs",
+    "sheet_from_network",
     "simulate_forced_runs",
+    "worst_case_confusion",
 ]

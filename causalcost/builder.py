@@ -19,6 +19,7 @@ row a distribution over the node's states. Every row is validated when it is add
 from __future__ import annotations
 
 import itertools
+from decimal import Decimal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -49,6 +50,16 @@ def _probability(name: str, value: object) -> float:
     if not 0.0 <= v <= 1.0:
         raise CPDError(f"{name} must be a probability in [0, 1], got {v!r}")
     return v
+
+
+def _complement(p: float) -> float:
+    """``1 - p`` computed on the decimal the user wrote, then rounded once.
+
+    In binary floating point ``1 - 0.8`` is 0.19999999999999996; working on the shortest
+    decimal that round-trips (``repr``) gives the double nearest to 0.2, so the thesis's
+    numbers come out as printed.
+    """
+    return float(Decimal(1) - Decimal(repr(float(p))))
 
 
 class SystemBuilder:
@@ -144,7 +155,7 @@ class SystemBuilder:
                 f"class_positive needs one probability per population state ({len(states)}), "
                 f"got {len(class_positive)}"
             )
-        rows = [[_probability(f"class_positive[{s}]", p), 1 - float(p)]
+        rows = [[_probability(f"class_positive[{s}]", p), _complement(p)]
                 for s, p in zip(states, class_positive)]
         self._add(self._make(self._class_node, self._states, rows, (name,)))
         return self
@@ -177,11 +188,11 @@ class SystemBuilder:
                 raise ValidationError(f"model {name!r} needs both sensitivity and specificity")
             se = _probability(f"sensitivity of {name!r}", sensitivity)
             sp = _probability(f"specificity of {name!r}", specificity)
-            node = self._make(name, self._states, [[se, 1 - se], [1 - sp, sp]], (self._class_node,))
+            node = self._make(name, self._states, [[se, _complement(se)], [_complement(sp), sp]], (self._class_node,))
         else:
             if parents is None or positive_probability is None:
                 raise ValidationError(f"model {name!r} needs both parents and positive_probability")
-            rows = [[_probability(f"positive_probability of {name!r}", p), 1 - float(p)]
+            rows = [[_probability(f"positive_probability of {name!r}", p), _complement(p)]
                     for p in positive_probability]
             node = self._make(name, self._states, rows, tuple(parents))
         self._add(node)
@@ -287,7 +298,7 @@ class SystemBuilder:
                     "the class has no distribution: pass class_prior=... or add_population(...)"
                 )
             p = self._class_prior
-            nodes[self._class_node] = self._make(self._class_node, self._states, [[p, 1 - p]], ())
+            nodes[self._class_node] = self._make(self._class_node, self._states, [[p, _complement(p)]], ())
         graph = nx.DiGraph()
         graph.add_nodes_from(nodes)
         for node in nodes.values():

@@ -142,7 +142,7 @@ def _cmd_networks(args: argparse.Namespace) -> int:
 
 def _cmd_derive(args: argparse.Namespace) -> int:
     from .netfile import file_digest, network_path
-    from .sheet import derive_sheet, sheet_from_forced_runs
+    from .sheet import sheet_from_forced_runs, sheet_from_network
 
     costs = CostMatrix.parse(args.costs)
     if args.forced_p or args.forced_n:
@@ -157,31 +157,19 @@ def _cmd_derive(args: argparse.Namespace) -> int:
             assumption=args.assumption, confidence=args.confidence,
         )
     else:
-        from .intervene import check_monotonicity
-
         if not args.network:
             raise ValidationError("derive needs NETWORK, or --forced-p and --forced-n")
         system = _load_system(args)
-        table = _table(system, args)
-        monotonicity = check_monotonicity(system) if args.assumption == "monotone" else None
         path = network_path(args.network)
-        prior = _class_prior(system)
-        sheet = derive_sheet(
-            table, costs, prior=prior, assumption=args.assumption, monotonicity=monotonicity,
+        sheet = sheet_from_network(
+            system, costs, method=args.method, samples=args.samples, seed=args.seed,
+            confidence=args.confidence, interval=args.interval, assumption=args.assumption,
             provenance={"source": "network", "network": system.name, "file": path.name,
                         "sha256": file_digest(path)},
         )
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption})")
     return 0
-
-
-def _class_prior(system: Any) -> float:
-    from .exact import joint_class_system
-
-    joint = joint_class_system(system, system.require_slot())
-    mass = joint[:, 0, :].sum()
-    return float(joint[0, 0, :].sum() / mass)
 
 
 def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
@@ -220,9 +208,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         return 0
     frame = compare(sheet, candidates)
     if args.json:
+        records = frame.reset_index(names="name").to_dict(orient="records")
         _print_json({"slot": sheet.slot, "assumption": sheet.assumption,
-                     "candidates": [{"name": str(k), **{c: _plain(v) for c, v in row.items()}}
-                                    for k, row in frame.iterrows()]})
+                     "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
     else:
         print(f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
               f"(bounds assume: {sheet.assumption})")

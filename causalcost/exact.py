@@ -28,7 +28,7 @@ from .errors import ValidationError
 from .system import System
 from .table import InterventionalTable
 
-__all__ = ["exact_table", "ExactPlan", "plan_exact"]
+__all__ = ["ExactPlan", "class_prior", "exact_table", "plan_exact"]
 
 _CACHE: OrderedDict[tuple[Any, ...], ExactPlan] = OrderedDict()
 _CACHE_SIZE = 128
@@ -110,6 +110,21 @@ def joint_class_system(system: System, slot: str) -> np.ndarray:
     c_order = [plan.class_positive, 1 - plan.class_positive]
     s_order = [plan.system_positive, 1 - plan.system_positive]
     return r[c_order][:, :, s_order]
+
+
+def class_prior(system: System) -> float:
+    """``P(Class = positive)``, which no intervention on a model changes.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> round(class_prior(cc.load_network("population_and")), 6)  # 0.5*0.1 + 0.3*0.4 + 0.2*0.7
+    0.31
+    """
+    slot = system.require_slot()
+    joint = joint_class_system(system, slot)
+    mass = joint[:, 0, :].sum(axis=1)
+    return float(mass[0] / mass.sum())
 
 
 def exact_table(system: System, slot: str | None = None) -> InterventionalTable:
