@@ -265,6 +265,10 @@ class InterventionalTable:
         n_full = np.broadcast_to(n, k.shape)
         lo, hi = proportion_confint(k, n_full, alpha=1 - confidence,
                                     method=INTERVAL_METHODS[interval_method])
+        # statsmodels' vectorised Wilson bounds carry rounding (2.7e-20 for a zero count):
+        # an observed proportion of exactly 0 or 1 has that end of its interval exactly there.
+        lo = np.where(k == 0, 0.0, np.clip(lo, 0.0, 1.0))
+        hi = np.where(k == n_full, 1.0, np.clip(hi, 0.0, 1.0))
         name = "clopper-pearson" if INTERVAL_METHODS[interval_method] == "beta" else "wilson"
         return cls(slot=slot, method=method, probabilities=k / n, counts=n_full,
                    lower=np.asarray(lo), upper=np.asarray(hi), confidence=confidence,
