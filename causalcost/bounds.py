@@ -383,7 +383,7 @@ def _check_monotonicity(monotonicity: object | None, assumption: str) -> None:
             where = f" (violated with {violation})" if violation else ""
         raise MonotonicityError(
             f"the network check found the system is not monotone in the slot{where}, so the "
-            "monotone bounds do not hold; pass assumption='none'")
+            "monotone bounds do not hold; pass assumption='none' (--assumption none)")
 
 
 def _check_type(name: str, value: object, kind: type) -> None:
@@ -394,7 +394,7 @@ def _check_type(name: str, value: object, kind: type) -> None:
 def _monotone_message(cls: str, fc: str, fw: str, vc: float, vw: float) -> str:
     return ("with the slot forced to the correct class the system fails more often than forced "
             f"to the wrong class ({cls}: {fc}={_fmt(vc)} > {fw}={_fmt(vw)}): the system is not "
-            "monotone in the slot; use assumption='none'")
+            "monotone in the slot; use assumption='none' (--assumption none)")
 
 
 def _failures_from_counts(forced_p: Confusion, forced_n: Confusion, model: Confusion | None,

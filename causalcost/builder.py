@@ -19,9 +19,9 @@ row a distribution over the node's states. Every row is validated when it is add
 from __future__ import annotations
 
 import itertools
-from decimal import Decimal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import networkx as nx
 import numpy as np
@@ -123,9 +123,19 @@ class SystemBuilder:
         """Add any discrete node (a feature, a latent "difficulty", ...).
 
         ``cpd`` has one row per parent configuration (a single row, or a flat list, for a
-        root node), each a distribution over ``states``. Parents must already exist or be
-        added before :meth:`build`.
+        root node), each a distribution over ``states``. Parents may be declared in any
+        order; they must all exist by :meth:`build`.
         """
+        if name == self._class_node and self._class_prior is not None:
+            raise ValidationError(
+                f"class_prior was given and the class node {name!r} was declared with its own "
+                "CPD: give one or the other"
+            )
+        if name == self._class_node and tuple(states) != self._states:
+            raise ValidationError(
+                f"the class node's states must be {list(self._states)} (positive, negative), "
+                f"got {list(states)}; set positive=/negative= on the builder"
+            )
         self._add(self._make(name, states, cpd, parents))
         return self
 
@@ -188,7 +198,8 @@ class SystemBuilder:
                 raise ValidationError(f"model {name!r} needs both sensitivity and specificity")
             se = _probability(f"sensitivity of {name!r}", sensitivity)
             sp = _probability(f"specificity of {name!r}", specificity)
-            node = self._make(name, self._states, [[se, _complement(se)], [_complement(sp), sp]], (self._class_node,))
+            rows = [[se, _complement(se)], [_complement(sp), sp]]
+            node = self._make(name, self._states, rows, (self._class_node,))
         else:
             if parents is None or positive_probability is None:
                 raise ValidationError(f"model {name!r} needs both parents and positive_probability")
@@ -298,20 +309,25 @@ class SystemBuilder:
                     "the class has no distribution: pass class_prior=... or add_population(...)"
                 )
             p = self._class_prior
-            nodes[self._class_node] = self._make(self._class_node, self._states, [[p, _complement(p)]], ())
+            nodes[self._class_node] = self._make(self._class_node, self._states,
+                                                 [[p, _complement(p)]], ())
         graph = nx.DiGraph()
         graph.add_nodes_from(nodes)
         for node in nodes.values():
             for parent in node.parents:
                 if parent not in nodes:
                     raise UnknownNameError(
-                        f"node {node.name!r} has parent {parent!r}, which is not declared; "
-                        f"declared nodes: {sorted(nodes)}"
+                        f"parent {parent!r} of {node.name!r} is not declared; declared nodes: "
+                        f"{sorted(nodes)}"
                     )
                 graph.add_edge(parent, node.name)
         if not nx.is_directed_acyclic_graph(graph):
-            cycle = " -> ".join(u for u, _ in nx.find_cycle(graph))
+            edges = nx.find_cycle(graph)
+            cycle = " -> ".join([u for u, _ in edges] + [edges[0][0]])
             raise NetworkStructureError(f"the network has a cycle: {cycle}; remove one edge of it")
+        for node in nodes.values():
+            self._check_rows(node.name, node.rows, node.parents,
+                             [nodes[p].states for p in node.parents])
         network = DiscreteBayesianNetwork()
         network.add_nodes_from(nodes)
         network.add_edges_from(graph.edges())
@@ -346,20 +362,25 @@ class SystemBuilder:
         rows = np.asarray(cpd, dtype=float)
         if rows.ndim == 1:
             rows = rows[None, :]
-        parent_states = [self._states_of(p, name) for p in parents]
-        configs = list(itertools.product(*parent_states))
-        if rows.shape != (len(configs), len(states)):
+        if rows.ndim != 2 or rows.shape[1] != len(states):
             raise CPDError(
-                f"CPD of {name!r} needs {len(configs)} row(s) (one per configuration of "
-                f"{list(parents) or 'no parents'}) of {len(states)} probabilities, got shape "
-                f"{rows.shape}"
+                f"CPD of {name!r} needs rows of {len(states)} probabilities (one per state of "
+                f"{list(states)}), got shape {rows.shape}"
             )
+        known = all(p == self._class_node or p in self._nodes for p in parents)
+        if known:  # parents declared later are checked in build()
+            self._check_rows(name, rows, parents, [self._states_of(p, name) for p in parents])
         bad_value = ~np.all(np.isfinite(rows) & (rows >= 0) & (rows <= 1), axis=1)
         bad_sum = np.abs(rows.sum(axis=1) - 1.0) > 1e-9
         bad = np.flatnonzero(bad_value | bad_sum)
         if bad.size:
             i = int(bad[0])
-            where = ", ".join(f"{p}={s}" for p, s in zip(parents, configs[i])) or "no parents"
+            if known:
+                configs = itertools.product(*(self._states_of(p, name) for p in parents))
+                config = next(itertools.islice(configs, i, None))
+                where = ", ".join(f"{p}={s}" for p, s in zip(parents, config)) or "no parents"
+            else:
+                where = f"row {i}"
             row = rows[i]
             if bad_value[i]:
                 raise CPDError(
@@ -369,6 +390,16 @@ class SystemBuilder:
                 f"CPD of {name!r} at ({where}) sums to {row.sum():.12g}, not 1: {row.tolist()}"
             )
         return _Node(name, states, tuple(parents), rows)
+
+    @staticmethod
+    def _check_rows(name: str, rows: np.ndarray, parents: Sequence[str],
+                    parent_states: Sequence[Sequence[str]]) -> None:
+        n_configs = int(np.prod([len(s) for s in parent_states], dtype=np.int64))
+        if rows.shape[0] != n_configs:
+            raise CPDError(
+                f"CPD of {name!r} needs {n_configs} row(s) (one per configuration of "
+                f"{list(parents) or 'no parents'}), got {rows.shape[0]}"
+            )
 
     def _states_of(self, node: str, child: str) -> tuple[str, ...]:
         if node == self._class_node:

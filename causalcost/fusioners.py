@@ -7,7 +7,8 @@ turns it into a deterministic CPD (a 0/1 table over every combination of inputs)
 Ties in ``majority`` with an even number of models go to ``tie`` ("negative" by default,
 the conservative choice for screening systems where a positive triggers action).
 ``k_of_n(k)`` predicts positive when at least ``k`` models do; ``weighted(weights, threshold)``
-when the weights of the positive voters add up to at least ``threshold``.
+when the weights of the positive voters add up to at least ``threshold`` (compared with a
+1e-12 tolerance, so that weights such as 0.1 + 0.2 reach a threshold of 0.3).
 
 AND, OR, majority, k-of-n and weighted votes with non-negative weights are monotone in every
 input (the worst case needs that); a user function need not be, and

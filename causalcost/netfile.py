@@ -314,7 +314,9 @@ def _from_document(doc: dict[str, Any], *, slot: str | None) -> System:
                                          f"{where}.correlation_negative", probability=False),
             latent=_string(pair.get("latent", "Difficulty"), f"{where}.latent"),
         )
-    fus = _check_keys(_required(doc, "fusioner", "the file"), _FUSIONER, "[fusioner]")
+    if "fusioner" not in doc:
+        raise NetworkFileError("the [fusioner] table is missing (e.g. [fusioner] rule = \"and\")")
+    fus = _check_keys(doc["fusioner"], _FUSIONER, "[fusioner]")
     weights = fus.get("weights")
     if weights is not None:
         weights = {k: _number(v, f"fusioner.weights.{k}", probability=False)

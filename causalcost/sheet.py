@@ -744,7 +744,7 @@ def derive_sheet(
             raise MonotonicityError(
                 f"the network check found the system is not monotone in slot {slot!r} "
                 f"(violated at {mono.get('violation')}), so the monotone worst case does not "
-                "hold; derive the sheet with assumption='none'")
+                "hold; derive the sheet with assumption='none' (--assumption none)")
         for cls, fc, fw, vc, vw in (("positives", "e_P(P)", "e_P(N)", rates.fn_forced_p,
                                      rates.fn_forced_n),
                                     ("negatives", "e_N(N)", "e_N(P)", rates.fp_forced_n,
@@ -753,7 +753,7 @@ def derive_sheet(
                 raise InfeasibleInputError(
                     f"assumption='monotone' but {fc}={vc:.6g} > {fw}={vw:.6g}: on {cls} the system "
                     "fails more often with the slot right than wrong, so it is not monotone in "
-                    "the slot; use assumption='none'")
+                    "the slot; use assumption='none' (--assumption none)")
     counts = _class_counts_arg(class_counts)
     if (forced_p is None) != (forced_n is None):
         raise ValidationError("give both forced_p and forced_n, or neither")
@@ -960,6 +960,7 @@ def sheet_from_network(
             if assumption == "monotone":
                 raise MonotonicityError(
                     f"cannot verify the monotone assumption: {exc}. Pass assumption='none' "
+                    "(--assumption none) "
                     "(assumption-free bounds), or check=False to assume monotonicity unverified"
                 ) from None
     if prior is None and class_counts is None:

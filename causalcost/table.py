@@ -155,7 +155,9 @@ class InterventionalTable:
         Shape ``(2, 2, 4)``: ``[class, forced value, outcome]`` with classes and forced values in
         order (P, N) and outcomes (TP, FN, FP, TN). Each ``[c, x]`` row sums to 1.
     counts : numpy.ndarray or None
-        For sampled or counted tables, the number of instances behind each cell, same shape.
+        For sampled or counted tables, the number of trials behind each cell's proportion
+        (the instances of that class in that forced run, repeated across its four outcomes),
+        same shape.
     lower, upper : numpy.ndarray or None
         Confidence interval of each cell (same shape) at ``confidence``.
     confidence : float or None

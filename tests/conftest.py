@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 import causalcost as cc
@@ -33,6 +34,10 @@ OUTCOMES = ("TP", "FN", "FP", "TN")
 #: Upper bound on the size of the joint state space of a generated system, so that the
 #: itertools.product brute force stays fast (a few milliseconds per example).
 MAX_JOINT_STATES = 4000
+
+#: Health checks to relax for tests drawing random systems: building a pgmpy network per
+#: example can look "slow" to hypothesis on a loaded machine; it is not a test problem.
+SLOW_OK = [HealthCheck.too_slow]
 
 #: Fusioner rules the random-system strategy can draw ("function" = a random truth table).
 ALL_RULES = ("and", "or", "majority", "k_of_n", "weighted", "function")

@@ -207,3 +207,46 @@ def test_console_script_exit_status() -> None:
     module = subprocess.run([sys.executable, "-m", "causalcost", "--version"],
                             capture_output=True, text=True)
     assert module.returncode == 0 and "causalcost" in module.stdout
+
+
+NON_MONOTONE = """
+format = "causalcost-network"
+version = 1
+name = "negative_weight"
+slot = "b"
+[class]
+prior = 0.4
+[[models]]
+name = "a"
+sensitivity = 0.8
+specificity = 0.7
+[[models]]
+name = "b"
+sensitivity = 0.6
+specificity = 0.9
+[fusioner]
+rule = "weighted"
+weights = { a = 1.0, b = -0.6 }
+threshold = 0.5
+"""
+
+
+def test_derive_refuses_monotone_bound_on_non_monotone_network(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # a P vote of b pulls the weighted sum below the threshold: not monotone in b
+    network = tmp_path / "negative_weight.toml"
+    network.write_text(NON_MONOTONE)
+    sheet = tmp_path / "sheet.json"
+    code, _, err = run(capsys, "derive", str(network), "--costs", "fn=5,fp=1", "-o", str(sheet))
+    assert code == 2 and "not monotone" in err and "--assumption none" in err
+    assert not sheet.exists()
+    code, _, err = run(capsys, "derive", str(network), "--costs", "fn=5,fp=1", "--assumption",
+                       "none", "-o", str(sheet))
+    assert code == 0, err
+    code, out, err = run(capsys, "evaluate", str(sheet), "--model", "tp=60,fn=40,fp=10,tn=90",
+                         "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["assumption"] == "none"
+    assert report["best"]["cost"] <= report["eval1"] <= report["worst"]["cost"]

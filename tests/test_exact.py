@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import OUTCOMES, brute_force_table, random_systems
+from conftest import OUTCOMES, SLOW_OK, brute_force_table, random_systems
 from hypothesis import given, settings
 
 import causalcost as cc
@@ -66,7 +66,7 @@ def test_shipped_table_matches_brute_force(name: str, shipped) -> None:
                                    rtol=0, atol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=SLOW_OK)
 @given(system=random_systems())
 def test_random_table_matches_brute_force(system: cc.System) -> None:
     expected = brute_force_table(system)  # brute-force enumeration

@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import ALL_RULES, MONOTONE_RULES, random_systems
+from conftest import ALL_RULES, MONOTONE_RULES, SLOW_OK, random_systems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,7 +128,7 @@ def test_pgmpy_do_is_not_a_point_mass() -> None:
 
 
 # ------------------------------------------------------------------------ monotonicity
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=SLOW_OK)
 @given(system=random_systems(rules=MONOTONE_RULES))
 def test_monotone_rules_pass_on_random_systems(system: cc.System) -> None:
     # and / or / majority (odd, even, both ties) / k_of_n / weighted with weights >= 0
@@ -141,7 +141,7 @@ def test_monotone_rules_pass_on_random_systems(system: cc.System) -> None:
     assert cc.error_rates(system).is_monotone
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=SLOW_OK)
 @given(system=random_systems(rules=("function",)))
 def test_check_agrees_with_direct_enumeration_for_user_functions(system: cc.System) -> None:
     check = cc.check_monotonicity(system)
@@ -238,7 +238,7 @@ def test_fusioner_cpd_is_deterministic(rule: str) -> None:
 
 
 @given(st.data())
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10, deadline=None, suppress_health_check=SLOW_OK)
 def test_check_monotonicity_does_not_change_the_system(data) -> None:
     system = data.draw(random_systems())
     before = _snapshot(system.network)

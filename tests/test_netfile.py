@@ -229,7 +229,7 @@ def test_schema_errors_name_the_field(tmp_path: Path, old: str, new: str, error,
 def test_schema_errors_of_whole_tables(tmp_path: Path) -> None:
     text = _valid_without_prior()
     cases = [
-        (text.replace("[fusioner]\nrule = \"and\"\n", ""), "fusioner is missing"),
+        (text.replace("[fusioner]\nrule = \"and\"\n", ""), r"\[fusioner\] table is missing"),
         (text.replace("[population]", "[population]\ncolour = 1"),
          r"unknown key\(s\) \['colour'\] in \[population\]"),
         (text.replace("[population]\nstates", "[class]\nprior = 0.5\nname = 'C'\ncolour = 1\n"

@@ -286,8 +286,11 @@ def test_unknown_names_list_the_valid_ones() -> None:
         from_pgmpy(net, positive="yes")
     with pytest.raises(cc.UnknownNameError, match=r"fusioner inputs \['c'\].*\['a', 'b'\]"):
         two_model_builder().set_fusioner("and", inputs=["a", "c"])
-    with pytest.raises(cc.UnknownNameError, match=r"parent 'Z' of 'm'.*\['Class', 'a', 'b'\]"):
-        two_model_builder().add_model("m", parents=["Z"], positive_probability=[0.5, 0.5])
+    # parents may be declared later, so an undeclared one is reported by build()
+    builder = two_model_builder().add_model("m", parents=["Z"], positive_probability=[0.5, 0.5])
+    with pytest.raises(cc.UnknownNameError,
+                       match=r"parent 'Z' of 'm'.*\['Class', 'Fusioner', 'a', 'b', 'm'\]"):
+        builder.set_fusioner("and").build()
 
 
 def test_confusion_node_must_be_the_confusion_of_class_and_prediction() -> None:

@@ -1,0 +1,33 @@
+"""The README's Python examples run as written (in a scratch directory)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def test_readme_has_python_examples() -> None:
+    assert len(python_blocks()) >= 2
+
+
+@pytest.mark.parametrize("index", range(len(python_blocks())))
+def test_readme_python_block_runs(
+    index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the tour writes sheet.json
+    namespace: dict[str, object] = {}
+    exec(compile(python_blocks()[index], f"README.md[python {index}]", "exec"), namespace)
+    if index == 0:
+        # thesis §4 example 1 (320) and §3.3 (75 expected, worst 100, best 50)
+        assert namespace["report"].eval1 == pytest.approx(320)  # type: ignore[attr-defined]
+        result = namespace["result"]
+        assert (result.expected_cost, result.worst_cost, result.best_cost) == (  # type: ignore[attr-defined]
+            pytest.approx(75), 100, 50)
