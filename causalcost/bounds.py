@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .confusion import CELLS, Confusion, CostMatrix
+from .confusion import format_number as _fmt
 from .costs import expected_cost_matrix, expected_system_confusion
 from .errors import (
     CountError,
@@ -86,10 +87,6 @@ KIND_LABELS: dict[str, str] = {
 }
 _UNIT = CostMatrix(fn=1, fp=1)
 _Pair = tuple[float, float]
-
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:.6g}"
 
 
 # ------------------------------------------------------------------ closed forms (scalar or array)

@@ -23,7 +23,7 @@ import pandas as pd
 
 from .errors import CostMatrixError, CountError, ValidationError
 
-__all__ = ["Confusion", "CostMatrix", "CELLS", "CLASSES", "parse_cells"]
+__all__ = ["CELLS", "CLASSES", "Confusion", "CostMatrix", "format_number", "parse_cells"]
 
 #: Cell names in the order of ``to_array().ravel()``.
 CELLS: tuple[str, str, str, str] = ("tp", "fn", "fp", "tn")
@@ -66,8 +66,53 @@ def parse_cells(text: str, *, what: str = "cells") -> dict[str, float]:
     return out
 
 
-@dataclass(frozen=True)
-class Confusion:
+def format_number(value: float) -> str:
+    """Whole numbers without a decimal point, others to six significant digits.
+
+    >>> format_number(320.0), format_number(0.19999999999999996)
+    ('320', '0.2')
+    """
+    return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
+
+
+class _Cells:
+    """Shared behaviour of 2x2 matrices with named cells ``tp, fn, fp, tn``."""
+
+    tp: float
+    fn: float
+    fp: float
+    tn: float
+
+    def cells(self) -> tuple[float, float, float, float]:
+        """The cells as ``(tp, fn, fp, tn)``."""
+        return (self.tp, self.fn, self.fp, self.tn)
+
+    def to_dict(self) -> dict[str, float]:
+        """``{"tp": .., "fn": .., "fp": .., "tn": ..}``."""
+        return dict(zip(CELLS, self.cells()))
+
+    def to_array(self) -> np.ndarray:
+        """The 2x2 array ``[[tp, fn], [fp, tn]]`` (rows true class, columns prediction)."""
+        return np.array([[self.tp, self.fn], [self.fp, self.tn]])
+
+    def to_frame(self) -> pd.DataFrame:
+        """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
+        return pd.DataFrame(
+            self.to_array(),
+            index=pd.Index(list(CLASSES), name="true"),
+            columns=pd.Index(list(CLASSES), name="predicted"),
+        )
+
+    def __repr__(self) -> str:
+        cells = ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, self.cells()))
+        return f"{type(self).__name__}({cells})"
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html()
+
+
+@dataclass(frozen=True, repr=False)
+class Confusion(_Cells):
     """A binary confusion matrix: how often each (true class, prediction) pair occurred.
 
     Cells are non-negative finite numbers. They are usually integer counts; fractional
@@ -134,10 +179,6 @@ class Confusion:
         """Whether every cell is a whole number (a count rather than an expectation)."""
         return all(float(v).is_integer() for v in self.cells())
 
-    def cells(self) -> tuple[float, float, float, float]:
-        """The cells as ``(tp, fn, fp, tn)``."""
-        return (self.tp, self.fn, self.fp, self.tn)
-
     def cost(self, costs: CostMatrix) -> float:
         """Total cost of these outcomes under ``costs`` (element-wise product, summed).
 
@@ -158,10 +199,6 @@ class Confusion:
             )
         return cls(*(float(v) for v in arr.ravel()))
 
-    def to_array(self) -> np.ndarray:
-        """The 2x2 array ``[[tp, fn], [fp, tn]]``."""
-        return np.array([[self.tp, self.fn], [self.fp, self.tn]])
-
     @classmethod
     def from_mapping(cls, cells: Mapping[str, float]) -> Confusion:
         """Build from a mapping with exactly the keys ``tp``, ``fn``, ``fp``, ``tn``."""
@@ -181,10 +218,6 @@ class Confusion:
         """Parse ``"tp=80,fn=20,fp=40,tn=160"``; all four cells are required."""
         return cls.from_mapping(parse_cells(text, what="confusion matrix"))
 
-    def to_dict(self) -> dict[str, float]:
-        """``{"tp": .., "fn": .., "fp": .., "tn": ..}``."""
-        return dict(zip(CELLS, self.cells()))
-
     @classmethod
     def from_frame(cls, frame: pd.DataFrame) -> Confusion:
         """Build from a DataFrame indexed by true class and with predictions as columns.
@@ -201,14 +234,6 @@ class Confusion:
                 "a confusion DataFrame needs index and columns labelled 'P' and 'N' "
                 f"(true class rows, prediction columns); missing {exc}"
             ) from None
-
-    def to_frame(self) -> pd.DataFrame:
-        """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
-        return pd.DataFrame(
-            self.to_array(),
-            index=pd.Index(list(CLASSES), name="true"),
-            columns=pd.Index(list(CLASSES), name="predicted"),
-        )
 
     @classmethod
     def from_sklearn(
@@ -279,18 +304,10 @@ class Confusion:
         cm = confusion_matrix(y_true, y_pred, labels=[positive, negative])
         return cls.from_array(cm)
 
-    def __repr__(self) -> str:
-        def fmt(v: float) -> str:
-            return str(int(v)) if float(v).is_integer() else f"{v:.6g}"
-
-        return "Confusion(" + ", ".join(f"{k}={fmt(v)}" for k, v in zip(CELLS, self.cells())) + ")"
-
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html()
 
 
-@dataclass(frozen=True)
-class CostMatrix:
+@dataclass(frozen=True, repr=False)
+class CostMatrix(_Cells):
     """The price of each system outcome: a cost per (true class, prediction) cell.
 
     A mistake never costs less than the hit of the same class:
@@ -334,14 +351,6 @@ class CostMatrix:
                 "cost more than a false alarm; raise fp or lower tn"
             )
 
-    def cells(self) -> tuple[float, float, float, float]:
-        """The costs as ``(tp, fn, fp, tn)``."""
-        return (self.tp, self.fn, self.fp, self.tn)
-
-    def to_dict(self) -> dict[str, float]:
-        """``{"tp": .., "fn": .., "fp": .., "tn": ..}``."""
-        return dict(zip(CELLS, self.cells()))
-
     @classmethod
     def from_mapping(cls, costs: Mapping[str, float]) -> CostMatrix:
         """Build from a mapping of cell names; missing hits default to 0, mistakes are required."""
@@ -368,21 +377,3 @@ class CostMatrix:
         if arr.shape != (2, 2):
             raise CostMatrixError(f"a cost array must have shape (2, 2), got {arr.shape}")
         return cls(*(float(v) for v in arr.ravel()))
-
-    def to_array(self) -> np.ndarray:
-        """The 2x2 array ``[[tp, fn], [fp, tn]]``."""
-        return np.array([[self.tp, self.fn], [self.fp, self.tn]])
-
-    def to_frame(self) -> pd.DataFrame:
-        """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
-        return pd.DataFrame(
-            self.to_array(),
-            index=pd.Index(list(CLASSES), name="true"),
-            columns=pd.Index(list(CLASSES), name="predicted"),
-        )
-
-    def __repr__(self) -> str:
-        return "CostMatrix(" + ", ".join(f"{k}={v:g}" for k, v in zip(CELLS, self.cells())) + ")"
-
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html()

@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .confusion import CELLS, CLASSES, Confusion, CostMatrix
+from .confusion import CELLS, Confusion, CostMatrix, _Cells
+from .confusion import format_number as _fmt
 from .errors import CostMatrixError, ValidationError
 from .table import ErrorRates
 
@@ -58,12 +59,8 @@ __all__ = [
 MODEL_COST_KINDS: tuple[str, str] = ("expected", "transition")
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.6g}"
-
-
-@dataclass(frozen=True)
-class ModelCostMatrix:
+@dataclass(frozen=True, repr=False)
+class ModelCostMatrix(_Cells):
     """A cost per outcome of the *slot model*, derived from the system's costs.
 
     Unlike :class:`~causalcost.confusion.CostMatrix` a hit may cost more than a mistake and a
@@ -121,26 +118,6 @@ class ModelCostMatrix:
                 "'transition' (cost function 2)"
             )
 
-    def cells(self) -> tuple[float, float, float, float]:
-        """The costs as ``(tp, fn, fp, tn)``."""
-        return (self.tp, self.fn, self.fp, self.tn)
-
-    def to_dict(self) -> dict[str, float]:
-        """``{"tp": .., "fn": .., "fp": .., "tn": ..}`` (the kind is not included)."""
-        return dict(zip(CELLS, self.cells(), strict=True))
-
-    def to_array(self) -> np.ndarray:
-        """The 2x2 array ``[[tp, fn], [fp, tn]]`` (rows true class, columns prediction)."""
-        return np.array([[self.tp, self.fn], [self.fp, self.tn]])
-
-    def to_frame(self) -> pd.DataFrame:
-        """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
-        return pd.DataFrame(
-            self.to_array(),
-            index=pd.Index(list(CLASSES), name="true"),
-            columns=pd.Index(list(CLASSES), name="predicted"),
-        )
-
     def evaluate(self, model: Confusion) -> float:
         """Sum of ``cell cost x model count`` over the four cells (the thesis's ``Eval``).
 
@@ -152,8 +129,7 @@ class ModelCostMatrix:
         return float(np.dot(self.cells(), model.cells()))
 
     def __repr__(self) -> str:
-        cells = ", ".join(f"{k}={_fmt(v)}" for k, v in zip(CELLS, self.cells(), strict=True))
-        return f"ModelCostMatrix({cells}, kind={self.kind!r})"
+        return f"{super().__repr__()[:-1]}, kind={self.kind!r})"
 
     def _repr_html_(self) -> str:
         label = "cost function 1 (expected)" if self.kind == "expected" else (

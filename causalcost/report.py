@@ -41,6 +41,7 @@ import pandas as pd
 
 from .bounds import Bound, Witness, bound, bound_from_rates
 from .confusion import CELLS, Confusion, CostMatrix
+from .confusion import format_number as _fmt
 from .costs import evaluate_costs
 from .errors import CausalCostError, SheetError, ValidationError
 from .sheet import CostSheet
@@ -62,10 +63,6 @@ _FORM_TEXT = {
     "counts": "counts from forced runs on the candidate's evaluation set",
     "probability": "expected counts from the interventional rates on the candidate's class sizes",
 }
-
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:.6g}"
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ import pandas as pd
 
 from .bounds import ASSUMPTIONS
 from .confusion import CELLS, CLASSES, Confusion, CostMatrix
+from .confusion import format_number as _fmt
 from .costs import ModelCostMatrix, error_transition_matrix, expected_cost_matrix
 from .errors import (
     CausalCostError,
@@ -84,10 +85,6 @@ _DERIVED = ("expected_cost_matrix", "error_transition_matrix")
 _RATE_NAMES = {("P", "P"): "e_P(P)", ("P", "N"): "e_P(N)", ("N", "P"): "e_N(P)",
                ("N", "N"): "e_N(N)"}
 _TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
-
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:.6g}"
 
 
 def _close(a: float, b: float) -> bool:
