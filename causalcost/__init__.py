@@ -48,7 +48,7 @@ from .errors import (
     UnknownNameError,
     ValidationError,
 )
-from .exact import class_prior, exact_table
+from .exact import class_prior, exact_table, observed_confusion
 from .fusioners import Fusioner, make_fusioner
 from .intervene import MonotonicityCheck, check_monotonicity, mutilate
 from .netfile import list_networks, load_bif, load_network
@@ -130,6 +130,7 @@ __all__ = [
     "load_sheet",
     "make_fusioner",
     "mutilate",
+    "observed_confusion",
     "perfect_slot_cost",
     "read_candidates_csv",
     "sampled_table",

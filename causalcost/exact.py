@@ -24,11 +24,12 @@ import networkx as nx
 import numpy as np
 import opt_einsum as oe
 
+from .confusion import Confusion
 from .errors import ValidationError
 from .system import System
 from .table import InterventionalTable
 
-__all__ = ["ExactPlan", "class_prior", "exact_table", "plan_exact"]
+__all__ = ["ExactPlan", "class_prior", "exact_table", "observed_confusion", "plan_exact"]
 
 _CACHE: OrderedDict[tuple[Any, ...], ExactPlan] = OrderedDict()
 _CACHE_SIZE = 128
@@ -77,16 +78,8 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     for t in targets:
         relevant |= nx.ancestors(mutilated, t)
     relevant.add(slot)
-    symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
-    factors, terms, shapes = [], [], []
-    for node in sorted(relevant - {slot}, key=str):
-        cpd = net.get_cpds(node)
-        factors.append(node)
-        terms.append("".join(symbols[v] for v in cpd.variables))
-        shapes.append(tuple(len(cpd.state_names[v]) for v in cpd.variables))
-    output = symbols[system.class_node] + symbols[slot] + symbols[system.system_node]
-    expression = oe.contract_expression(",".join(terms) + "->" + output, *shapes,
-                                        optimize="auto")
+    output = (system.class_node, slot, system.system_node)
+    factors, expression = _contraction(net, relevant, free=slot, output=output)
     slot_states = system.states(slot)
     negative = next(s for s in slot_states if s != system.positive)
     plan = ExactPlan(
@@ -102,6 +95,21 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     return plan
 
 
+def _contraction(
+    net: Any, relevant: set[str], *, free: str | None, output: tuple[str, ...]
+) -> tuple[tuple[str, ...], Any]:
+    """The einsum over the CPDs of ``relevant`` (except ``free``, left as an open index)."""
+    symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
+    factors, terms, shapes = [], [], []
+    for node in sorted(relevant - {free}, key=str):
+        cpd = net.get_cpds(node)
+        factors.append(node)
+        terms.append("".join(symbols[v] for v in cpd.variables))
+        shapes.append(tuple(len(cpd.state_names[v]) for v in cpd.variables))
+    equation = ",".join(terms) + "->" + "".join(symbols[n] for n in output)
+    return tuple(factors), oe.contract_expression(equation, *shapes, optimize="auto")
+
+
 def joint_class_system(system: System, slot: str) -> np.ndarray:
     """``P(C = c, S = s | do(slot = x))`` as an array ``[c, x, s]`` in (P, N) order throughout."""
     plan = system.memo(("exact", slot), lambda: plan_exact(system, slot))
@@ -110,6 +118,42 @@ def joint_class_system(system: System, slot: str) -> np.ndarray:
     c_order = [plan.class_positive, 1 - plan.class_positive]
     s_order = [plan.system_positive, 1 - plan.system_positive]
     return r[c_order][:, :, s_order]
+
+
+def observed_confusion(system: System, positives: float, negatives: float) -> Confusion:
+    """The system's expected confusion with every model as declared (no intervention).
+
+    ``positives`` and ``negatives`` are the class sizes; cells are expected counts. This is
+    what the real system does with the slot's own CPD, e.g. to compare with a bound.
+
+    Examples
+    --------
+    Thesis §3.3: two 50 % models whose errors never overlap make the AND system miss every
+    positive, where cost function 1 (independent errors) expects to miss 75 of 100.
+
+    >>> import causalcost as cc
+    >>> cc.observed_confusion(cc.load_network("anticorrelated_and"), 100, 200)
+    Confusion(tp=0, fn=100, fp=0, tn=200)
+    """
+    for name, size in (("positives", positives), ("negatives", negatives)):
+        if not (isinstance(size, (int, float, np.integer, np.floating)) and size >= 0):
+            raise ValidationError(f"{name} must be a non-negative number, got {size!r}")
+
+    def plan() -> tuple[tuple[str, ...], Any]:
+        targets = {system.class_node, system.system_node}
+        relevant = set(targets).union(*(nx.ancestors(system.network, t) for t in targets))
+        return _contraction(system.network, relevant, free=None,
+                            output=(system.class_node, system.system_node))
+
+    factors, expression = system.memo(("observed",), plan)
+    cpds = {c.variable: c.values for c in system.network.cpds}
+    joint = expression(*(cpds[n] for n in factors))  # [class, system] in state order
+    c = system.states(system.class_node).index(system.positive)
+    s = system.states(system.system_node).index(system.positive)
+    on_p = joint[c] / joint[c].sum()
+    on_n = joint[1 - c] / joint[1 - c].sum()
+    return Confusion(tp=positives * on_p[s], fn=positives * on_p[1 - s],
+                     fp=negatives * on_n[s], tn=negatives * on_n[1 - s])
 
 
 def class_prior(system: System) -> float:
