@@ -51,6 +51,7 @@ from .errors import (
 from .exact import class_prior, exact_table, observed_confusion
 from .fusioners import Fusioner, make_fusioner
 from .intervene import MonotonicityCheck, check_monotonicity, mutilate
+from .layout import layered_positions
 from .netfile import list_networks, load_bif, load_network
 from .query import error_rates, interventional_table
 from .report import Report, compare, evaluate, read_candidates_csv
@@ -61,7 +62,7 @@ from .table import OUTCOMES, ErrorRates, InterventionalTable
 
 __version__ = "0.1.0"
 
-_PLOTTING = ("draw_system", "draw_intervention", "save_figure", "layered_positions")
+_PLOTTING = ("draw_system", "draw_intervention", "save_figure")
 
 
 def __getattr__(name: str) -> object:

@@ -7,11 +7,8 @@ under evaluation -- highlighted. The intervention ``do(slot = x)`` is drawn as i
 graph (Pearl, *Causality*, §3.2): every edge into the slot is gone and the slot is a fixed
 square, so the picture shows which paths still carry information to the system prediction.
 
-Layers are the longest path from a root, with two adjustments: a root sits just above its
-highest child (so a latent root does not float at the top), and the confusion node goes on a
-layer of its own at the bottom. Edges spanning several layers are routed through the layers
-they cross, and nodes are ordered within a layer to reduce crossings (the Sugiyama method,
-with barycentre ordering and a least-squares placement that keeps long edges straight).
+Where nodes and edges go is worked out by :mod:`causalcost.layout` (layers, crossing
+reduction, edge routing); :func:`~causalcost.layout.layered_positions` is re-exported here.
 
 Only this module imports matplotlib, and only :class:`matplotlib.figure.Figure`: no GUI
 backend and no Graphviz are needed. Every drawn artist carries a ``gid`` naming what it is
@@ -23,10 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections import defaultdict
 from collections.abc import Hashable
-from dataclasses import dataclass
-from itertools import combinations
 
 import networkx as nx
 import numpy as np
@@ -38,8 +32,9 @@ from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
-from .errors import NetworkStructureError, UnknownNameError, ValidationError
+from .errors import UnknownNameError, ValidationError
 from .intervene import mutilate
+from .layout import Layout, clip_curve, edge_curve, layered_layout, layered_positions
 from .system import System
 
 __all__ = ["layered_positions", "draw_system", "draw_intervention", "save_figure"]
@@ -47,183 +42,11 @@ __all__ = ["layered_positions", "draw_system", "draw_intervention", "save_figure
 #: Suffixes :func:`save_figure` writes.
 FORMATS = (".png", ".svg")
 
-_X_GAP, _DUMMY_W, _Y_GAP = 1.1, 0.5, 1.15  # data units: node spacing, long-edge lane, layers
 _R, _RING = 0.38, 0.84  # node radius; inner ring of a deterministic node as a fraction of it
 _INK, _EDGE = "#3b3b3b", "#5a5a5a"
 _FILL = {"node": "#ffffff", "class": "#e2efd9", "model": "#dce8f5", "slot": "#f6b26b"}
 _SLOT_INK = "#a14a00"
 
-
-@dataclass(frozen=True)
-class _Lane:
-    """A point where a long edge crosses a layer (a dummy node of the Sugiyama method)."""
-
-    edge: tuple[Hashable, Hashable]
-    layer: int
-
-
-@dataclass(frozen=True)
-class _Layout:
-    positions: dict[Hashable, tuple[float, float]]
-    bends: dict[tuple[Hashable, Hashable], list[tuple[float, float]]]
-
-
-def layered_positions(system_or_graph: System | nx.DiGraph) -> dict[Hashable, tuple[float, float]]:
-    """Coordinates of every node in the layered drawing: parents above children.
-
-    Parameters
-    ----------
-    system_or_graph : System or networkx.DiGraph
-        A system (its confusion node gets the bottom layer), or any DAG, such as a pgmpy
-        network.
-
-    Returns
-    -------
-    dict
-        ``node -> (x, y)``, with ``y = 0`` on the top layer and layers at least ``1.15``
-        apart below it (further for wide graphs), so every edge points down; neighbours in
-        a layer are at least ``1.1`` apart and the drawing is centred on ``x = 0``.
-
-    Raises
-    ------
-    TypeError
-        If the argument is neither a System nor a networkx DiGraph.
-    NetworkStructureError
-        If the graph has a cycle.
-
-    Examples
-    --------
-    >>> import causalcost as cc
-    >>> from causalcost.plotting import layered_positions
-    >>> pos = layered_positions(cc.load_network("population_and"))
-    >>> pos["Population"][1] > pos["Class"][1] == pos["ImageFeatures"][1] > pos["images"][1]
-    True
-    """
-    return _layout(*_graph_of(system_or_graph)).positions
-
-
-def _graph_of(obj: object) -> tuple[nx.DiGraph, Hashable | None]:
-    if isinstance(obj, System):
-        return obj.network, obj.confusion_node
-    if isinstance(obj, nx.DiGraph):
-        return obj, None
-    raise TypeError(f"expected a System or a networkx DiGraph, got {type(obj).__name__}")
-
-
-def _depths(graph: nx.DiGraph, last: Hashable | None) -> dict[Hashable, int]:
-    depth: dict[Hashable, int] = {}
-    for n in nx.topological_sort(graph):
-        parents = list(graph.predecessors(n))
-        depth[n] = 1 + max(depth[p] for p in parents) if parents else 0
-    for n in graph:  # a root sits just above its highest child
-        if graph.in_degree(n) == 0 and graph.out_degree(n) > 0:
-            depth[n] = min(depth[c] for c in graph.successors(n)) - 1
-    if last in graph and graph.out_degree(last) == 0 and len(graph) > 1:
-        depth[last] = max(d for n, d in depth.items() if n != last) + 1
-    low = min(depth.values(), default=0)
-    return {n: d - low for n, d in depth.items()}
-
-
-def _fit_ordered(targets: list[float], weights: list[float], gaps: list[float]) -> list[float]:
-    """Weighted least-squares positions near ``targets`` with ``x[i+1] - x[i] >= gaps[i]``.
-
-    Shifting by the cumulative gaps turns this into isotonic regression (pool adjacent
-    violators).
-    """
-    offsets = np.concatenate([[0.0], np.cumsum(gaps)])
-    blocks: list[list[float]] = []  # [mean, weight, count]
-    for value, w in zip(np.asarray(targets) - offsets, weights):
-        blocks.append([value, w, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            m2, w2, c2 = blocks.pop()
-            m1, w1, c1 = blocks.pop()
-            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2])
-    fit = np.concatenate([[m] * int(c) for m, _, c in blocks]) if blocks else np.zeros(0)
-    return (fit + offsets).tolist()
-
-
-def _layout(graph: nx.DiGraph, last: Hashable | None) -> _Layout:
-    """Layering, crossing reduction and coordinates; assumes a networkx DiGraph."""
-    if not nx.is_directed_acyclic_graph(graph):
-        cycle = " -> ".join(str(u) for u, _ in nx.find_cycle(graph))
-        raise NetworkStructureError(f"the graph has a cycle ({cycle}); only a DAG can be layered")
-    depth = _depths(graph, last)
-    order: list[list[Hashable]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
-    for n in graph.nodes:
-        order[depth[n]].append(n)
-    up: dict[Hashable, list[Hashable]] = defaultdict(list)
-    down: dict[Hashable, list[Hashable]] = defaultdict(list)
-    for u, v in graph.edges:  # a long edge becomes a chain through one lane per layer crossed
-        chain = [u, *(_Lane((u, v), k) for k in range(depth[u] + 1, depth[v])), v]
-        for lane in chain[1:-1]:
-            order[lane.layer].append(lane)
-        for a, b in zip(chain, chain[1:]):
-            down[a].append(b)
-            up[b].append(a)
-    order = _untangle(order, up, down)
-    point = _coordinates(order, up, down)
-    bends: dict[tuple[Hashable, Hashable], list[tuple[float, float]]] = defaultdict(list)
-    for k in sorted((k for k in point if isinstance(k, _Lane)), key=lambda k: k.layer):
-        bends[k.edge].append(point[k])
-    return _Layout({n: point[n] for n in graph.nodes}, dict(bends))
-
-
-def _crossings(order: list[list[Hashable]], down: dict[Hashable, list[Hashable]]) -> int:
-    total = 0
-    for top, bottom in zip(order, order[1:]):
-        at = {k: j for j, k in enumerate(bottom)}
-        ends = [(i, at[b]) for i, a in enumerate(top) for b in down[a]]
-        total += sum((a1 - a2) * (b1 - b2) < 0 for (a1, b1), (a2, b2) in combinations(ends, 2))
-    return total
-
-
-def _untangle(order: list[list[Hashable]], up: dict[Hashable, list[Hashable]],
-              down: dict[Hashable, list[Hashable]]) -> list[list[Hashable]]:
-    """Barycentre ordering within layers, sweeping down and up; the order with fewest
-    crossings wins."""
-    order = [list(layer) for layer in order]
-    best, fewest = [list(layer) for layer in order], _crossings(order, down)
-    for sweep in range(12):
-        downward = sweep % 2 == 0
-        nbrs = up if downward else down
-        for i in range(1, len(order)) if downward else range(len(order) - 2, -1, -1):
-            ref = {k: j for j, k in enumerate(order[i - 1] if downward else order[i + 1])}
-            keyed = [(float(np.mean([ref[m] for m in nbrs[k]])) if nbrs[k] else j, j, k)
-                     for j, k in enumerate(order[i])]
-            order[i] = [k for *_, k in sorted(keyed, key=lambda t: t[:2])]
-        if (count := _crossings(order, down)) < fewest:
-            best, fewest = [list(layer) for layer in order], count
-    return best
-
-
-def _coordinates(order: list[list[Hashable]], up: dict[Hashable, list[Hashable]],
-                 down: dict[Hashable, list[Hashable]]) -> dict[Hashable, tuple[float, float]]:
-    """x by block coordinate descent on the squared horizontal lengths of the edges (so long
-    edges run straight and a hub sits over its children), keeping neighbours apart; y by
-    layer, further apart for wide graphs so edges into a hub do not bunch up."""
-    def gaps(layer: list[Hashable]) -> list[float]:
-        return [((_DUMMY_W if isinstance(a, _Lane) else _X_GAP)
-                 + (_DUMMY_W if isinstance(b, _Lane) else _X_GAP)) / 2
-                for a, b in zip(layer, layer[1:])]
-
-    x: dict[Hashable, float] = {}
-    for layer in order:
-        xs = np.concatenate([[0.0], np.cumsum(gaps(layer))])
-        x.update(zip(layer, xs - xs[-1] / 2))
-    for sweep in range(60):
-        for layer in order if sweep % 2 == 0 else order[::-1]:
-            nbrs = [up[k] + down[k] for k in layer]
-            targets = [float(np.mean([x[m] for m in ns])) if ns else x[k]
-                       for k, ns in zip(layer, nbrs)]
-            weights = [len(ns) or 1e-3 for ns in nbrs]
-            x.update(zip(layer, _fit_ordered(targets, weights, gaps(layer))))
-    low, high = min(x.values(), default=0.0), max(x.values(), default=0.0)
-    rise = float(np.clip(0.2 * (high - low), _Y_GAP, 5.0))
-    return {k: (round(x[k] - (high + low) / 2, 9), -rise * i)
-            for i, layer in enumerate(order) for k in layer}
-
-
-# -- drawing ---------------------------------------------------------------------------------
 _TEXT = TextToPath()
 
 
@@ -252,46 +75,10 @@ def _fit_size(lines: list[str], room: float, square: bool) -> float:
     return 10 * room / max(half, 1e-9)
 
 
-def _curve(points: list[tuple[float, float]]) -> np.ndarray:
-    """A smooth path through an edge's bends: a centripetal Catmull-Rom spline (no cusps, no
-    overshoot), sampled as a polyline."""
-    p = np.asarray(points, dtype=float)
-    if len(p) == 2:
-        return p
-    ext = np.vstack([2 * p[0] - p[1], p, 2 * p[-1] - p[-2]])
-    t = np.linspace(0, 1, 25)[:, None]
-    parts = []
-    for p0, p1, p2, p3 in zip(ext, ext[1:], ext[2:], ext[3:]):
-        d0, d1, d2 = (max(float(np.hypot(*(b - a))) ** 0.5, 1e-9)
-                      for a, b in ((p0, p1), (p1, p2), (p2, p3)))
-        m1 = ((p1 - p0) / d0 - (p2 - p0) / (d0 + d1) + (p2 - p1) / d1) * d1
-        m2 = ((p2 - p1) / d1 - (p3 - p1) / (d1 + d2) + (p3 - p2) / d2) * d1
-        c1, c2 = p1 + m1 / 3, p2 - m2 / 3
-        parts.append((1 - t) ** 3 * p1 + 3 * (1 - t) ** 2 * t * c1 + 3 * (1 - t) * t**2 * c2
-                     + t**3 * p2)
-    return np.vstack([parts[0], *(part[1:] for part in parts[1:])])
-
-
-def _clip(curve: np.ndarray, centre: np.ndarray, square: bool, gap: float) -> np.ndarray:
-    """Cut the end of ``curve`` that lies inside the node drawn at ``centre``."""
-    def inside(q: np.ndarray) -> bool:
-        d = np.abs(q - centre)
-        return bool((d.max() if square else np.hypot(*d)) < _R + gap)
-
-    i = len(curve) - 1
-    while i > 0 and inside(curve[i]):
-        i -= 1
-    a, b = curve[i], curve[i + 1]  # a outside, b inside: bisect the border
-    for _ in range(40):
-        mid = (a + b) / 2
-        a, b = (a, mid) if inside(mid) else (mid, b)
-    return np.vstack([curve[: i + 1], a])
-
-
-def _panel(ax: Axes, system: System, layout: _Layout, slot: str | None,
-           value: str | None) -> list[tuple[object, str]]:
-    """Draw the system (or its mutilated graph if ``value`` is given) into ``ax``; returns
-    legend (handle, label) pairs. Assumes validated arguments."""
+def _panel(ax: Axes, system: System, layout: Layout, slot: str | None, value: str | None,
+           title: str) -> list[tuple[object, str]]:
+    """Draw the system (or its mutilated graph if ``value`` is given) into ``ax`` under
+    ``title``; returns legend (handle, label) pairs. Assumes validated arguments."""
     graph = system.network if value is None else mutilate(system, {slot: value})
     left, right, bottom, top = _bounds(layout)
     ax.set_xlim(left, right)
@@ -312,13 +99,15 @@ def _panel(ax: Axes, system: System, layout: _Layout, slot: str | None,
                    fixed=n == fixed, double=n in deterministic)
     head = float(np.clip(0.13 * ppu, 6.0, 12.0))
     for u, v in graph.edges:
-        curve = _curve([layout.positions[u], *layout.bends.get((u, v), []), layout.positions[v]])
-        curve = _clip(curve, np.asarray(layout.positions[v]), v == fixed, 0.015)
-        curve = _clip(curve[::-1], np.asarray(layout.positions[u]), u == fixed, 0.0)[::-1]
+        curve = edge_curve([layout.positions[u], *layout.bends.get((u, v), []),
+                            layout.positions[v]])
+        curve = clip_curve(curve, np.asarray(layout.positions[v]), _R + 0.015, v == fixed)
+        curve = clip_curve(curve[::-1], np.asarray(layout.positions[u]), _R, u == fixed)[::-1]
         ax.add_patch(FancyArrowPatch(
             path=Path(curve), arrowstyle="-|>,head_length=0.7,head_width=0.35",
             mutation_scale=head, color=_EDGE, linewidth=1.2, zorder=2, gid=f"edge:{u}->{v}",
         ))
+    ax.set_title(title, fontsize=12, pad=6)
     return _legend_handles(system, slot, circle=fixed is None, square=fixed is not None,
                            double=bool(deterministic))
 
@@ -378,14 +167,14 @@ def _legend_handles(system: System, slot: str | None, *, circle: bool, square: b
     return handles
 
 
-def _bounds(layout: _Layout) -> tuple[float, float, float, float]:
+def _bounds(layout: Layout) -> tuple[float, float, float, float]:
     """``(left, right, bottom, top)`` of the drawing in data units, margins included."""
     points = [*layout.positions.values(), *(p for ps in layout.bends.values() for p in ps)]
     xs, ys = zip(*points)
     return min(xs) - 0.65, max(xs) + 0.65, min(ys) - 0.55, max(ys) + 0.55
 
 
-def _extent(layout: _Layout) -> tuple[float, float]:
+def _extent(layout: Layout) -> tuple[float, float]:
     """Width and height (data units) of the drawing, margins included."""
     left, right, bottom, top = _bounds(layout)
     return right - left, top - bottom
@@ -403,8 +192,14 @@ def _legend(owner: Axes | Figure, handles: list[tuple[object, str]], width_in: f
     return -(-len(labels) // max(ncol, 1))
 
 
-def _rows(handles: list[tuple[object, str]], width_in: float) -> int:
-    return _legend(Figure(), handles, width_in) if handles else 0
+def _figure(width: float, plot_h: float,
+            handles: list[tuple[object, str]]) -> tuple[Figure, float, float]:
+    """A figure ``width`` inches wide with a title band, ``plot_h`` inches of drawing and the
+    legend's rows below; returns it with the drawing's bottom and height as fractions."""
+    rows = _legend(Figure(), handles, width) if handles else 0
+    bottom = rows * _ROW + 0.15
+    height = _TOP + plot_h + bottom
+    return Figure(figsize=(width, height)), bottom / height, plot_h / height
 
 
 def _check(system: object, slot: str | None, value: str | None) -> str | None:
@@ -490,19 +285,16 @@ def draw_system(
         raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
     if title is None:
         title = system.name + (f": do({slot} = {intervention})" if intervention else "")
-    layout = _layout(system.network, system.confusion_node)
+    layout = layered_layout(system)
     if ax is None:
         xr, yr = _extent(layout)
         unit = _unit(xr, 15)
         width = max(xr * unit, 5.0)
-        rows = _rows(_legend_handles(system, slot, circle=intervention is None,
-                                     square=intervention is not None, double=True), width)
-        bottom = rows * _ROW + 0.15
-        height = _TOP + yr * unit + bottom
-        fig = Figure(figsize=(width, height))
-        ax = fig.add_axes((0, bottom / height, 1, yr * unit / height))
-    handles = _panel(ax, system, layout, slot, intervention)
-    ax.set_title(title, fontsize=12, pad=6)
+        fig, bottom, plot_h = _figure(width, yr * unit, _legend_handles(
+            system, slot, circle=intervention is None, square=intervention is not None,
+            double=True))
+        ax = fig.add_axes((0, bottom, 1, plot_h))
+    handles = _panel(ax, system, layout, slot, intervention, title)
     width_in = ax.get_position().width * ax.figure.get_size_inches()[0]
     _legend(ax, handles, max(width_in, 5.0), loc="upper center", bbox_to_anchor=(0.5, 0.0))
     return ax.figure
@@ -538,22 +330,17 @@ def draw_intervention(system: System, *, slot: str | None = None, value: str = "
     ['system: majority3', 'do(clinical_history = N)']
     """
     slot = _check(system, slot, value)
-    layout = _layout(system.network, system.confusion_node)
+    layout = layered_layout(system)
     xr, yr = _extent(layout)
     unit, gap = _unit(2 * xr, 24), 0.4
     width = max(2 * xr * unit + gap, 8.0)
     ordered = _legend_handles(system, slot, circle=True, square=True, double=True)
-    rows = _rows(ordered, width)
-    bottom = rows * _ROW + 0.15
-    height = _TOP + yr * unit + bottom
-    fig = Figure(figsize=(width, height))
+    fig, bottom, plot_h = _figure(width, yr * unit, ordered)
     panel_w = (width - gap) / 2 / width
     for i, (state, title) in enumerate(((None, f"system: {system.name}"),
                                         (value, f"do({slot} = {value})"))):
-        ax = fig.add_axes((i * (panel_w + gap / width), bottom / height, panel_w,
-                           yr * unit / height))
-        _panel(ax, system, layout, slot, state)
-        ax.set_title(title, fontsize=12, pad=6)
+        ax = fig.add_axes((i * (panel_w + gap / width), bottom, panel_w, plot_h))
+        _panel(ax, system, layout, slot, state, title)
     _legend(fig, ordered, width, loc="lower center", bbox_to_anchor=(0.5, 0.02))
     return fig
 
