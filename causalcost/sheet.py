@@ -20,7 +20,9 @@ and every model owner evaluates candidates against it alone with
   was checked, the monotonicity check.
 
 Loading validates format, version, every field's presence and type, and recomputes the
-derived matrices: a sheet whose numbers disagree with each other is refused, never used.
+derived matrices: a sheet whose numbers disagree with each other is refused, never used. The
+JSON schema and its reader live in :mod:`causalcost._sheet_schema`, the field and consistency
+checks every sheet passes on construction in :mod:`causalcost._sheet_checks`.
 
 Examples
 --------
@@ -37,22 +39,28 @@ ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from ._sheet_checks import (
+    _check_class_counts,
+    _check_consistency,
+    _check_fields,
+    _close,
+    _is_probability,
+    _same_rates,
+)
+from ._sheet_schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
 from .bounds import ASSUMPTIONS
-from .confusion import CELLS, CLASSES, Confusion, CostMatrix
+from .confusion import CLASSES, Confusion, CostMatrix
 from .confusion import format_number as _fmt
 from .costs import ModelCostMatrix, error_transition_matrix, expected_cost_matrix
 from .errors import (
-    CausalCostError,
     InfeasibleInputError,
     MonotonicityError,
     NetworkStructureError,
@@ -72,36 +80,6 @@ __all__ = [
     "sheet_from_forced_runs",
     "sheet_from_network",
 ]
-
-#: Value of the ``format`` field of every sheet.
-SHEET_FORMAT = "causalcost-sheet"
-#: The sheet version this causalcost writes and reads.
-SHEET_VERSION = 1
-
-_REQUIRED = ("format", "version", "created", "causalcost_version", "slot", "system_name",
-             "provenance", "assumption", "costs", "rates", "derived")
-_OPTIONAL = ("monotonicity", "class_counts", "prior", "table", "forced_runs")
-_DERIVED = ("expected_cost_matrix", "error_transition_matrix")
-_RATE_NAMES = {("P", "P"): "e_P(P)", ("P", "N"): "e_P(N)", ("N", "P"): "e_N(P)",
-               ("N", "N"): "e_N(N)"}
-_TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
-
-
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, **_TOL)
-
-
-def _same_cells(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return all(_close(x, y) for x, y in zip(a, b))
-
-
-def _rates_cells(r: ErrorRates) -> tuple[float, float, float, float]:
-    return (r.fn_forced_p, r.fn_forced_n, r.fp_forced_p, r.fp_forced_n)
-
-
-def _is_real(v: object) -> bool:
-    return not isinstance(v, bool) and isinstance(v, (int, float, np.integer, np.floating))
-
 
 # ---------------------------------------------------------------------------------- the sheet
 @dataclass(frozen=True, eq=False)
@@ -241,7 +219,7 @@ class CostSheet:
             wrong types, rates outside [0, 1], an invalid cost matrix, or derived numbers that
             disagree with the rates and costs.
         """
-        return _from_dict(data)
+        return cls(**_sheet_fields(data))
 
     # -- display --------------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
@@ -321,285 +299,7 @@ def _int_cells(m: Confusion) -> dict[str, float | int]:
     return {k: int(v) if float(v).is_integer() else v for k, v in m.to_dict().items()}
 
 
-# ------------------------------------------------------------------------------ validation
-def _check_fields(s: CostSheet) -> None:
-    """Types and ranges of the fields, one by one (SheetError naming the field)."""
-    expect: list[tuple[str, type | tuple[type, ...], bool]] = [
-        ("slot", str, False), ("system_name", str, False), ("rates", ErrorRates, False),
-        ("table", InterventionalTable, True), ("forced_p", Confusion, True),
-        ("forced_n", Confusion, True), ("costs", CostMatrix, False),
-        ("expected_cost_matrix", ModelCostMatrix, False),
-        ("error_transition_matrix", ModelCostMatrix, False), ("assumption", str, False),
-        ("monotonicity", Mapping, True), ("provenance", Mapping, False),
-        ("created", str, False), ("causalcost_version", str, False),
-    ]
-    for name, kind, optional in expect:
-        value = getattr(s, name)
-        if value is None and optional:
-            continue
-        if not isinstance(value, kind):
-            what = kind.__name__ if isinstance(kind, type) else " or ".join(
-                k.__name__ for k in kind)
-            raise SheetError(f"field {name!r} must be {what}, got {type(value).__name__}")
-    if not s.slot:
-        raise SheetError("field 'slot' must not be empty")
-    if s.assumption not in ASSUMPTIONS:
-        raise SheetError(f"field 'assumption' ({s.assumption!r}) must be one of 'monotone' or "
-                         "'none'")
-    for name, kind in (("expected_cost_matrix", "expected"),
-                       ("error_transition_matrix", "transition")):
-        if getattr(s, name).kind != kind:
-            raise SheetError(f"field {name!r} must have kind {kind!r}")
-    if (s.forced_p is None) != (s.forced_n is None):
-        raise SheetError("fields 'forced_p' and 'forced_n' come together: give both or neither")
-    if s.class_counts is not None:
-        _check_class_counts(s.class_counts, SheetError)
-    if s.prior is not None and (not _is_real(s.prior) or not 0.0 <= float(s.prior) <= 1.0):
-        raise SheetError(f"field 'prior' must be a probability in [0, 1], got {s.prior!r}")
-    try:
-        datetime.fromisoformat(s.created.replace("Z", "+00:00"))
-    except ValueError:
-        raise SheetError(f"field 'created' must be an ISO 8601 timestamp, got {s.created!r}") \
-            from None
-    _check_provenance(s.provenance)
-    if s.monotonicity is not None and not isinstance(s.monotonicity.get("is_monotone"), bool):
-        raise SheetError("field 'monotonicity.is_monotone' must be true or false")
-
-
-def _check_class_counts(counts: object, error: type[ValidationError]) -> None:
-    ok = (isinstance(counts, (tuple, list)) and len(counts) == 2
-          and all(_is_real(v) and float(v).is_integer() and v >= 0 for v in counts))
-    if not ok or sum(counts) <= 0:  # type: ignore[arg-type]
-        raise error(f"class_counts must be two non-negative integers (positives, negatives), "
-                    f"not both zero; got {counts!r}")
-
-
-def _check_provenance(p: Mapping[str, Any]) -> None:
-    source = p.get("source")
-    if not isinstance(source, str) or not source:
-        raise SheetError("field 'provenance.source' must be a non-empty string such as "
-                         "'network', 'data' or 'unspecified'")
-    needs = {"network": ("network",), "data": ("description",)}.get(source, ())
-    for key in needs:
-        if not isinstance(p.get(key), str):
-            raise SheetError(f"field 'provenance.{key}' must be a string when the source is "
-                             f"{source!r}")
-    digest = p.get("sha256")
-    if digest is not None and not (isinstance(digest, str) and digest.startswith("sha256:")):
-        raise SheetError(f"field 'provenance.sha256' must look like 'sha256:<hex>', got {digest!r}")
-    try:
-        json.dumps(dict(p), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise SheetError(f"field 'provenance' must be JSON-serialisable: {exc}") from None
-
-
-def _check_consistency(s: CostSheet) -> None:
-    """The fields agree with each other (SheetError saying which disagree)."""
-    bad = "tampered or inconsistent sheet: "
-    if s.table is not None:
-        if s.table.slot != s.slot:
-            raise SheetError(f"{bad}the table is for slot {s.table.slot!r}, the sheet for "
-                             f"{s.slot!r}")
-        if not _same_cells(_rates_cells(s.table.error_rates), _rates_cells(s.rates)):
-            raise SheetError(f"{bad}'rates' {s.rates!r} differ from the table's "
-                             f"{s.table.error_rates!r}")
-    if s.forced_p is not None and s.forced_n is not None:
-        totals = {(m.positives, m.negatives) for m in (s.forced_p, s.forced_n)}
-        if len(totals) > 1:
-            raise SheetError(f"{bad}the forced runs count different class totals: "
-                             f"{s.forced_p!r} and {s.forced_n!r}")
-        if s.class_counts is None or tuple(map(float, s.class_counts)) != totals.pop():
-            raise SheetError(f"{bad}'class_counts' {s.class_counts!r} must equal the forced runs' "
-                             f"class totals ({_fmt(s.forced_p.positives)}, "
-                             f"{_fmt(s.forced_p.negatives)})")
-        counted = ErrorRates.from_forced(s.forced_p, s.forced_n)
-        if not _same_cells(_rates_cells(counted), _rates_cells(s.rates)):
-            raise SheetError(f"{bad}'rates' {s.rates!r} differ from those counted in the forced "
-                             f"runs {counted!r}")
-    if s.class_counts is not None and s.prior is not None:
-        implied = s.class_counts[0] / sum(s.class_counts)
-        if not _close(implied, s.prior):
-            raise SheetError(f"{bad}'prior' {s.prior:.6g} differs from the class counts' "
-                             f"{implied:.6g}")
-    if s.assumption == "monotone":
-        m = s.monotonicity
-        if m is not None and m["is_monotone"] is False:
-            raise SheetError(f"{bad}assumption 'monotone' but the network check found the system "
-                             f"is not monotone in the slot (violation {m.get('violation')})")
-        if not s.rates.is_monotone:
-            raise SheetError(f"{bad}assumption 'monotone' but the rates {s.rates!r} violate "
-                             "e_P(P) <= e_P(N) or e_N(N) <= e_N(P)")
-    for name, recompute in (("expected_cost_matrix", expected_cost_matrix),
-                            ("error_transition_matrix", error_transition_matrix)):
-        stored, fresh = getattr(s, name), recompute(s.rates, s.costs)
-        if not _same_cells(stored.cells(), fresh.cells()):
-            raise SheetError(f"{bad}the stored {name} {stored!r} differs from the one recomputed "
-                             f"from the rates and costs {fresh!r}")
-
-
 # ------------------------------------------------------------------------------- loading
-def _path(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
-
-
-def _mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise SheetError(f"field {where!r} must be an object, got {type(value).__name__}")
-    return value
-
-
-def _fields(value: Any, where: str, required: tuple[str, ...],
-            optional: tuple[str, ...] = ()) -> Mapping[str, Any]:
-    """``value`` as a mapping with every ``required`` key and no unknown key."""
-    value = _mapping(value, where)
-    missing = [_path(where, k) for k in required if k not in value]
-    if missing:
-        raise SheetError("missing required field(s) " + ", ".join(map(repr, missing)))
-    unknown = sorted(set(value) - set(required) - set(optional))
-    if unknown:
-        raise SheetError(f"unknown field(s) {[_path(where, k) for k in unknown]}; "
-                         f"valid: {[_path(where, k) for k in (*required, *optional)]}")
-    return value
-
-
-def _real(value: Any, where: str) -> float:
-    if not _is_real(value) or not math.isfinite(float(value)):
-        raise SheetError(f"field {where!r} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def _string(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise SheetError(f"field {where!r} must be a string, got {value!r}")
-    return value
-
-
-def _cells(value: Any, where: str) -> dict[str, float]:
-    m = _fields(value, where, CELLS)
-    return {k: _real(m[k], _path(where, k)) for k in CELLS}
-
-
-def _guard(where: str, build: Any, *args: Any) -> Any:
-    """Call ``build``; turn a value or type error into a SheetError naming ``where``."""
-    try:
-        return build(*args)
-    except SheetError:
-        raise
-    except (CausalCostError, TypeError, ValueError) as exc:
-        raise SheetError(f"field {where!r}: {exc}") from None
-
-
-def _rates_from(value: Any) -> ErrorRates:
-    d = _fields(value, "rates", CLASSES)
-    r = {c: _fields(d[c], f"rates.{c}", CLASSES) for c in CLASSES}
-    vals = {(c, x): _real(r[c][x], f"rates.{c}.{x}") for c in CLASSES for x in CLASSES}
-    for (c, x), v in vals.items():
-        if not 0.0 <= v <= 1.0:
-            raise SheetError(f"field 'rates.{c}.{x}' ({_RATE_NAMES[c, x]}) must be a probability "
-                             f"in [0, 1], got {v!r}")
-    return ErrorRates(vals["P", "P"], vals["P", "N"], vals["N", "P"], vals["N", "N"])
-
-
-def _table_from(value: Any) -> InterventionalTable:
-    d = _fields(value, "table", ("slot", "method", "table"),
-                ("error_rates", "confidence", "interval_method", "seed"))
-    records = d["table"]
-    if not isinstance(records, list) or len(records) != 16:
-        raise SheetError("field 'table.table' must be a list of 16 records, one per (class, do, "
-                         "confusion)")
-    intervals = any(isinstance(r, Mapping) and "ci_low" in r for r in records)
-    keys = ("class", "do", "confusion", "probability")
-    extra = ("ci_low", "ci_high", "n") if intervals else ()
-    arrays = {k: np.full((2, 2, 4), np.nan) for k in ("probability", *extra)}
-    for i, rec in enumerate(records):
-        where = f"table.table[{i}]"
-        rec = _fields(rec, where, keys + extra, ("std_error",))
-        try:
-            idx = (CLASSES.index(rec["class"]), CLASSES.index(rec["do"]),
-                   OUTCOMES.index(rec["confusion"]))
-        except ValueError:
-            raise SheetError(f"field {where!r}: class/do must be 'P' or 'N' and confusion one of "
-                             f"{', '.join(OUTCOMES)}") from None
-        for k in arrays:
-            arrays[k][idx] = _real(rec[k], f"{where}.{k}")
-    if np.isnan(arrays["probability"]).any():
-        raise SheetError("field 'table.table' must hold each (class, do, confusion) cell once")
-    seed = d.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise SheetError(f"field 'table.seed' must be an integer, got {seed!r}")
-    confidence = d.get("confidence")
-    if d.get("interval_method") is not None:
-        _string(d["interval_method"], "table.interval_method")
-    table = _guard("table", InterventionalTable, _string(d["slot"], "table.slot"),
-                   _string(d["method"], "table.method"), arrays["probability"],
-                   arrays.get("n"), arrays.get("ci_low"), arrays.get("ci_high"),
-                   None if confidence is None else _real(confidence, "table.confidence"),
-                   d.get("interval_method"), seed)
-    if "error_rates" in d:
-        stored = _rates_from(d["error_rates"])
-        if not _same_cells(_rates_cells(stored), _rates_cells(table.error_rates)):
-            raise SheetError("tampered or inconsistent sheet: 'table.error_rates' differ from the "
-                             "table's probabilities")
-    return table
-
-
-def _from_dict(data: Any) -> CostSheet:
-    if not isinstance(data, Mapping):
-        raise SheetError(f"a cost sheet must be a JSON object, got {type(data).__name__}")
-    d = data
-    if "format" not in d:
-        raise SheetError(f"missing required field 'format': not a causalcost cost sheet "
-                         f"(expected format {SHEET_FORMAT!r})")
-    if d["format"] != SHEET_FORMAT:
-        raise SheetError(f"field 'format' is {d['format']!r}: not a causalcost cost sheet "
-                         f"(expected {SHEET_FORMAT!r})")
-    if "version" not in d:
-        raise SheetError(f"missing required field 'version' (this causalcost reads version "
-                         f"{SHEET_VERSION})")
-    version = d["version"]
-    if version != SHEET_VERSION or isinstance(version, bool):
-        raise SheetError(f"sheet version {version!r} is not supported: this causalcost reads "
-                         f"version {SHEET_VERSION} only; derive the sheet again with it")
-    d = _fields(d, "", _REQUIRED, _OPTIONAL)
-    derived = _fields(d["derived"], "derived", _DERIVED)
-    matrices = {k: _guard(f"derived.{k}", ModelCostMatrix,
-                          *_cells(derived[k], f"derived.{k}").values(),
-                          "expected" if k == "expected_cost_matrix" else "transition")
-                for k in _DERIVED}
-    forced: tuple[Confusion | None, Confusion | None] = (None, None)
-    if d.get("forced_runs") is not None:
-        fr = _fields(d["forced_runs"], "forced_runs", ("forced_p", "forced_n"))
-        forced = tuple(_guard(f"forced_runs.{k}", Confusion, *_cells(fr[k], f"forced_runs.{k}")
-                              .values()) for k in ("forced_p", "forced_n"))  # type: ignore
-    counts = None
-    if d.get("class_counts") is not None:
-        cc = _fields(d["class_counts"], "class_counts", ("positives", "negatives"))
-        counts = tuple(_real(cc[k], f"class_counts.{k}") for k in ("positives", "negatives"))
-        _check_class_counts(counts, SheetError)
-    prior = None if d.get("prior") is None else _real(d["prior"], "prior")
-    monotonicity = d.get("monotonicity")
-    if monotonicity is not None:
-        monotonicity = dict(_mapping(monotonicity, "monotonicity"))
-    return CostSheet(
-        slot=_string(d["slot"], "slot"),
-        system_name=_string(d["system_name"], "system_name"),
-        rates=_rates_from(d["rates"]),
-        table=None if d.get("table") is None else _table_from(d["table"]),
-        forced_p=forced[0],
-        forced_n=forced[1],
-        class_counts=counts,  # type: ignore[arg-type]
-        prior=prior,
-        costs=_guard("costs", CostMatrix, *_cells(d["costs"], "costs").values()),
-        expected_cost_matrix=matrices["expected_cost_matrix"],
-        error_transition_matrix=matrices["error_transition_matrix"],
-        assumption=_string(d["assumption"], "assumption"),
-        monotonicity=monotonicity,
-        provenance=dict(_mapping(d["provenance"], "provenance")),
-        created=_string(d["created"], "created"),
-        causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
-    )
-
-
 def load_sheet(path: str | Path) -> CostSheet:
     """Read and validate a sheet written by :meth:`CostSheet.save`.
 
@@ -629,7 +329,7 @@ def load_sheet(path: str | Path) -> CostSheet:
     except json.JSONDecodeError as exc:
         raise SheetError(f"{path.name}: not valid JSON: {exc}") from None
     try:
-        return _from_dict(data)
+        return CostSheet.from_dict(data)
     except SheetError as exc:
         raise SheetError(f"{path.name}: {exc}") from None
 
@@ -770,11 +470,11 @@ def derive_sheet(
                                   f"totals {totals}")
         counts = totals
         counted = ErrorRates.from_forced(forced_p, forced_n)
-        if not _same_cells(_rates_cells(counted), _rates_cells(rates)):
+        if not _same_rates(counted, rates):
             raise ValidationError(f"the forced runs give {counted!r} but the table gives "
                                   f"{rates!r}: pass the table counted from these runs")
     if prior is not None:
-        if not _is_real(prior) or not 0.0 <= float(prior) <= 1.0:
+        if not _is_probability(prior):
             raise ValidationError(f"prior must be a probability in [0, 1], got {prior!r}")
         prior = float(prior)
     if counts is not None:
