@@ -24,6 +24,7 @@ from .bounds import (
     worst_case_confusion,
 )
 from .builder import SystemBuilder
+from .candidates import read_candidates_csv
 from .confusion import CELLS, Confusion, CostMatrix
 from .correlation import correlated_correctness, correlation_range
 from .costs import (
@@ -35,6 +36,7 @@ from .costs import (
     expected_system_confusion,
     perfect_slot_cost,
 )
+from .derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
 from .errors import (
     CausalCostError,
     CostMatrixError,
@@ -54,9 +56,9 @@ from .intervene import MonotonicityCheck, check_monotonicity, mutilate
 from .layout import layered_positions
 from .netfile import list_networks, load_bif, load_network
 from .query import error_rates, interventional_table
-from .report import Report, compare, evaluate, read_candidates_csv
+from .report import Report, compare, evaluate
 from .sampling import sampled_table, simulate_forced_runs
-from .sheet import CostSheet, derive_sheet, load_sheet, sheet_from_forced_runs, sheet_from_network
+from .sheet import CostSheet, load_sheet
 from .system import System
 from .table import OUTCOMES, ErrorRates, InterventionalTable
 

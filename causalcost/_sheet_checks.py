@@ -5,7 +5,8 @@ field alone) and then :func:`_check_consistency` (the fields agree: the table an
 runs give the stored rates, the class counts imply the prior, the derived matrices are the ones
 recomputed from the rates and costs) on construction, whether it was derived or loaded; either
 raises :class:`~causalcost.errors.SheetError` naming the field. The number tests here are shared
-with the derivation (:mod:`causalcost.sheet`) and the JSON reader (:mod:`causalcost._sheet_schema`).
+with the derivation (:mod:`causalcost.derivation`) and the JSON reader
+(:mod:`causalcost._sheet_schema`).
 """
 
 from __future__ import annotations

@@ -141,8 +141,8 @@ def _cmd_networks(args: argparse.Namespace) -> int:
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
+    from .derivation import sheet_from_forced_runs, sheet_from_network
     from .netfile import file_digest, network_path
-    from .sheet import sheet_from_forced_runs, sheet_from_network
 
     costs = CostMatrix.parse(args.costs)
     if args.forced_p or args.forced_n:
@@ -180,7 +180,8 @@ def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from .report import compare, evaluate, read_candidates_csv
+    from .candidates import read_candidates_csv
+    from .report import compare, evaluate
     from .sheet import load_sheet
 
     sheet = load_sheet(args.sheet)

@@ -11,14 +11,15 @@
   (:mod:`causalcost.bounds`): in the count form when the sheet holds forced runs counted on the
   candidate's evaluation set, otherwise in the probability form on the candidate's class sizes.
 
-:func:`compare` ranks several candidates, :func:`read_candidates_csv` reads them from a file.
+:func:`compare` ranks several candidates;
+:func:`~causalcost.candidates.read_candidates_csv` reads them from a file.
 
 Examples
 --------
 Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
 
 >>> import causalcost as cc
->>> from causalcost.sheet import derive_sheet
+>>> from causalcost.derivation import derive_sheet
 >>> sheet = derive_sheet(cc.interventional_table(cc.load_network("thesis_and")),
 ...                      cc.CostMatrix(fn=5, fp=1), prior=1 / 3)
 >>> report = evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
@@ -30,11 +31,9 @@ Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -46,7 +45,7 @@ from .costs import evaluate_costs
 from .errors import CausalCostError, SheetError, ValidationError
 from .sheet import CostSheet
 
-__all__ = ["Report", "evaluate", "compare", "read_candidates_csv", "COMPARE_COLUMNS"]
+__all__ = ["Report", "evaluate", "compare", "COMPARE_COLUMNS"]
 
 #: Columns of :func:`compare`'s DataFrame.
 COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
@@ -277,7 +276,7 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     Thesis §4, example 2 (OR fusioner): cost function 1 gives 375, cost function 2 gives 275.
 
     >>> import causalcost as cc
-    >>> from causalcost.sheet import derive_sheet
+    >>> from causalcost.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.0, 0.75, 1.0, 0.5), cc.CostMatrix(fn=5, fp=1),
     ...                      slot="clinical_history", class_counts=(100, 200))
     >>> r = evaluate(sheet, cc.Confusion(tp=40, fn=60, fp=100, tn=100))
@@ -319,7 +318,7 @@ def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, 
     ----------
     sheet : CostSheet
     candidates : mapping of name to Confusion
-        E.g. the output of :func:`read_candidates_csv`.
+        E.g. the output of :func:`~causalcost.candidates.read_candidates_csv`.
 
     Returns
     -------
@@ -338,7 +337,7 @@ def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, 
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.sheet import derive_sheet
+    >>> from causalcost.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
     ...                      slot="clinical_history", prior=1 / 3)
     >>> table = compare(sheet, {"coin": cc.Confusion(50, 50, 100, 100),
@@ -369,88 +368,3 @@ def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, 
     frame["rank"] = ranks
     frame.attrs.update(assumption=sheet.assumption, form=sheet.form, slot=sheet.slot)
     return frame[list(COMPARE_COLUMNS)]
-
-
-# --------------------------------------------------------------------------------- CSV input
-_CSV_COLUMNS = ("name", *CELLS)
-
-
-def read_candidates_csv(path: str | Path) -> dict[str, Confusion]:
-    """Read candidates from a CSV file with the header ``name,tp,fn,fp,tn`` (any order).
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    dict of str to Confusion
-        In file order.
-
-    Raises
-    ------
-    ValidationError
-        For a missing file, an empty file, missing or unknown columns, an empty or repeated
-        name, a row with the wrong number of fields, or a cell that is not a non-negative
-        number; the message names the line and the candidate.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     p = pathlib.Path(tmp, "c.csv")
-    ...     _ = p.write_text("name,tp,fn,fp,tn\\ncoin,50,50,100,100\\n")
-    ...     read_candidates_csv(p)
-    {'coin': Confusion(tp=50, fn=50, fp=100, tn=100)}
-    """
-    path = Path(path)
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise ValidationError(f"cannot read candidates file {str(path)!r}: "
-                              f"{exc.strerror or exc}") from None
-    with handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            raise ValidationError(f"{path.name}: empty file; expected the header "
-                                  f"{','.join(_CSV_COLUMNS)}")
-        columns = [c.strip().lower() for c in header]
-        unknown = [c for c in columns if c not in _CSV_COLUMNS]
-        missing = [c for c in _CSV_COLUMNS if c not in columns]
-        repeated = sorted({c for c in columns if columns.count(c) > 1})
-        if unknown or missing or repeated:
-            problems = ([f"unknown column(s) {unknown}"] if unknown else []) + (
-                [f"missing column(s) {missing}"] if missing else []) + (
-                [f"repeated column(s) {repeated}"] if repeated else [])
-            raise ValidationError(f"{path.name}: {'; '.join(problems)}; the header must be "
-                                  f"{','.join(_CSV_COLUMNS)} (any order)")
-        out: dict[str, Confusion] = {}
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            where = f"{path.name} line {line}"
-            if len(row) != len(columns):
-                raise ValidationError(f"{where}: expected {len(columns)} fields "
-                                      f"({','.join(columns)}), got {len(row)}")
-            cells = dict(zip(columns, (c.strip() for c in row)))
-            name = cells.pop("name")
-            if not name:
-                raise ValidationError(f"{where}: empty candidate name")
-            where += f" (candidate {name!r})"
-            if name in out:
-                raise ValidationError(f"{where}: the name is used twice")
-            values = {}
-            for k in CELLS:
-                try:
-                    values[k] = float(cells[k])
-                except ValueError:
-                    raise ValidationError(f"{where}: {k}={cells[k]!r} is not a number") from None
-            try:
-                out[name] = Confusion(**values)
-            except CausalCostError as exc:
-                raise ValidationError(f"{where}: {exc}") from None
-    if not out:
-        raise ValidationError(f"{path.name}: no candidates after the header")
-    return out

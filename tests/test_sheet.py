@@ -23,6 +23,13 @@ from statsmodels.stats.proportion import proportion_confint
 
 import causalcost as cc
 from causalcost.bounds import bound
+from causalcost.candidates import read_candidates_csv
+from causalcost.derivation import (
+    derive_sheet,
+    network_provenance,
+    sheet_from_forced_runs,
+    sheet_from_network,
+)
 from causalcost.errors import (
     CountError,
     InfeasibleInputError,
@@ -30,17 +37,8 @@ from causalcost.errors import (
     SheetError,
     ValidationError,
 )
-from causalcost.report import Report, compare, evaluate, read_candidates_csv
-from causalcost.sheet import (
-    SHEET_FORMAT,
-    SHEET_VERSION,
-    CostSheet,
-    derive_sheet,
-    load_sheet,
-    network_provenance,
-    sheet_from_forced_runs,
-    sheet_from_network,
-)
+from causalcost.report import Report, compare, evaluate
+from causalcost.sheet import SHEET_FORMAT, SHEET_VERSION, CostSheet, load_sheet
 
 REL = 1e-12
 COSTS = cc.CostMatrix(fn=5, fp=1)  # thesis §4
