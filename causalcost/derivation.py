@@ -44,7 +44,8 @@ from .errors import (
     NetworkStructureError,
     ValidationError,
 )
-from .intervene import MonotonicityCheck, check_monotonicity
+from .intervene import check_monotonicity
+from .monotonicity import MonotonicityCheck
 from .sheet import CostSheet
 from .table import ErrorRates, InterventionalTable
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
 
 from ._pgmpy import DiscreteBayesianNetwork, TabularCPD
 from .errors import NetworkStructureError, UnknownNameError, ValidationError
+from .monotonicity import MonotonicityCheck
 from .system import System, node_table, require_node
 
 __all__ = ["mutilate", "check_monotonicity", "MonotonicityCheck", "MAX_ASSIGNMENTS"]
@@ -81,43 +81,6 @@ def mutilate(
         out.remove_cpds(out.get_cpds(node))
         out.add_cpds(TabularCPD(node, len(states), values, state_names={node: states}))
     return out
-
-
-@dataclass(frozen=True)
-class MonotonicityCheck:
-    """Result of :func:`check_monotonicity`.
-
-    Attributes
-    ----------
-    slot, system_node : str
-    is_monotone : bool
-        True when, for every assignment of the other inputs, the system with the slot at P is
-        at least as positive as with the slot at N.
-    violation : dict or None
-        A violating assignment of the other inputs (node -> state), when not monotone.
-    assignments : int
-        How many assignments were checked.
-    """
-
-    slot: str
-    system_node: str
-    is_monotone: bool
-    violation: dict[str, str] | None
-    assignments: int
-
-    def __bool__(self) -> bool:
-        return self.is_monotone
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready form."""
-        return {"slot": self.slot, "system_node": self.system_node,
-                "is_monotone": self.is_monotone, "violation": self.violation,
-                "assignments": self.assignments}
-
-    def __repr__(self) -> str:
-        verdict = "monotone" if self.is_monotone else f"NOT monotone, e.g. at {self.violation}"
-        return (f"MonotonicityCheck({self.system_node!r} in slot {self.slot!r}: {verdict}; "
-                f"{self.assignments} assignments checked)")
 
 
 def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityCheck:

@@ -52,7 +52,7 @@ from ._sheet_schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fiel
 from .confusion import CLASSES, Confusion, CostMatrix
 from .costs import ModelCostMatrix
 from .errors import SheetError
-from .intervene import MonotonicityCheck
+from .monotonicity import MonotonicityCheck
 from .table import OUTCOMES, ErrorRates, InterventionalTable
 
 __all__ = [
