@@ -96,8 +96,14 @@ def _cmd_query(args: argparse.Namespace) -> int:
     print("interventional error rates (system failure rate, by true class and forced slot value)")
     print(table.error_rates.to_frame().to_string(float_format=lambda v: f"{v:.6g}"))
     if table.has_intervals:
-        print(f"\n{table.confidence:.0%} {table.interval_method} intervals: "
-              "use --json for every cell's interval and standard error")
+        assert table.lower is not None and table.upper is not None and table.counts is not None
+        print(f"\n{table.confidence:.0%} {table.interval_method} intervals "
+              "(--json gives every cell's interval and standard error):")
+        for label, c, x, k in (("e_P(P)", 0, 0, 1), ("e_P(N)", 0, 1, 1),
+                               ("e_N(P)", 1, 0, 2), ("e_N(N)", 1, 1, 2)):
+            print(f"  {label} = {table.probabilities[c, x, k]:.4f}  "
+                  f"[{table.lower[c, x, k]:.4f}, {table.upper[c, x, k]:.4f}]  "
+                  f"n = {int(table.counts[c, x, k])}")
     try:
         check = check_monotonicity(system)
         verdict = "monotone" if check.is_monotone else f"NOT monotone (e.g. at {check.violation})"

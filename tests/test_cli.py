@@ -250,3 +250,13 @@ def test_derive_refuses_monotone_bound_on_non_monotone_network(
     report = json.loads(out)
     assert report["assumption"] == "none"
     assert report["best"]["cost"] <= report["eval1"] <= report["worst"]["cost"]
+
+
+def test_sampled_query_text_shows_rate_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "thesis_and", "--method", "sampling", "--samples",
+                       "5000", "--seed", "0", "--confidence", "0.99")
+    assert code == 0
+    line = next(li for li in out.splitlines() if li.strip().startswith("e_P(P) ="))
+    low, high = (float(v) for v in line.split("[")[1].split("]")[0].split(","))
+    assert low < 0.2 < high  # exact e_P(P) = 0.2 (thesis §4) inside the 99 % interval
+    assert "99% wilson intervals" in out
