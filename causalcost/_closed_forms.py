@@ -42,7 +42,14 @@ def _check_assumption(assumption: object) -> None:
         raise ValidationError(f"assumption ({assumption!r}) must be one of 'monotone' or 'none'")
 
 
-def _check_monotonicity(monotonicity: object | None, assumption: str) -> None:
+def _check_monotonicity(monotonicity: object | None, assumption: str,
+                        rates: object = None) -> None:
+    """Refuse ``assumption="monotone"`` against a failed network check.
+
+    The check is ``monotonicity`` if given, else the one a network-computed table carries.
+    """
+    if monotonicity is None and isinstance(rates, InterventionalTable):
+        monotonicity = rates.monotonicity
     if monotonicity is None or assumption == "none":
         return
     try:

@@ -106,7 +106,9 @@ def _rates_from(value: Any) -> ErrorRates:
 
 def _table_from(value: Any) -> InterventionalTable:
     d = _fields(value, "table", ("slot", "method", "table"),
-                ("error_rates", "confidence", "interval_method", "seed"))
+                ("error_rates", "confidence", "interval_method", "seed", "monotone"))
+    if "monotone" in d and not isinstance(d["monotone"], bool):
+        raise SheetError(f"field 'table.monotone' must be true or false, got {d['monotone']!r}")
     records = d["table"]
     if not isinstance(records, list) or len(records) != 16:
         raise SheetError("field 'table.table' must be a list of 16 records, one per (class, do, "

@@ -287,7 +287,7 @@ def bound_from_rates(rates: ErrorRates | InterventionalTable, model: Confusion,
     (100.0, 75.0, 50.0)
     """
     _check_assumption(assumption)
-    _check_monotonicity(monotonicity, assumption)
+    _check_monotonicity(monotonicity, assumption, rates)
     _check_type("costs", costs, CostMatrix)
     _check_type("model", model, Confusion)
     r = _rates_of(rates, assumption)

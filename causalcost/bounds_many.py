@@ -137,7 +137,7 @@ def bound_many_from_rates(rates: ErrorRates | InterventionalTable, models: np.nd
     ([100.0, 10.0], [75.0, 7.5], [50.0, 5.0])
     """
     _check_assumption(assumption)
-    _check_monotonicity(monotonicity, assumption)
+    _check_monotonicity(monotonicity, assumption, rates)
     _check_type("costs", costs, CostMatrix)
     r = _rates_of(rates, assumption)
     m = _models_array(models, integral=False)

@@ -157,6 +157,8 @@ def derive_sheet(
         raise ValidationError(f"slot must be a non-empty string, got {slot!r}")
     if assumption not in ASSUMPTIONS:
         raise ValidationError(f"assumption ({assumption!r}) must be one of 'monotone' or 'none'")
+    if monotonicity is None and kept is not None:  # a table computed from a network
+        monotonicity = kept.monotonicity
     mono = _monotonicity_dict(monotonicity)
     if assumption == "monotone":
         if mono is not None and not mono["is_monotone"]:

@@ -30,6 +30,7 @@ import opt_einsum as oe
 
 from .confusion import Confusion
 from .errors import ValidationError
+from .intervene import known_monotonicity
 from .system import System
 from .table import InterventionalTable
 from .vote_split import plan_vote_split
@@ -219,4 +220,5 @@ def exact_table(system: System, slot: str | None = None) -> InterventionalTable:
     table = np.zeros((2, 2, 4))
     table[0, :, 0], table[0, :, 1] = cond[0, :, 0], cond[0, :, 1]  # TP, FN
     table[1, :, 2], table[1, :, 3] = cond[1, :, 0], cond[1, :, 1]  # FP, TN
-    return InterventionalTable(slot=slot, method="exact", probabilities=table)
+    return InterventionalTable(slot=slot, method="exact", probabilities=table,
+                               monotonicity=known_monotonicity(system, slot))

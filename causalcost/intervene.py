@@ -25,7 +25,9 @@ from .errors import NetworkStructureError, UnknownNameError, ValidationError
 from .monotonicity import MonotonicityCheck
 from .system import System, node_table, require_node
 
-__all__ = ["mutilate", "check_monotonicity", "MonotonicityCheck", "MAX_ASSIGNMENTS"]
+__all__ = [
+    "MAX_ASSIGNMENTS", "MonotonicityCheck", "check_monotonicity", "known_monotonicity", "mutilate",
+]
 
 #: Largest number of boundary assignments :func:`check_monotonicity` enumerates.
 MAX_ASSIGNMENTS = 1 << 24
@@ -149,3 +151,15 @@ def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityC
         i = int(bad[0])
         violation = {b: system.states(b)[int(g[i])] for b, g in zip(boundary, grid)}
     return MonotonicityCheck(slot, target, not bad.size, violation, total)
+
+
+def known_monotonicity(system: System, slot: str) -> MonotonicityCheck | None:
+    """:func:`check_monotonicity`, memoised per system, or None when it cannot be decided."""
+
+    def check() -> MonotonicityCheck | None:
+        try:
+            return check_monotonicity(system, slot)
+        except NetworkStructureError:  # random nodes between slot and system prediction
+            return None
+
+    return system.memo(("monotonicity", slot), check)

@@ -20,6 +20,7 @@ import numpy as np
 
 from .confusion import Confusion
 from .errors import ValidationError
+from .intervene import known_monotonicity
 from .system import System, node_table
 from .table import InterventionalTable
 
@@ -186,7 +187,8 @@ def sampled_table(
     True
     """
     counts = outcome_counts(system, slot, samples=samples, seed=seed)
+    slot = system.require_slot(slot)
     return InterventionalTable.from_counts(
-        system.require_slot(slot), counts, method="sampling", confidence=confidence,
-        interval_method=interval, seed=seed,
+        slot, counts, method="sampling", confidence=confidence, interval_method=interval,
+        seed=seed, monotonicity=known_monotonicity(system, slot),
     )

@@ -175,7 +175,7 @@ class CostSheet:
             "prior": self.prior,
             "costs": self.costs.to_dict(),
             "rates": self.rates.to_dict(),
-            "table": None if self.table is None else self.table.to_dict(),
+            "table": None if self.table is None else _table_dict(self.table),
             "forced_runs": forced,
             "derived": {"expected_cost_matrix": self.expected_cost_matrix.to_dict(),
                         "error_transition_matrix": self.error_transition_matrix.to_dict()},
@@ -316,3 +316,10 @@ def load_sheet(path: str | Path) -> CostSheet:
         return CostSheet.from_dict(data)
     except SheetError as exc:
         raise SheetError(f"{path.name}: {exc}") from None
+
+
+def _table_dict(table: InterventionalTable) -> dict[str, Any]:
+    """The table's JSON without its monotonicity flag: the sheet stores the full check."""
+    out = table.to_dict()
+    out.pop("monotone", None)
+    return out

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .confusion import CLASSES, Confusion
 from .errors import ValidationError
+from .monotonicity import MonotonicityCheck
 
 __all__ = ["ErrorRates", "InterventionalTable", "OUTCOMES", "INTERVAL_METHODS"]
 
@@ -164,6 +165,12 @@ class InterventionalTable:
         Confidence level of the intervals.
     interval_method : str or None
         ``"wilson"`` or ``"clopper-pearson"``.
+    seed : int or None
+        The sampling seed.
+    monotonicity : MonotonicityCheck or None
+        For tables computed from a network: the exact check that the system is monotone in
+        the slot (None when it could not be decided). :func:`causalcost.bound_from_rates`
+        uses it to refuse the monotone worst case for a system that is not monotone.
     """
 
     slot: str
@@ -175,6 +182,7 @@ class InterventionalTable:
     confidence: float | None = None
     interval_method: str | None = None
     seed: int | None = None
+    monotonicity: MonotonicityCheck | None = None
     _rates: ErrorRates = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -236,6 +244,7 @@ class InterventionalTable:
         confidence: float = 0.95,
         interval_method: str = "wilson",
         seed: int | None = None,
+        monotonicity: MonotonicityCheck | None = None,
     ) -> InterventionalTable:
         """Build a table with intervals from outcome counts of shape ``(2, 2, 4)``.
 
@@ -274,7 +283,7 @@ class InterventionalTable:
         name = "clopper-pearson" if INTERVAL_METHODS[interval_method] == "beta" else "wilson"
         return cls(slot=slot, method=method, probabilities=k / n, counts=n_full,
                    lower=np.asarray(lo), upper=np.asarray(hi), confidence=confidence,
-                   interval_method=name, seed=seed)
+                   interval_method=name, seed=seed, monotonicity=monotonicity)
 
     @classmethod
     def from_forced(
@@ -326,6 +335,8 @@ class InterventionalTable:
             out["interval_method"] = self.interval_method
         if self.seed is not None:
             out["seed"] = self.seed
+        if self.monotonicity is not None:
+            out["monotone"] = self.monotonicity.is_monotone
         return out
 
     def __repr__(self) -> str:
