@@ -160,6 +160,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet = sheet_from_forced_runs(
             Confusion.parse(args.forced_p), Confusion.parse(args.forced_n), costs,
             slot=args.slot, description=args.description or "forced runs given on the command line",
+            system_name=args.name or "system",
             assumption=args.assumption, confidence=args.confidence,
         )
     else:
@@ -299,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--forced-p", metavar="CELLS", help="system confusion with the slot forced to P")
     p.add_argument("--forced-n", metavar="CELLS", help="system confusion with the slot forced to N")
     p.add_argument("--description", metavar="TEXT", help="provenance of forced runs")
+    p.add_argument("--name", metavar="TEXT", help="the system's name in reports, for forced runs")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.json")
     p.set_defaults(func=_cmd_derive)
 

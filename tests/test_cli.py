@@ -260,3 +260,18 @@ def test_sampled_query_text_shows_rate_intervals(capsys: pytest.CaptureFixture[s
     low, high = (float(v) for v in line.split("[")[1].split("]")[0].split(","))
     assert low < 0.2 < high  # exact e_P(P) = 0.2 (thesis §4) inside the 99 % interval
     assert "99% wilson intervals" in out
+
+
+def test_derive_from_forced_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the data route: the system run on 100 positives / 200 negatives with the slot forced to
+    # P and to N (counts of thesis §4 example 1: e_P(P) = 0.2, e_P(N) = 1, e_N(P) = 0.2)
+    sheet = tmp_path / "sheet.json"
+    code, _, err = run(capsys, "derive", "--forced-p", "tp=80,fn=20,fp=40,tn=160",
+                       "--forced-n", "tp=0,fn=100,fp=0,tn=200", "--slot", "clinical_history",
+                       "--costs", "fn=5,fp=1", "--name", "screening", "-o", str(sheet))
+    assert code == 0, err
+    code, out, err = run(capsys, "evaluate", str(sheet), "--model", "tp=50,fn=50,fp=100,tn=100")
+    assert code == 0, err
+    assert "system 'screening'" in out and "320" in out  # thesis §4: Eval1 = 320
+    code, _, err = run(capsys, "evaluate", str(sheet), "--model", "tp=50,fn=40,fp=100,tn=100")
+    assert code == 2 and "90 positives" in err  # counted on other instances: refused
