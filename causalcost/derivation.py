@@ -136,7 +136,6 @@ def derive_sheet(
     >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m")
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ...
     causalcost.errors.InfeasibleInputError: assumption='monotone' but e_P(P)=0.9 > e_P(N)=0.1: ...
     """
     if isinstance(table, InterventionalTable):

@@ -284,7 +284,6 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     (375.0, 275.0, 'monotone')
     >>> evaluate(sheet, cc.Confusion(tp=40, fn=50, fp=100, tn=110))
     Traceback (most recent call last):
-    ...
     causalcost.errors.SheetError: candidate has 90 positives and 210 negatives but the sheet was derived on 100 and 200: the sheet fixes the evaluation set's class sizes
     """  # noqa: E501
     if not isinstance(sheet, CostSheet):
