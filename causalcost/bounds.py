@@ -168,10 +168,18 @@ class Bound:
                 f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}")
 
     def __str__(self) -> str:
-        return self._header() + "\n" + self.to_frame().to_string(float_format=_fmt)
+        return "\n".join([
+            self._header(), self.to_frame().to_string(float_format=_fmt),
+            "How the worst case can happen:", _indent(self.worst_witness.describe()),
+            "How the best case can happen:", _indent(self.best_witness.describe()),
+        ])
 
     def _repr_html_(self) -> str:
         return f"<p>{self._header()}</p>" + self.to_frame().to_html(float_format=_fmt)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines()) or "  (no instances)"
 
 
 # --------------------------------------------------------------------------------- scalar API

@@ -185,6 +185,8 @@ class Report:
             f"({_ASSUMPTION_TEXT[self.assumption]}; {_FORM_TEXT[self.form]})",
             "System confusion:",
             frame,
+            "How the worst case can happen:",
+            *(f"  {line}" for line in self.witnesses["worst"].describe().splitlines()),
         ]
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)

@@ -161,6 +161,27 @@ class Witness:
         return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["class", "kind"]),
                             columns=["hits", "mistakes", "system_errors"])
 
+    def describe(self) -> str:
+        """The assignment in words, one line per class (kinds with no instance are skipped).
+
+        >>> from causalcost.bounds import bound
+        >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
+        >>> print(b.worst_witness.describe())
+        positives: 50 model mistakes on instances that fail only when the slot is wrong, 50 model hits on instances that always fail -> 100 system errors
+        """  # noqa: E501
+        lines = []
+        for name, cw in (("positives", self.positives), ("negatives", self.negatives)):
+            parts = []
+            for kind in self._kinds():
+                hits, mistakes = getattr(cw, kind)
+                for count, what in ((mistakes, "mistakes"), (hits, "hits")):
+                    if count:
+                        parts.append(f"{_fmt(count)} model {what} on instances that "
+                                     f"{KIND_LABELS[kind].replace('fails', 'fail')}")
+            if parts:
+                lines.append(f"{name}: {', '.join(parts)} -> {_fmt(cw.errors)} system errors")
+        return "\n".join(lines)
+
     def __repr__(self) -> str:
         return (f"Witness(assumption={self.assumption!r}, positives={self.positives!r}, "
                 f"negatives={self.negatives!r})")
