@@ -33,7 +33,14 @@ RULES = ("and", "or", "majority", "k_of_n", "weighted", "function")
 
 @dataclass(frozen=True)
 class Fusioner:
-    """A named deterministic rule over the models' votes."""
+    """A named deterministic rule over the models' votes.
+
+    Examples
+    --------
+    >>> f = make_fusioner("or", ["images", "history"])
+    >>> f((False, True)), f
+    (True, Fusioner(OR: positive when any model says positive))
+    """
 
     rule: str
     decide: Callable[[Vote], bool]

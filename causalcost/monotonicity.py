@@ -25,6 +25,13 @@ class MonotonicityCheck:
         A violating assignment of the other inputs (node -> state), when not monotone.
     assignments : int
         How many assignments were checked.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> check = cc.check_monotonicity(cc.load_network("thesis_or"))
+    >>> check.is_monotone, check.violation, check.assignments
+    (True, None, 2)
     """
 
     slot: str

@@ -99,6 +99,14 @@ class Report:
         The sheet's system name.
     warnings : tuple of str
         Doubts that did not stop the evaluation (e.g. class sizes far from the sheet's prior).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> report = cc.evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
+    >>> report.eval1, report.worst_cost, report.best_cost  # thesis §4 example 1: Eval1 = 320
+    (320.0, 390.0, 250.0)
     """
 
     eval1: float

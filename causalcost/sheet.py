@@ -105,6 +105,15 @@ class CostSheet:
         ISO 8601 timestamp of the derivation.
     causalcost_version : str
         The causalcost version that derived the sheet.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> sheet.slot, sheet.form, round(sheet.prior, 6), sheet.assumption
+    ('clinical_history', 'probability', 0.333333, 'monotone')
+    >>> cc.CostSheet.from_dict(sheet.to_dict()) == sheet
+    True
     """
 
     slot: str

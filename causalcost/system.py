@@ -134,6 +134,15 @@ class System:
         The positive state of class, models and system prediction.
     name : str
         A label for reports.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> system = cc.load_network("majority3")
+    >>> system.class_node, system.system_node, system.slot
+    ('Class', 'Fusioner', 'clinical_history')
+    >>> system.with_slot("images").slot, system.is_deterministic("Fusioner")
+    ('images', True)
     """
 
     network: DiscreteBayesianNetwork

@@ -171,6 +171,15 @@ class InterventionalTable:
         For tables computed from a network: the exact check that the system is monotone in
         the slot (None when it could not be decided). :func:`causalcost.bound_from_rates`
         uses it to refuse the monotone worst case for a system that is not monotone.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> table = cc.interventional_table(cc.load_network("thesis_and"))
+    >>> table.probability("P", "N", "FN")  # AND: forcing the slot to N misses every positive
+    1.0
+    >>> table.probabilities[1, 0].round(6).tolist()  # class N, do(P): TP, FN, FP, TN
+    [0.0, 0.0, 0.2, 0.8]
     """
 
     slot: str
