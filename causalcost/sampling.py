@@ -53,7 +53,8 @@ class _Plan:
 def _plan(system: System, slot: str) -> _Plan:
     net = system.network
     signature = (id(net), slot, system.positive,
-                 tuple((tuple(c.variables), c.values.shape, c.values.tobytes()) for c in net.cpds))
+                 tuple((tuple(c.variables), tuple(c.state_names[c.variable]), c.values.shape,
+                        c.values.tobytes()) for c in net.cpds))
     cached = _CACHE.get(signature)
     if cached is not None:
         return cached
