@@ -56,8 +56,13 @@ class ExactPlan:
     system_positive: int
 
     def contract(self, cpds: Mapping[str, np.ndarray]) -> np.ndarray:
-        """``R[c, x, s]`` with ``c`` and ``s`` in network state order, ``x`` in (P, N) order."""
-        return self.evaluate(cpds)[:, list(self.slot_order), :]
+        """``R[c, x, s]`` with class, forced value and prediction each in (P, N) order."""
+        return self.evaluate(cpds)[self._order]
+
+    @property
+    def _order(self) -> tuple[np.ndarray, ...]:
+        c, x, s = self.class_positive, self.slot_order, self.system_positive
+        return np.ix_([c, 1 - c], list(x), [s, 1 - s])
 
 
 def _signature(system: System, slot: str) -> tuple[Any, ...]:
@@ -116,12 +121,17 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     return plan
 
 
+#: Joint index spaces up to this size are summed by one unplanned ``np.einsum`` call: a single
+#: C loop beats a planned sequence of pairwise steps, each with its own Python overhead.
+DIRECT_LIMIT = 1 << 12
+
+
 def _contraction(
     net: Any, relevant: set[str], *, free: str | None, output: tuple[str, ...]
-) -> tuple[tuple[str, ...], Any, float]:
+) -> tuple[tuple[str, ...], Callable[..., np.ndarray], float]:
     """The einsum over the CPDs of ``relevant`` (except ``free``, left as an open index).
 
-    Returns the operand order, the planned expression and its estimated cost in flops.
+    Returns the operand order, a function of the operands and the estimated cost in flops.
     """
     symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
     factors, terms, shapes = [], [], []
@@ -131,6 +141,14 @@ def _contraction(
         terms.append("".join(symbols[v] for v in cpd.variables))
         shapes.append(tuple(len(cpd.state_names[v]) for v in cpd.variables))
     equation = ",".join(terms) + "->" + "".join(symbols[n] for n in output)
+    sizes = {sym: dim for term, shape in zip(terms, shapes) for sym, dim in zip(term, shape)}
+    space = float(np.prod(list(sizes.values()), dtype=np.float64))
+    if space <= DIRECT_LIMIT:
+
+        def direct(*operands: np.ndarray) -> np.ndarray:
+            return np.einsum(equation, *operands, optimize=False)
+
+        return tuple(factors), direct, space * len(factors)
     path, info = oe.contract_path(equation, *shapes, shapes=True, optimize="auto")
     expression = oe.contract_expression(equation, *shapes, optimize=path)
     return tuple(factors), expression, float(info.opt_cost)
@@ -139,11 +157,7 @@ def _contraction(
 def joint_class_system(system: System, slot: str) -> np.ndarray:
     """``P(C = c, S = s | do(slot = x))`` as an array ``[c, x, s]`` in (P, N) order throughout."""
     plan = system.memo(("exact", slot), lambda: plan_exact(system, slot))
-    cpds = {c.variable: c.values for c in system.network.cpds}
-    r = plan.contract(cpds)
-    c_order = [plan.class_positive, 1 - plan.class_positive]
-    s_order = [plan.system_positive, 1 - plan.system_positive]
-    return r[c_order][:, :, s_order]
+    return plan.contract({c.variable: c.values for c in system.network.cpds})
 
 
 def observed_confusion(system: System, positives: float, negatives: float) -> Confusion:
@@ -209,16 +223,16 @@ def exact_table(system: System, slot: str | None = None) -> InterventionalTable:
     """
     slot = system.require_slot(slot)
     joint = joint_class_system(system, slot)
-    class_mass = joint.sum(axis=2)  # [c, x]; equal for both x since C is not a descendant
-    for c, name in enumerate(("positive", "negative")):
-        if class_mass[c, 0] <= 0:
-            raise ValidationError(
-                f"the {name} class has probability 0 in this network: rates conditioned on it "
-                "are undefined"
-            )
-    cond = joint / class_mass[:, :, None]
+    class_mass = joint.sum(axis=2, keepdims=True)  # equal for both x: C is no descendant of it
+    if not class_mass.all():
+        name = "positive" if class_mass[0, 0, 0] <= 0 else "negative"
+        raise ValidationError(
+            f"the {name} class has probability 0 in this network: rates conditioned on it "
+            "are undefined"
+        )
+    cond = joint / class_mass
     table = np.zeros((2, 2, 4))
-    table[0, :, 0], table[0, :, 1] = cond[0, :, 0], cond[0, :, 1]  # TP, FN
-    table[1, :, 2], table[1, :, 3] = cond[1, :, 0], cond[1, :, 1]  # FP, TN
-    return InterventionalTable(slot=slot, method="exact", probabilities=table,
-                               monotonicity=known_monotonicity(system, slot))
+    table[0, :, :2] = cond[0]  # TP, FN
+    table[1, :, 2:] = cond[1]  # FP, TN
+    return InterventionalTable.trusted(slot=slot, method="exact", probabilities=table,
+                                       monotonicity=known_monotonicity(system, slot))

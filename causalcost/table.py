@@ -11,6 +11,7 @@ was obtained (exact inference, sampling, or counts from two forced runs of the r
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -211,6 +212,23 @@ class InterventionalTable:
                 arr = np.array(arr, dtype=float)
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
+
+    @classmethod
+    def trusted(cls, **fields: Any) -> InterventionalTable:
+        """Build without validation, for tables this package computed itself.
+
+        Assumes validated arguments: ``probabilities`` a float array of shape (2, 2, 4) whose
+        rows sum to 1 and that nobody else holds. Public construction validates.
+        """
+        table = object.__new__(cls)
+        for f in dataclasses.fields(cls):
+            if f.init:
+                value = fields.pop(f.name, f.default)
+                object.__setattr__(table, f.name, value)
+        if fields:
+            raise TypeError(f"unknown fields {sorted(fields)}")
+        table.probabilities.setflags(write=False)
+        return table
 
     @property
     def error_rates(self) -> ErrorRates:
