@@ -31,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+from ._closed_forms import _check_assumption, _check_monotonicity, _rates_of
 from ._sheet_checks import _check_class_counts, _close, _is_probability, _same_rates
-from .bounds import ASSUMPTIONS
 from .confusion import Confusion, CostMatrix
 from .confusion import format_number as _fmt
 from .costs import error_transition_matrix, expected_cost_matrix
@@ -136,7 +137,7 @@ def derive_sheet(
     >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m")
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    causalcost.errors.InfeasibleInputError: assumption='monotone' but e_P(P)=0.9 > e_P(N)=0.1: ...
+    causalcost.errors.InfeasibleInputError: with the slot forced to the correct class ...
     """
     if isinstance(table, InterventionalTable):
         rates, kept = table.error_rates, table
@@ -154,26 +155,14 @@ def derive_sheet(
         raise TypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
     if not isinstance(slot, str) or not slot:
         raise ValidationError(f"slot must be a non-empty string, got {slot!r}")
-    if assumption not in ASSUMPTIONS:
-        raise ValidationError(f"assumption ({assumption!r}) must be one of 'monotone' or 'none'")
+    _check_assumption(assumption)
     if monotonicity is None and kept is not None:  # a table computed from a network
         monotonicity = kept.monotonicity
     mono = _monotonicity_dict(monotonicity)
-    if assumption == "monotone":
-        if mono is not None and not mono["is_monotone"]:
-            raise MonotonicityError(
-                f"the network check found the system is not monotone in slot {slot!r} "
-                f"(violated at {mono.get('violation')}), so the monotone worst case does not "
-                "hold; derive the sheet with assumption='none' (--assumption none)")
-        for cls, fc, fw, vc, vw in (("positives", "e_P(P)", "e_P(N)", rates.fn_forced_p,
-                                     rates.fn_forced_n),
-                                    ("negatives", "e_N(N)", "e_N(P)", rates.fp_forced_n,
-                                     rates.fp_forced_p)):
-            if vc > vw:
-                raise InfeasibleInputError(
-                    f"assumption='monotone' but {fc}={vc:.6g} > {fw}={vw:.6g}: on {cls} the system "
-                    "fails more often with the slot right than wrong, so it is not monotone in "
-                    "the slot; use assumption='none' (--assumption none)")
+    if mono is not None:  # the bounds' own refusal, so sheets and bounds say the same
+        _check_monotonicity(SimpleNamespace(is_monotone=mono["is_monotone"],
+                                            violation=mono.get("violation")), assumption)
+    _rates_of(rates, assumption)
     counts = _class_counts_arg(class_counts)
     if (forced_p is None) != (forced_n is None):
         raise ValidationError("give both forced_p and forced_n, or neither")
