@@ -147,8 +147,8 @@ def _cmd_networks(args: argparse.Namespace) -> int:
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
-    from .derivation import sheet_from_forced_runs, sheet_from_network
-    from .netfile import file_digest, network_path
+    from .derivation import network_provenance, sheet_from_forced_runs, sheet_from_network
+    from .netfile import network_path
 
     costs = CostMatrix.parse(args.costs)
     if args.forced_p or args.forced_n:
@@ -171,8 +171,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet = sheet_from_network(
             system, costs, method=args.method, samples=args.samples, seed=args.seed,
             confidence=args.confidence, interval=args.interval, assumption=args.assumption,
-            provenance={"source": "network", "network": system.name, "file": path.name,
-                        "sha256": file_digest(path)},
+            provenance={**network_provenance(path), "network": system.name},
         )
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption})")

@@ -51,18 +51,11 @@ class ExactPlan:
 
     method: str  # "einsum" (general) or "vote-split" (see causalcost.vote_split)
     evaluate: Callable[[Mapping[str, np.ndarray]], np.ndarray]  # CPD arrays -> R[c, x, s]
-    class_positive: int  # index of the positive class state
-    slot_order: tuple[int, int]  # slot state indices of (positive, negative)
-    system_positive: int
+    order: tuple[np.ndarray, ...]  # np.ix_ index putting class, slot and prediction in (P, N)
 
     def contract(self, cpds: Mapping[str, np.ndarray]) -> np.ndarray:
         """``R[c, x, s]`` with class, forced value and prediction each in (P, N) order."""
-        return self.evaluate(cpds)[self._order]
-
-    @property
-    def _order(self) -> tuple[np.ndarray, ...]:
-        c, x, s = self.class_positive, self.slot_order, self.system_positive
-        return np.ix_([c, 1 - c], list(x), [s, 1 - s])
+        return self.evaluate(cpds)[self.order]
 
 
 def _signature(system: System, slot: str) -> tuple[Any, ...]:
@@ -106,15 +99,12 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
         def evaluate(cpds: Mapping[str, np.ndarray]) -> np.ndarray:
             return expression(*(cpds[n] for n in factors))
 
+    c = system.states(system.class_node).index(system.positive)
+    p = system.states(system.system_node).index(system.positive)
     slot_states = system.states(slot)
-    negative = next(s for s in slot_states if s != system.positive)
-    plan = ExactPlan(
-        method=method,
-        evaluate=evaluate,
-        class_positive=system.states(system.class_node).index(system.positive),
-        slot_order=(slot_states.index(system.positive), slot_states.index(negative)),
-        system_positive=system.states(system.system_node).index(system.positive),
-    )
+    negative = next(st for st in slot_states if st != system.positive)
+    x = [slot_states.index(system.positive), slot_states.index(negative)]
+    plan = ExactPlan(method=method, evaluate=evaluate, order=np.ix_([c, 1 - c], x, [p, 1 - p]))
     _CACHE[key] = plan
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
