@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from causalcost.bounds import bound, bound_many, bound_many_from_rates
 from causalcost.confusion import Confusion, CostMatrix
-from causalcost.table import ErrorRates
+from causalcost.inference.table import ErrorRates
+from causalcost.pricing.bounds import bound, bound_many, bound_many_from_rates
 
 N_CANDIDATES = 1_000_000
 N_POS, N_NEG = 10_000, 20_000

@@ -19,7 +19,7 @@ exact table
                 ``P(Confusion | slot = x, Class = c)``, c, x in {P, N}: the whole route.
     pgmpy (b)   only the four queries; mutilated model and VE object built once.
     ours first  ``cc.interventional_table(system, method="exact")`` after clearing the plan
-                caches (``causalcost.exact._CACHE`` and the system's memo): planning included.
+                caches (``inference.exact._CACHE`` and the system's memo): planning included.
     ours steady the same call with the plan reused.
     Target: ours steady >= 20x faster than pgmpy (b) at every k.
 
@@ -64,9 +64,9 @@ with warnings.catch_warnings():
 from systems import K_VALUES, build_system  # noqa: E402
 
 import causalcost as cc  # noqa: E402
-import causalcost.exact  # noqa: E402
-import causalcost.sampling  # noqa: E402
-from causalcost.table import OUTCOMES  # noqa: E402
+import causalcost.inference.exact  # noqa: E402
+import causalcost.inference.sampling  # noqa: E402
+from causalcost.inference.table import OUTCOMES  # noqa: E402
 
 EXACT_TARGET = 20.0
 SAMPLING_TARGET = 50.0
@@ -141,11 +141,11 @@ def measure_group(
 def clear_plan_caches(system: cc.System) -> None:
     """Forget every planned computation, so the next call plans from scratch.
 
-    The module caches (``causalcost.exact._CACHE``, ``causalcost.sampling._CACHE``) and, in
+    The module caches (``inference.exact._CACHE``, ``inference.sampling._CACHE``) and, in
     versions that have it, the system's own memo (``System._plans``).
     """
-    causalcost.exact._CACHE.clear()
-    causalcost.sampling._CACHE.clear()
+    causalcost.inference.exact._CACHE.clear()
+    causalcost.inference.sampling._CACHE.clear()
     plans = getattr(system, "_plans", None)
     if plans is not None:
         plans.clear()
@@ -153,9 +153,10 @@ def clear_plan_caches(system: cc.System) -> None:
 
 def source_digest() -> dict[str, str]:
     """sha256 (first 12 hex digits) of the modules timed, to tie numbers to a code version."""
-    root = Path(causalcost.exact.__file__).resolve().parent
+    root = Path(causalcost.__file__).resolve().parent
     return {name: hashlib.sha256((root / name).read_bytes()).hexdigest()[:12]
-            for name in ("exact.py", "sampling.py", "system.py", "table.py", "query.py")}
+            for name in ("inference/exact.py", "inference/sampling.py", "network/system.py",
+                         "inference/table.py", "inference/query.py")}
 
 
 # -- pgmpy route ---------------------------------------------------------------------------

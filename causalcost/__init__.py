@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .confusion import (
     CELLS,
+    OUTCOMES,
     Confusion,
     CostMatrix,
 )
@@ -41,61 +42,73 @@ __version__ = "0.1.0"
 
 #: Public name -> the module that defines it (loaded on first access).
 _LAZY: dict[str, str] = {
-    "best_case_confusion": "bounds",
-    "Bound": "bounds",
-    "bound": "bounds",
-    "bound_from_rates": "bounds",
-    "bound_many": "bounds",
-    "bound_many_from_rates": "bounds",
-    "check_monotonicity": "intervene",
-    "class_prior": "exact",
-    "ClassWitness": "bounds",
-    "compare": "report",
-    "correlated_correctness": "correlation",
-    "correlation_range": "correlation",
-    "CostEvaluation": "costs",
-    "CostSheet": "sheet",
-    "derive_sheet": "derivation",
-    "draw_intervention": "plotting",
-    "draw_system": "plotting",
-    "error_rates": "query",
-    "error_transition_matrix": "costs",
-    "ErrorRates": "table",
-    "evaluate": "report",
-    "evaluate_costs": "costs",
-    "exact_table": "exact",
-    "expected_cost_matrix": "costs",
-    "expected_system_confusion": "costs",
-    "Fusioner": "fusioners",
-    "interventional_table": "query",
-    "InterventionalTable": "table",
-    "layered_positions": "layout",
-    "list_networks": "netfile",
-    "load_bif": "netfile",
-    "load_network": "netfile",
-    "load_sheet": "sheet",
-    "make_fusioner": "fusioners",
-    "ModelCostMatrix": "costs",
-    "MonotonicityCheck": "monotonicity",
-    "mutilate": "intervene",
-    "observed_confusion": "exact",
-    "OUTCOMES": "table",
-    "perfect_slot_cost": "costs",
-    "read_candidates_csv": "candidates",
-    "Report": "report",
-    "sampled_table": "sampling",
-    "save_figure": "plotting",
-    "sheet_from_forced_runs": "derivation",
-    "sheet_from_network": "derivation",
-    "simulate_forced_runs": "sampling",
-    "System": "system",
-    "SystemBuilder": "builder",
-    "Witness": "bounds",
-    "worst_case_confusion": "bounds",
+    "best_case_confusion": "pricing.bounds",
+    "Bound": "pricing.bounds",
+    "bound": "pricing.bounds",
+    "bound_from_rates": "pricing.bounds",
+    "bound_many": "pricing.bounds",
+    "bound_many_from_rates": "pricing.bounds",
+    "check_monotonicity": "inference.intervene",
+    "class_prior": "inference.exact",
+    "ClassWitness": "pricing.bounds",
+    "compare": "sheet.report",
+    "correlated_correctness": "network.correlation",
+    "correlation_range": "network.correlation",
+    "CostEvaluation": "pricing.costs",
+    "CostSheet": "sheet.costsheet",
+    "derive_sheet": "sheet.derivation",
+    "draw_intervention": "plotting.drawing",
+    "draw_system": "plotting.drawing",
+    "error_rates": "inference.query",
+    "error_transition_matrix": "pricing.costs",
+    "ErrorRates": "inference.table",
+    "evaluate": "sheet.report",
+    "evaluate_costs": "pricing.costs",
+    "exact_table": "inference.exact",
+    "expected_cost_matrix": "pricing.costs",
+    "expected_system_confusion": "pricing.costs",
+    "Fusioner": "network.fusioners",
+    "interventional_table": "inference.query",
+    "InterventionalTable": "inference.table",
+    "layered_positions": "plotting.layout",
+    "list_networks": "network.netfile",
+    "load_bif": "network.netfile",
+    "load_network": "network.netfile",
+    "load_sheet": "sheet.costsheet",
+    "make_fusioner": "network.fusioners",
+    "ModelCostMatrix": "pricing.costs",
+    "MonotonicityCheck": "inference.monotonicity",
+    "mutilate": "inference.intervene",
+    "observed_confusion": "inference.exact",
+    "perfect_slot_cost": "pricing.costs",
+    "read_candidates_csv": "sheet.candidates",
+    "Report": "sheet.report",
+    "sampled_table": "inference.sampling",
+    "save_figure": "plotting.drawing",
+    "sheet_from_forced_runs": "sheet.derivation",
+    "sheet_from_network": "sheet.derivation",
+    "simulate_forced_runs": "inference.sampling",
+    "System": "network.system",
+    "SystemBuilder": "network.builder",
+    "Witness": "pricing.bounds",
+    "worst_case_confusion": "pricing.bounds",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
-    from .bounds import (
+    from .inference.exact import class_prior, exact_table, observed_confusion
+    from .inference.intervene import check_monotonicity, mutilate
+    from .inference.monotonicity import MonotonicityCheck
+    from .inference.query import error_rates, interventional_table
+    from .inference.sampling import sampled_table, simulate_forced_runs
+    from .inference.table import ErrorRates, InterventionalTable
+    from .network.builder import SystemBuilder
+    from .network.correlation import correlated_correctness, correlation_range
+    from .network.fusioners import Fusioner, make_fusioner
+    from .network.netfile import list_networks, load_bif, load_network
+    from .network.system import System
+    from .plotting.drawing import draw_intervention, draw_system, save_figure
+    from .plotting.layout import layered_positions
+    from .pricing.bounds import (
         Bound,
         ClassWitness,
         Witness,
@@ -106,10 +119,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         bound_many_from_rates,
         worst_case_confusion,
     )
-    from .builder import SystemBuilder
-    from .candidates import read_candidates_csv
-    from .correlation import correlated_correctness, correlation_range
-    from .costs import (
+    from .pricing.costs import (
         CostEvaluation,
         ModelCostMatrix,
         error_transition_matrix,
@@ -118,20 +128,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         expected_system_confusion,
         perfect_slot_cost,
     )
-    from .derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
-    from .exact import class_prior, exact_table, observed_confusion
-    from .fusioners import Fusioner, make_fusioner
-    from .intervene import check_monotonicity, mutilate
-    from .layout import layered_positions
-    from .monotonicity import MonotonicityCheck
-    from .netfile import list_networks, load_bif, load_network
-    from .plotting import draw_intervention, draw_system, save_figure
-    from .query import error_rates, interventional_table
-    from .report import Report, compare, evaluate
-    from .sampling import sampled_table, simulate_forced_runs
-    from .sheet import CostSheet, load_sheet
-    from .system import System
-    from .table import OUTCOMES, ErrorRates, InterventionalTable
+    from .sheet.candidates import read_candidates_csv
+    from .sheet.costsheet import CostSheet, load_sheet
+    from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
+    from .sheet.report import Report, compare, evaluate
 
 
 def __getattr__(name: str) -> object:

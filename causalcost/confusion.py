@@ -21,14 +21,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import CostMatrixError, CountError, ValidationError
+from causalcost.errors import CostMatrixError, CountError, ValidationError
 
-__all__ = ["CELLS", "CLASSES", "Confusion", "CostMatrix", "format_number", "parse_cells"]
+__all__ = [
+    "CELLS", "CLASSES", "OUTCOMES", "Confusion", "CostMatrix", "format_number", "parse_cells",
+]
 
 #: Cell names in the order of ``to_array().ravel()``.
 CELLS: tuple[str, str, str, str] = ("tp", "fn", "fp", "tn")
 #: Class labels in row/column order.
 CLASSES: tuple[str, str] = ("P", "N")
+#: The confusion node's outcomes, in table order (true class, then prediction).
+OUTCOMES: tuple[str, str, str, str] = ("TP", "FN", "FP", "TN")
 
 
 def _as_real(name: str, value: Any, error: type[ValidationError]) -> float:

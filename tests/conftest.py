@@ -4,7 +4,7 @@ hypothesis strategy that generates small random classifier systems.
 The brute force is deliberately naive: it builds the mutilated network with
 ``cc.mutilate(system, {slot: x})``, iterates ``itertools.product`` over *every* state of
 *every* node, multiplies one CPD entry per node (looked up by state *name* through pgmpy's
-``TabularCPD.get_value``, not through the array layout ``causalcost.exact`` relies on) and
+``TabularCPD.get_value``, not through the array layout ``causalcost.inference.exact`` relies on) and
 accumulates ``P(Class = c, Confusion = k)``. Nothing of causalcost's inference code is used.
 
 Test files import the helpers with ``from conftest import ...`` (pytest puts this directory

@@ -1,0 +1,68 @@
+"""One entry point for the interventional table, whichever way it is computed."""
+
+from __future__ import annotations
+
+from causalcost.errors import ValidationError
+from causalcost.inference.exact import exact_table
+from causalcost.inference.sampling import sampled_table
+from causalcost.inference.table import ErrorRates, InterventionalTable
+from causalcost.network.system import System
+
+__all__ = ["interventional_table", "error_rates", "METHODS"]
+
+#: Methods accepted by :func:`interventional_table`.
+METHODS = ("exact", "sampling")
+
+
+def interventional_table(
+    system: System,
+    slot: str | None = None,
+    *,
+    method: str = "exact",
+    samples: int = 100_000,
+    seed: int | None = None,
+    confidence: float = 0.95,
+    interval: str = "wilson",
+) -> InterventionalTable:
+    """``P(Conf^S | Class = c, do(slot = x))`` for both classes and both forced values.
+
+    Parameters
+    ----------
+    system : System
+    slot : str, optional
+        The model to intervene on; defaults to the system's slot.
+    method : {"exact", "sampling"}
+        Exact contraction of the mutilated network, or forward sampling with intervals.
+    samples, seed, confidence, interval
+        Sampling only: simulated instances, random seed, interval level and method
+        (``"wilson"`` or ``"clopper-pearson"``).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> t = cc.interventional_table(cc.load_network("thesis_or"))
+    >>> t.error_rates.to_dict()
+    {'P': {'P': 0.0, 'N': 0.75}, 'N': {'P': 1.0, 'N': 0.5}}
+    >>> round(t.probability("N", "N", "TN"), 6)
+    0.5
+    """
+    if method == "exact":
+        return exact_table(system, slot)
+    if method == "sampling":
+        return sampled_table(system, slot, samples=samples, seed=seed, confidence=confidence,
+                             interval=interval)
+    raise ValidationError(f"method ({method!r}) must be one of {', '.join(map(repr, METHODS))}")
+
+
+def error_rates(system: System, slot: str | None = None, **kwargs: object) -> ErrorRates:
+    """The four interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)`` of the slot.
+
+    Keyword arguments go to :func:`interventional_table`.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> cc.error_rates(cc.load_network("thesis_and"))
+    ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
+    """
+    return interventional_table(system, slot, **kwargs).error_rates  # type: ignore[arg-type]

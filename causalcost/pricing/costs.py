@@ -1,0 +1,393 @@
+"""Cost functions 1 and 2: pricing the slot model's outcomes by what they do to the system.
+
+The system's cost matrix prices the *system's* outcomes; to judge one member model (the
+"slot") without running the system for every candidate, we turn the slot's interventional
+error rates ::
+
+    e_P(x) = P(Conf^S = FN | Class = P, do(Pred^M = x))
+    e_N(x) = P(Conf^S = FP | Class = N, do(Pred^M = x))
+
+into a cost per *model* outcome (thesis §3.1, §3.2).
+
+**Cost function 1** (expected system cost of each model outcome) weights every class-P outcome
+by the positive-class costs and every class-N outcome by the negative-class costs::
+
+    C1_TP = e_P(P) c_FN + (1 - e_P(P)) c_TP      C1_FN = e_P(N) c_FN + (1 - e_P(N)) c_TP
+    C1_FP = e_N(P) c_FP + (1 - e_N(P)) c_TN      C1_TN = e_N(N) c_FP + (1 - e_N(N)) c_TN
+
+(the thesis's formulas swap ``Costo_FN`` and ``Costo_FP`` in two cells; its worked examples use
+the reading above). ``Eval1 = sum(C1 x model counts)`` is the system's real cost whenever the
+slot's errors are independent of the rest of the system given the class.
+
+**Cost function 2** (error transition) keeps only what a model mistake adds::
+
+    C2_TP = C2_TN = 0
+    C2_FN = (e_P(N) - e_P(P)) (c_FN - c_TP)      C2_FP = (e_N(P) - e_N(N)) (c_FP - c_TN)
+
+so ``Eval1 = Eval2 + (system cost with a perfect model in the slot)``.
+
+Neither is a bound: when the slot's errors are correlated with the rest of the system the real
+cost can be anywhere between :func:`causalcost.pricing.bounds.bound`'s best and worst case.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from causalcost.confusion import CELLS, Confusion, CostMatrix, _Cells
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import CostMatrixError, ValidationError
+from causalcost.inference.table import ErrorRates
+
+__all__ = [
+    "MODEL_COST_KINDS",
+    "CostEvaluation",
+    "ModelCostMatrix",
+    "error_transition_matrix",
+    "evaluate_costs",
+    "expected_cost_matrix",
+    "expected_system_confusion",
+    "perfect_slot_cost",
+]
+
+#: Kinds of model cost matrix: cost function 1 and cost function 2.
+MODEL_COST_KINDS: tuple[str, str] = ("expected", "transition")
+
+
+@dataclass(frozen=True, repr=False)
+class ModelCostMatrix(_Cells):
+    """A cost per outcome of the *slot model*, derived from the system's costs.
+
+    Unlike :class:`~causalcost.confusion.CostMatrix` a hit may cost more than a mistake and a
+    cell may be negative: a system that is not monotone in the slot produces such matrices,
+    and that is information about the system, not an input error.
+
+    Parameters
+    ----------
+    tp, fn, fp, tn : float
+        Cost charged to one true positive, false negative, false positive, true negative of the
+        model. Must be finite.
+    kind : str
+        ``"expected"`` (cost function 1) or ``"transition"`` (cost function 2).
+
+    Raises
+    ------
+    CostMatrixError
+        If a cell is infinite or NaN.
+    ValidationError
+        If ``kind`` is unknown.
+    TypeError
+        If a cell is not a real number.
+
+    Examples
+    --------
+    >>> m = ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind="expected")
+    >>> m.evaluate(Confusion(tp=50, fn=50, fp=100, tn=100))
+    320.0
+    >>> m.to_array().tolist()
+    [[1.0, 5.0], [0.2, 0.0]]
+    """
+
+    tp: float
+    fn: float
+    fp: float
+    tn: float
+    kind: str
+
+    def __post_init__(self) -> None:
+        for name in CELLS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(
+                value, (int, float, np.integer, np.floating)
+            ):
+                raise TypeError(
+                    f"model cost {name} must be a real number, got {type(value).__name__} "
+                    f"{value!r}"
+                )
+            if not math.isfinite(float(value)):
+                raise CostMatrixError(f"model cost {name} must be finite, got {value!r}")
+            object.__setattr__(self, name, float(value))
+        if self.kind not in MODEL_COST_KINDS:
+            raise ValidationError(
+                f"kind ({self.kind!r}) must be one of 'expected' (cost function 1) or "
+                "'transition' (cost function 2)"
+            )
+
+    def evaluate(self, model: Confusion) -> float:
+        """Sum of ``cell cost x model count`` over the four cells (the thesis's ``Eval``).
+
+        >>> ModelCostMatrix(0, 4, 0.2, 0, kind="transition").evaluate(Confusion(50, 50, 100, 100))
+        220.0
+        """
+        if not isinstance(model, Confusion):
+            raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
+        return float(np.dot(self.cells(), model.cells()))
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]}, kind={self.kind!r})"
+
+    def _repr_html_(self) -> str:
+        label = "cost function 1 (expected)" if self.kind == "expected" else (
+            "cost function 2 (transition)")
+        return f"<p>{label}</p>" + self.to_frame().to_html()
+
+
+def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
+    if not isinstance(rates, ErrorRates):
+        raise TypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
+    if not isinstance(costs, CostMatrix):
+        raise TypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
+
+
+def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatrix:
+    """Cost function 1: the expected system cost of each outcome of the slot model.
+
+    Parameters
+    ----------
+    rates : ErrorRates
+        The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)``.
+    costs : CostMatrix
+        The system's cost matrix.
+
+    Returns
+    -------
+    ModelCostMatrix
+        ``kind="expected"``; e.g. ``tp = e_P(P) c_FN + (1 - e_P(P)) c_TP``.
+
+    Examples
+    --------
+    Thesis §4, cost function 1, example 1 (AND fusioner, 80 % images model):
+
+    >>> rates = ErrorRates(fn_forced_p=0.2, fn_forced_n=1.0, fp_forced_p=0.2, fp_forced_n=0.0)
+    >>> expected_cost_matrix(rates, CostMatrix(fn=5, fp=1))
+    ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
+    """
+    _check_inputs(rates, costs)
+    r, c = rates, costs
+    return ModelCostMatrix(
+        tp=r.fn_forced_p * c.fn + (1.0 - r.fn_forced_p) * c.tp,
+        fn=r.fn_forced_n * c.fn + (1.0 - r.fn_forced_n) * c.tp,
+        fp=r.fp_forced_p * c.fp + (1.0 - r.fp_forced_p) * c.tn,
+        tn=r.fp_forced_n * c.fp + (1.0 - r.fp_forced_n) * c.tn,
+        kind="expected",
+    )
+
+
+def error_transition_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatrix:
+    """Cost function 2: the price of the system errors a model mistake adds (zero diagonal).
+
+    ``fn = (e_P(N) - e_P(P)) (c_FN - c_TP)`` and ``fp = (e_N(P) - e_N(N)) (c_FP - c_TN)``; a cell
+    is negative when the system fails *more* often with the slot right than wrong.
+
+    Parameters
+    ----------
+    rates : ErrorRates
+        The slot's interventional error rates.
+    costs : CostMatrix
+        The system's cost matrix.
+
+    Returns
+    -------
+    ModelCostMatrix
+        ``kind="transition"`` with ``tp = tn = 0``.
+
+    Examples
+    --------
+    Thesis §4, cost function 2, example 2 (OR fusioner, 25 %/50 % images model):
+
+    >>> rates = ErrorRates(fn_forced_p=0.0, fn_forced_n=0.75, fp_forced_p=1.0, fp_forced_n=0.5)
+    >>> error_transition_matrix(rates, CostMatrix(fn=5, fp=1))
+    ModelCostMatrix(tp=0, fn=3.75, fp=0.5, tn=0, kind='transition')
+    """
+    _check_inputs(rates, costs)
+    r, c = rates, costs
+    return ModelCostMatrix(
+        tp=0.0,
+        fn=(r.fn_forced_n - r.fn_forced_p) * (c.fn - c.tp),
+        fp=(r.fp_forced_p - r.fp_forced_n) * (c.fp - c.tn),
+        tn=0.0,
+        kind="transition",
+    )
+
+
+def perfect_slot_cost(
+    rates: ErrorRates, costs: CostMatrix, positives: float, negatives: float
+) -> float:
+    """Expected system cost with a perfect model in the slot.
+
+    That is cost function 1 evaluated on the confusion ``tp=positives, tn=negatives``.
+
+    Parameters
+    ----------
+    rates : ErrorRates
+        The slot's interventional error rates.
+    costs : CostMatrix
+        The system's cost matrix.
+    positives, negatives : float
+        Class sizes (non-negative).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> rates = ErrorRates(0.2, 1.0, 0.2, 0.0)
+    >>> perfect_slot_cost(rates, CostMatrix(fn=5, fp=1), positives=100, negatives=200)
+    100.0
+    """
+    perfect = Confusion(tp=positives, fn=0.0, fp=0.0, tn=negatives)
+    return expected_cost_matrix(rates, costs).evaluate(perfect)
+
+
+def expected_system_confusion(rates: ErrorRates, model: Confusion) -> Confusion:
+    """The system confusion cost function 1 predicts, assuming independent errors.
+
+    ``FN^S = tp e_P(P) + fn e_P(N)``, ``FP^S = tn e_N(N) + fp e_N(P)``; the rest of each class
+    are hits. Its cost under any cost matrix equals ``Eval1``. Cells are usually fractional.
+
+    Parameters
+    ----------
+    rates : ErrorRates
+        The slot's interventional error rates.
+    model : Confusion
+        The slot model's confusion on the instances of interest.
+
+    Returns
+    -------
+    Confusion
+
+    Examples
+    --------
+    Thesis §4, example 1: 60 % of 100 positives and 10 % of 200 negatives fail.
+
+    >>> expected_system_confusion(ErrorRates(0.2, 1.0, 0.2, 0.0), Confusion(50, 50, 100, 100))
+    Confusion(tp=40, fn=60, fp=20, tn=180)
+    """
+    if not isinstance(rates, ErrorRates):
+        raise TypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
+    if not isinstance(model, Confusion):
+        raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
+    fn = model.tp * rates.fn_forced_p + model.fn * rates.fn_forced_n
+    fp = model.tn * rates.fp_forced_n + model.fp * rates.fp_forced_p
+    # clip rounding (fn <= positives holds exactly in real arithmetic)
+    fn = min(fn, model.positives)
+    fp = min(fp, model.negatives)
+    return Confusion(tp=model.positives - fn, fn=fn, fp=fp, tn=model.negatives - fp)
+
+
+@dataclass(frozen=True)
+class CostEvaluation:
+    """Cost functions 1 and 2 applied to one slot model.
+
+    Attributes
+    ----------
+    eval1 : float
+        Cost function 1's evaluation: the expected system cost (exact under independence).
+    eval2 : float
+        Cost function 2's evaluation: the cost of the system errors the model's mistakes add.
+    perfect_slot_cost : float
+        Expected system cost with a perfect model in the slot.
+    expected_cost_matrix, error_transition_matrix : ModelCostMatrix
+        The per-outcome costs behind ``eval1`` and ``eval2``.
+    model : Confusion
+        The evaluated model's confusion.
+
+    Examples
+    --------
+    >>> ev = evaluate_costs(ErrorRates(0.2, 1.0, 0.2, 0.0), CostMatrix(fn=5, fp=1),
+    ...                     Confusion(50, 50, 100, 100))
+    >>> ev.eval1, ev.eval2, ev.perfect_slot_cost, ev.identity_gap
+    (320.0, 220.0, 100.0, 0.0)
+    """
+
+    eval1: float
+    eval2: float
+    perfect_slot_cost: float
+    expected_cost_matrix: ModelCostMatrix
+    error_transition_matrix: ModelCostMatrix
+    model: Confusion
+
+    @property
+    def identity_gap(self) -> float:
+        """``eval1 - (eval2 + perfect_slot_cost)``: zero up to rounding."""
+        return self.eval1 - (self.eval2 + self.perfect_slot_cost)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the three numbers, both matrices and the model's confusion."""
+        return {
+            "eval1": self.eval1,
+            "eval2": self.eval2,
+            "perfect_slot_cost": self.perfect_slot_cost,
+            "expected_cost_matrix": self.expected_cost_matrix.to_dict(),
+            "error_transition_matrix": self.error_transition_matrix.to_dict(),
+            "model": self.model.to_dict(),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows ``expected`` (cost function 1) and ``transition`` (cost function 2).
+
+        Columns: the four per-outcome costs and the evaluation.
+        """
+        rows = [
+            [*self.expected_cost_matrix.cells(), self.eval1],
+            [*self.error_transition_matrix.cells(), self.eval2],
+        ]
+        return pd.DataFrame(
+            rows,
+            index=pd.Index(list(MODEL_COST_KINDS), name="cost function"),
+            columns=[*CELLS, "evaluation"],
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CostEvaluation(eval1={_fmt(self.eval1)}, eval2={_fmt(self.eval2)}, "
+            f"perfect_slot_cost={_fmt(self.perfect_slot_cost)}, model={self.model!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(float_format=_fmt)
+
+
+def evaluate_costs(rates: ErrorRates, costs: CostMatrix, model: Confusion) -> CostEvaluation:
+    """Evaluate a slot model with cost functions 1 and 2.
+
+    Parameters
+    ----------
+    rates : ErrorRates
+        The slot's interventional error rates.
+    costs : CostMatrix
+        The system's cost matrix.
+    model : Confusion
+        The candidate's confusion on the evaluation instances.
+
+    Returns
+    -------
+    CostEvaluation
+
+    Examples
+    --------
+    Thesis §4, example 2 (OR fusioner): cost function 1 gives 375, cost function 2 gives 275.
+
+    >>> ev = evaluate_costs(ErrorRates(0.0, 0.75, 1.0, 0.5), CostMatrix(fn=5, fp=1),
+    ...                     Confusion(tp=40, fn=60, fp=100, tn=100))
+    >>> ev.eval1, ev.eval2
+    (375.0, 275.0)
+    """
+    if not isinstance(model, Confusion):
+        raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
+    c1 = expected_cost_matrix(rates, costs)
+    c2 = error_transition_matrix(rates, costs)
+    return CostEvaluation(
+        eval1=c1.evaluate(model),
+        eval2=c2.evaluate(model),
+        perfect_slot_cost=perfect_slot_cost(rates, costs, model.positives, model.negatives),
+        expected_cost_matrix=c1,
+        error_transition_matrix=c2,
+        model=model,
+    )

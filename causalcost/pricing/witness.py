@@ -1,0 +1,222 @@
+"""Instance-level assignments attaining a bound: which instances are of which kind.
+
+Each instance of a class is of one *kind* (``never``, ``wrong_only``, ``always`` or
+``right_only``, by how the system reacts to the slot; see :mod:`~causalcost.pricing.bounds`)
+and is a hit
+or a mistake of the model. A :class:`Witness` places the model's hits and mistakes on the kinds so
+that the system errors it implies equal the bound it witnesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from causalcost.confusion import Confusion
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import CountError, ValidationError
+from causalcost.pricing.closed_forms import _check_assumption
+
+__all__ = ["KINDS", "KIND_LABELS", "ClassWitness", "Witness"]
+
+#: Instance kinds, by how the system reacts to the slot.
+KINDS: tuple[str, str, str, str] = ("never", "wrong_only", "always", "right_only")
+#: What each kind means.
+KIND_LABELS: dict[str, str] = {
+    "never": "never fails",
+    "wrong_only": "fails only when the slot is wrong",
+    "always": "always fails",
+    "right_only": "fails only when the slot is right",
+}
+_Pair = tuple[float, float]
+
+
+# ------------------------------------------------------------------------------ witnesses
+@dataclass(frozen=True)
+class ClassWitness:
+    """Instances of one class by kind, each as ``(model hits, model mistakes)``.
+
+    Examples
+    --------
+    >>> w = ClassWitness(never=(0, 0), wrong_only=(0, 50), always=(50, 0))
+    >>> w.fails_forced_correct, w.fails_forced_wrong, w.hits, w.mistakes, w.errors
+    (50.0, 100.0, 50.0, 50.0, 100.0)
+    """
+
+    never: _Pair = (0.0, 0.0)
+    wrong_only: _Pair = (0.0, 0.0)
+    always: _Pair = (0.0, 0.0)
+    right_only: _Pair = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        for kind in KINDS:
+            pair = tuple(float(v) for v in getattr(self, kind))
+            if len(pair) != 2 or not all(np.isfinite(pair)) or min(pair) < 0:
+                raise CountError(f"witness {kind} must be (hits, mistakes) >= 0, got {pair!r}")
+            object.__setattr__(self, kind, pair)
+
+    @property
+    def size(self) -> float:
+        """Instances of the class."""
+        return self.hits + self.mistakes
+
+    @property
+    def hits(self) -> float:
+        """Instances the model gets right (``nc``)."""
+        return sum(getattr(self, k)[0] for k in KINDS)
+
+    @property
+    def mistakes(self) -> float:
+        """Instances the model gets wrong (``nw``)."""
+        return sum(getattr(self, k)[1] for k in KINDS)
+
+    @property
+    def fails_forced_correct(self) -> float:
+        """System failures with the slot forced to the correct class (``fc``)."""
+        return sum(self.always) + sum(self.right_only)
+
+    @property
+    def fails_forced_wrong(self) -> float:
+        """System failures with the slot forced to the wrong class (``fw``)."""
+        return sum(self.always) + sum(self.wrong_only)
+
+    def errors_by_kind(self) -> dict[str, float]:
+        """System errors each kind contributes under this placement of the model's outcomes."""
+        return {"never": 0.0, "wrong_only": self.wrong_only[1], "always": sum(self.always),
+                "right_only": self.right_only[0]}
+
+    @property
+    def errors(self) -> float:
+        """System errors in the class under this placement."""
+        return sum(self.errors_by_kind().values())
+
+    def __repr__(self) -> str:
+        shown = [k for k in KINDS if k != "right_only" or any(self.right_only)]
+        inner = ", ".join(f"{k}=({_fmt(getattr(self, k)[0])}, {_fmt(getattr(self, k)[1])})"
+                          for k in shown)
+        return f"ClassWitness({inner})"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """An instance-level assignment attaining a bound: per class, kind -> (hits, mistakes).
+
+    Its kind totals reproduce the forced failure counts, its hit/mistake totals the model's
+    confusion, and the system errors it implies equal the bound it witnesses.
+
+    Attributes
+    ----------
+    positives, negatives : ClassWitness
+        The assignment on each class.
+    assumption : str
+        ``"monotone"`` (no ``right_only`` instances) or ``"none"``.
+
+    Examples
+    --------
+    >>> from causalcost.pricing.bounds import bound
+    >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
+    >>> b.worst_witness.positives
+    ClassWitness(never=(0, 0), wrong_only=(0, 50), always=(50, 0))
+    >>> b.worst_witness.system_confusion()
+    Confusion(tp=0, fn=100, fp=0, tn=0)
+    """
+
+    positives: ClassWitness
+    negatives: ClassWitness
+    assumption: str
+
+    def __post_init__(self) -> None:
+        _check_assumption(self.assumption)
+        if self.assumption == "monotone" and (any(self.positives.right_only)
+                                              or any(self.negatives.right_only)):
+            raise ValidationError("a monotone witness cannot hold 'right_only' instances")
+
+    def system_confusion(self) -> Confusion:
+        """The system confusion this assignment produces."""
+        fn, fp = self.positives.errors, self.negatives.errors
+        return Confusion(tp=max(0.0, self.positives.size - fn), fn=fn, fp=fp,
+                         tn=max(0.0, self.negatives.size - fp))
+
+    def _kinds(self) -> tuple[str, ...]:
+        return KINDS if self.assumption == "none" else KINDS[:3]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"assumption": .., "positives": {kind: {"hits", "mistakes"}}, "negatives": ..}``."""
+        out: dict[str, Any] = {"assumption": self.assumption}
+        for name, cw in (("positives", self.positives), ("negatives", self.negatives)):
+            out[name] = {k: dict(zip(("hits", "mistakes"), getattr(cw, k), strict=True))
+                         for k in self._kinds()}
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows (class, kind); columns hits, mistakes, system_errors."""
+        rows, index = [], []
+        for cls, cw in (("P", self.positives), ("N", self.negatives)):
+            errors = cw.errors_by_kind()
+            for k in self._kinds():
+                rows.append([*getattr(cw, k), errors[k]])
+                index.append((cls, k))
+        return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["class", "kind"]),
+                            columns=["hits", "mistakes", "system_errors"])
+
+    def describe(self) -> str:
+        """The assignment in words, one line per class (kinds with no instance are skipped).
+
+        >>> from causalcost.pricing.bounds import bound
+        >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
+        >>> print(b.worst_witness.describe())
+        positives: 50 model mistakes on instances that fail only when the slot is wrong, 50 model hits on instances that always fail -> 100 system errors
+        """  # noqa: E501
+        lines = []
+        for name, cw in (("positives", self.positives), ("negatives", self.negatives)):
+            parts = []
+            for kind in self._kinds():
+                hits, mistakes = getattr(cw, kind)
+                for count, what in ((mistakes, "mistakes"), (hits, "hits")):
+                    if count:
+                        parts.append(f"{_fmt(count)} model {what} on instances that "
+                                     f"{KIND_LABELS[kind].replace('fails', 'fail')}")
+            if parts:
+                lines.append(f"{name}: {', '.join(parts)} -> {_fmt(cw.errors)} system errors")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Witness(assumption={self.assumption!r}, positives={self.positives!r}, "
+                f"negatives={self.negatives!r})")
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(float_format=_fmt)
+
+
+# ------------------------------------------------------------------------------ construction
+def _split(size: float, in_fc: float, in_fw: float) -> dict[str, float]:
+    """Split a group into kinds given how many of it fail forced-correct / forced-wrong."""
+    always = max(0.0, in_fc + in_fw - size)
+    return {"never": max(0.0, size - in_fc - in_fw + always),
+            "wrong_only": max(0.0, in_fw - always), "always": always,
+            "right_only": max(0.0, in_fc - always)}
+
+
+def _class_witness(fc: float, fw: float, nc: float, nw: float, assumption: str,
+                   worst: bool) -> ClassWitness:
+    if assumption == "monotone":  # hits: on always (c), never (a), wrong_only (b)
+        spare = nc + nw - fw
+        if worst:  # hits where the system fails anyway, then where it never fails
+            hc = min(nc, fc)
+            ha = min(nc - hc, spare)
+            hb = max(0.0, nc - hc - ha)
+        else:  # hits where they rescue the system first
+            hb = min(nc, fw - fc)
+            ha = min(nc - hb, spare)
+            hc = max(0.0, nc - hb - ha)
+        return ClassWitness(never=(ha, max(0.0, spare - ha)),
+                            wrong_only=(hb, max(0.0, fw - fc - hb)),
+                            always=(hc, max(0.0, fc - hc)))
+    hits_fc = min(nc, fc) if worst else max(0.0, fc - nw)
+    mistakes_fw = min(nw, fw) if worst else max(0.0, fw - nc)
+    h = _split(nc, hits_fc, max(0.0, fw - mistakes_fw))
+    m = _split(nw, max(0.0, fc - hits_fc), mistakes_fw)
+    return ClassWitness(**{k: (h[k], m[k]) for k in KINDS})

@@ -1,0 +1,188 @@
+"""The checks a cost sheet's fields pass, one by one and against each other.
+
+A :class:`~causalcost.sheet.costsheet.CostSheet` runs :func:`_check_fields` (types and ranges, each
+field alone) and then :func:`_check_consistency` (the fields agree: the table and the forced
+runs give the stored rates, the class counts imply the prior, the derived matrices are the ones
+recomputed from the rates and costs) on construction, whether it was derived or loaded; either
+raises :class:`~causalcost.errors.SheetError` naming the field. The number tests here are shared
+with the derivation (:mod:`causalcost.sheet.derivation`) and the JSON reader
+(:mod:`causalcost.sheet.schema`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+import numpy as np
+
+from causalcost.confusion import Confusion, CostMatrix
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import SheetError, ValidationError
+from causalcost.inference.table import ErrorRates, InterventionalTable
+from causalcost.pricing.bounds import ASSUMPTIONS
+from causalcost.pricing.costs import ModelCostMatrix, error_transition_matrix, expected_cost_matrix
+
+
+class SheetFields(Protocol):
+    """The fields of a cost sheet that the checks read (the sheet object sits above them)."""
+
+    slot: str
+    rates: ErrorRates
+    table: InterventionalTable | None
+    forced_p: Confusion | None
+    forced_n: Confusion | None
+    class_counts: tuple[int, int] | None
+    prior: float | None
+    costs: CostMatrix
+    expected_cost_matrix: ModelCostMatrix
+    error_transition_matrix: ModelCostMatrix
+    assumption: str
+    monotonicity: dict[str, Any] | None
+    provenance: dict[str, Any]
+    created: str
+
+_TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
+
+
+# ---------------------------------------------------------------------------- number tests
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, **_TOL)
+
+
+def _same_cells(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return all(_close(x, y) for x, y in zip(a, b))
+
+
+def _same_rates(a: ErrorRates, b: ErrorRates) -> bool:
+    """The four rates agree within the tolerance."""
+    return _same_cells((a.fn_forced_p, a.fn_forced_n, a.fp_forced_p, a.fp_forced_n),
+                       (b.fn_forced_p, b.fn_forced_n, b.fp_forced_p, b.fp_forced_n))
+
+
+def _is_real(v: object) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float, np.integer, np.floating))
+
+
+def _is_probability(v: object) -> bool:
+    return _is_real(v) and 0.0 <= float(v) <= 1.0  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- field checks
+def _check_fields(s: SheetFields) -> None:
+    """Types and ranges of the fields, one by one (SheetError naming the field)."""
+    expect: list[tuple[str, type | tuple[type, ...], bool]] = [
+        ("slot", str, False), ("system_name", str, False), ("rates", ErrorRates, False),
+        ("table", InterventionalTable, True), ("forced_p", Confusion, True),
+        ("forced_n", Confusion, True), ("costs", CostMatrix, False),
+        ("expected_cost_matrix", ModelCostMatrix, False),
+        ("error_transition_matrix", ModelCostMatrix, False), ("assumption", str, False),
+        ("monotonicity", Mapping, True), ("provenance", Mapping, False),
+        ("created", str, False), ("causalcost_version", str, False),
+    ]
+    for name, kind, optional in expect:
+        value = getattr(s, name)
+        if value is None and optional:
+            continue
+        if not isinstance(value, kind):
+            what = kind.__name__ if isinstance(kind, type) else " or ".join(
+                k.__name__ for k in kind)
+            raise SheetError(f"field {name!r} must be {what}, got {type(value).__name__}")
+    if not s.slot:
+        raise SheetError("field 'slot' must not be empty")
+    if s.assumption not in ASSUMPTIONS:
+        raise SheetError(f"field 'assumption' ({s.assumption!r}) must be one of 'monotone' or "
+                         "'none'")
+    for name, kind in (("expected_cost_matrix", "expected"),
+                       ("error_transition_matrix", "transition")):
+        if getattr(s, name).kind != kind:
+            raise SheetError(f"field {name!r} must have kind {kind!r}")
+    if (s.forced_p is None) != (s.forced_n is None):
+        raise SheetError("fields 'forced_p' and 'forced_n' come together: give both or neither")
+    if s.class_counts is not None:
+        _check_class_counts(s.class_counts, SheetError)
+    if s.prior is not None and not _is_probability(s.prior):
+        raise SheetError(f"field 'prior' must be a probability in [0, 1], got {s.prior!r}")
+    try:
+        datetime.fromisoformat(s.created.replace("Z", "+00:00"))
+    except ValueError:
+        raise SheetError(f"field 'created' must be an ISO 8601 timestamp, got {s.created!r}") \
+            from None
+    _check_provenance(s.provenance)
+    if s.monotonicity is not None and not isinstance(s.monotonicity.get("is_monotone"), bool):
+        raise SheetError("field 'monotonicity.is_monotone' must be true or false")
+
+
+def _check_class_counts(counts: object, error: type[ValidationError]) -> None:
+    ok = (isinstance(counts, (tuple, list)) and len(counts) == 2
+          and all(_is_real(v) and float(v).is_integer() and v >= 0 for v in counts))
+    if not ok or sum(counts) <= 0:  # type: ignore[arg-type]
+        raise error(f"class_counts must be two non-negative integers (positives, negatives), "
+                    f"not both zero; got {counts!r}")
+
+
+def _check_provenance(p: Mapping[str, Any]) -> None:
+    source = p.get("source")
+    if not isinstance(source, str) or not source:
+        raise SheetError("field 'provenance.source' must be a non-empty string such as "
+                         "'network', 'data' or 'unspecified'")
+    needs = {"network": ("network",), "data": ("description",)}.get(source, ())
+    for key in needs:
+        if not isinstance(p.get(key), str):
+            raise SheetError(f"field 'provenance.{key}' must be a string when the source is "
+                             f"{source!r}")
+    digest = p.get("sha256")
+    if digest is not None and not (isinstance(digest, str) and digest.startswith("sha256:")):
+        raise SheetError(f"field 'provenance.sha256' must look like 'sha256:<hex>', got {digest!r}")
+    try:
+        json.dumps(dict(p), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise SheetError(f"field 'provenance' must be JSON-serialisable: {exc}") from None
+
+
+# ---------------------------------------------------------------------- consistency
+def _check_consistency(s: SheetFields) -> None:
+    """The fields agree with each other (SheetError saying which disagree)."""
+    bad = "tampered or inconsistent sheet: "
+    if s.table is not None:
+        if s.table.slot != s.slot:
+            raise SheetError(f"{bad}the table is for slot {s.table.slot!r}, the sheet for "
+                             f"{s.slot!r}")
+        if not _same_rates(s.table.error_rates, s.rates):
+            raise SheetError(f"{bad}'rates' {s.rates!r} differ from the table's "
+                             f"{s.table.error_rates!r}")
+    if s.forced_p is not None and s.forced_n is not None:
+        totals = {(m.positives, m.negatives) for m in (s.forced_p, s.forced_n)}
+        if len(totals) > 1:
+            raise SheetError(f"{bad}the forced runs count different class totals: "
+                             f"{s.forced_p!r} and {s.forced_n!r}")
+        if s.class_counts is None or tuple(map(float, s.class_counts)) != totals.pop():
+            raise SheetError(f"{bad}'class_counts' {s.class_counts!r} must equal the forced runs' "
+                             f"class totals ({_fmt(s.forced_p.positives)}, "
+                             f"{_fmt(s.forced_p.negatives)})")
+        counted = ErrorRates.from_forced(s.forced_p, s.forced_n)
+        if not _same_rates(counted, s.rates):
+            raise SheetError(f"{bad}'rates' {s.rates!r} differ from those counted in the forced "
+                             f"runs {counted!r}")
+    if s.class_counts is not None and s.prior is not None:
+        implied = s.class_counts[0] / sum(s.class_counts)
+        if not _close(implied, s.prior):
+            raise SheetError(f"{bad}'prior' {s.prior:.6g} differs from the class counts' "
+                             f"{implied:.6g}")
+    if s.assumption == "monotone":
+        m = s.monotonicity
+        if m is not None and m["is_monotone"] is False:
+            raise SheetError(f"{bad}assumption 'monotone' but the network check found the system "
+                             f"is not monotone in the slot (violation {m.get('violation')})")
+        if not s.rates.is_monotone:
+            raise SheetError(f"{bad}assumption 'monotone' but the rates {s.rates!r} violate "
+                             "e_P(P) <= e_P(N) or e_N(N) <= e_N(P)")
+    for name, recompute in (("expected_cost_matrix", expected_cost_matrix),
+                            ("error_transition_matrix", error_transition_matrix)):
+        stored, fresh = getattr(s, name), recompute(s.rates, s.costs)
+        if not _same_cells(stored.cells(), fresh.cells()):
+            raise SheetError(f"{bad}the stored {name} {stored!r} differs from the one recomputed "
+                             f"from the rates and costs {fresh!r}")

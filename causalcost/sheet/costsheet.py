@@ -1,0 +1,334 @@
+"""The cost sheet: what a system owner derives once and hands to the owners of one model slot.
+
+Judging a candidate for the slot needs the slot's interventional error rates
+``e_P(P), e_P(N), e_N(P), e_N(N)`` and the system's cost matrix, and nothing else about the
+system. A :class:`CostSheet` is that knowledge as a versioned JSON artifact: the owner of the
+whole system derives it once (from the network, or from two forced runs of the real system),
+and every model owner evaluates candidates against it alone with
+:func:`causalcost.sheet.report.evaluate`. The sheet holds
+
+* the slot and system names, and the *provenance* (network file hash, or a description of the
+  data the forced runs were counted on);
+* the class sizes of the evaluation set (``class_counts``) or the class prior;
+* the rates, and the interventional table behind them with its intervals and sample sizes
+  when the table was sampled or counted;
+* the forced runs themselves when they were counted on data: then candidates must be counted on
+  the same instances and the worst case uses the count form (slides), otherwise the
+  probability form ``F = e x n`` (thesis);
+* the system cost matrix and the derived model cost matrices (cost functions 1 and 2);
+* the assumption the worst case rests on (``"monotone"`` or ``"none"``) and, when the network
+  was checked, the monotonicity check.
+
+Loading validates format, version, every field's presence and type, and recomputes the
+derived matrices: a sheet whose numbers disagree with each other is refused, never used. The
+JSON schema and its reader live in :mod:`causalcost.sheet.schema`, the field and consistency
+checks every sheet passes on construction in :mod:`causalcost.sheet.checks`; deriving a sheet
+(from a network or from forced runs) lives in :mod:`causalcost.sheet.derivation`.
+
+Examples
+--------
+>>> import causalcost as cc
+>>> from causalcost.sheet.derivation import derive_sheet
+>>> table = cc.interventional_table(cc.load_network("thesis_and"))
+>>> sheet = derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3)
+>>> sheet.expected_cost_matrix
+ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
+>>> derive_sheet(table, cc.CostMatrix(fn=5, fp=1)).to_dict()["version"]
+1
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from causalcost.confusion import CLASSES, Confusion, CostMatrix
+from causalcost.errors import SheetError
+from causalcost.inference.monotonicity import MonotonicityCheck
+from causalcost.inference.table import OUTCOMES, ErrorRates, InterventionalTable
+from causalcost.pricing.costs import ModelCostMatrix
+from causalcost.sheet.checks import _check_consistency, _check_fields
+from causalcost.sheet.schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
+
+__all__ = [
+    "SHEET_FORMAT",
+    "SHEET_VERSION",
+    "CostSheet",
+    "load_sheet",
+]
+
+# ---------------------------------------------------------------------------------- the sheet
+@dataclass(frozen=True, eq=False)
+class CostSheet:
+    """Everything a model owner needs to judge candidates for one slot, and where it came from.
+
+    Build one with :func:`~causalcost.sheet.derivation.derive_sheet`,
+    :func:`~causalcost.sheet.derivation.sheet_from_network` or
+    :func:`~causalcost.sheet.derivation.sheet_from_forced_runs`; read one with :func:`load_sheet`.
+    The constructor checks that the fields agree with each other and raises
+    :class:`~causalcost.errors.SheetError` otherwise. Two sheets are equal when their
+    :meth:`to_dict` forms are.
+
+    Attributes
+    ----------
+    slot, system_name : str
+        The model slot the sheet prices, and the system it belongs to.
+    rates : ErrorRates
+        The slot's interventional error rates.
+    table : InterventionalTable or None
+        The interventional table behind ``rates`` (with intervals and sample sizes when sampled
+        or counted), if known.
+    forced_p, forced_n : Confusion or None
+        The system's confusion with the slot forced to P / N, when counted on data. Then the
+        worst case uses the count form and candidates must have exactly ``class_counts``.
+    class_counts : tuple of (int, int) or None
+        Positives and negatives of the evaluation set candidates must be counted on.
+    prior : float or None
+        ``P(Class = P)``. With only a prior, each candidate's own class sizes are used.
+    costs : CostMatrix
+        The system's cost matrix.
+    expected_cost_matrix, error_transition_matrix : ModelCostMatrix
+        Cost functions 1 and 2, derived from ``rates`` and ``costs``.
+    assumption : str
+        ``"monotone"`` or ``"none"``: what the worst and best cases rest on.
+    monotonicity : dict or None
+        :meth:`MonotonicityCheck.to_dict` of the network check, when one was run.
+    provenance : dict
+        ``{"source": "network", "network": .., "file": .., "sha256": ..}``,
+        ``{"source": "data", "description": ..}`` or ``{"source": "unspecified"}``.
+    created : str
+        ISO 8601 timestamp of the derivation.
+    causalcost_version : str
+        The causalcost version that derived the sheet.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> sheet.slot, sheet.form, round(sheet.prior, 6), sheet.assumption
+    ('clinical_history', 'probability', 0.333333, 'monotone')
+    >>> cc.CostSheet.from_dict(sheet.to_dict()) == sheet
+    True
+    """
+
+    slot: str
+    system_name: str
+    rates: ErrorRates
+    table: InterventionalTable | None
+    forced_p: Confusion | None
+    forced_n: Confusion | None
+    class_counts: tuple[int, int] | None
+    prior: float | None
+    costs: CostMatrix
+    expected_cost_matrix: ModelCostMatrix
+    error_transition_matrix: ModelCostMatrix
+    assumption: str
+    monotonicity: dict[str, Any] | None
+    provenance: dict[str, Any]
+    created: str
+    causalcost_version: str
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        object.__setattr__(self, "provenance", dict(self.provenance))
+        if self.monotonicity is not None:
+            object.__setattr__(self, "monotonicity", dict(self.monotonicity))
+        if self.class_counts is not None:
+            object.__setattr__(self, "class_counts", tuple(int(v) for v in self.class_counts))
+        if self.prior is not None:
+            object.__setattr__(self, "prior", float(self.prior))
+        _check_consistency(self)
+
+    # -- derived views --------------------------------------------------------------------
+    @property
+    def form(self) -> str:
+        """``"counts"`` when the sheet holds forced runs, else ``"probability"``."""
+        return "counts" if self.forced_p is not None else "probability"
+
+    @property
+    def monotonicity_check(self) -> MonotonicityCheck | None:
+        """The stored network check as a :class:`MonotonicityCheck`, or None."""
+        m = self.monotonicity
+        if m is None:
+            return None
+        return MonotonicityCheck(slot=str(m.get("slot", self.slot)),
+                                 system_node=str(m.get("system_node", "")),
+                                 is_monotone=bool(m["is_monotone"]), violation=m.get("violation"),
+                                 assignments=int(m.get("assignments", 0)))
+
+    # -- serialisation --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready sheet (format, version, and every field; ``None`` where unknown)."""
+        counts = None
+        if self.class_counts is not None:
+            counts = {"positives": self.class_counts[0], "negatives": self.class_counts[1]}
+        forced = None
+        if self.forced_p is not None and self.forced_n is not None:
+            forced = {"forced_p": _int_cells(self.forced_p), "forced_n": _int_cells(self.forced_n)}
+        return {
+            "format": SHEET_FORMAT,
+            "version": SHEET_VERSION,
+            "created": self.created,
+            "causalcost_version": self.causalcost_version,
+            "slot": self.slot,
+            "system_name": self.system_name,
+            "provenance": dict(self.provenance),
+            "assumption": self.assumption,
+            "monotonicity": None if self.monotonicity is None else dict(self.monotonicity),
+            "class_counts": counts,
+            "prior": self.prior,
+            "costs": self.costs.to_dict(),
+            "rates": self.rates.to_dict(),
+            "table": None if self.table is None else _table_dict(self.table),
+            "forced_runs": forced,
+            "derived": {"expected_cost_matrix": self.expected_cost_matrix.to_dict(),
+                        "error_transition_matrix": self.error_transition_matrix.to_dict()},
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The sheet as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the sheet as JSON to ``path`` (UTF-8) and return the path."""
+        path = Path(path)
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CostSheet:
+        """Validate and rebuild a sheet from :meth:`to_dict` output.
+
+        Raises
+        ------
+        SheetError
+            For another format or version, unknown or missing fields (the message names them),
+            wrong types, rates outside [0, 1], an invalid cost matrix, or derived numbers that
+            disagree with the rates and costs.
+        """
+        return cls(**_sheet_fields(data))
+
+    # -- display --------------------------------------------------------------------------
+    def to_frame(self) -> pd.DataFrame:
+        """The four rates, one row per (class, forced slot value), with intervals when known.
+
+        Columns ``rate`` and ``symbol``, plus ``ci_low``, ``ci_high`` and ``n`` (the instances
+        behind each rate) for sampled or counted tables.
+        """
+        t = self.table
+        rows = []
+        for c, cname in enumerate(CLASSES):
+            outcome = OUTCOMES.index("FN" if cname == "P" else "FP")
+            for x, xname in enumerate(CLASSES):
+                row: dict[str, Any] = {"class": cname, "do(slot)": xname,
+                                       "symbol": _RATE_NAMES[cname, xname],
+                                       "rate": self.rates.rate(cname, xname)}
+                if t is not None and t.has_intervals:
+                    assert t.lower is not None and t.upper is not None and t.counts is not None
+                    row["ci_low"] = float(t.lower[c, x, outcome])
+                    row["ci_high"] = float(t.upper[c, x, outcome])
+                    row["n"] = int(t.counts[c, x, outcome])
+                rows.append(row)
+        return pd.DataFrame(rows).set_index(["class", "do(slot)"])
+
+    def _classes_text(self) -> str:
+        if self.class_counts is not None:
+            p, n = self.class_counts
+            return f"{p} positives and {n} negatives (candidates must match)"
+        if self.prior is not None:
+            return f"prior P(Class=P) = {self.prior:.6g} (candidates use their own class sizes)"
+        return "not recorded (candidates use their own class sizes)"
+
+    def __str__(self) -> str:
+        rates = self.to_frame().to_string(float_format=lambda v: f"{v:.6g}")
+        source = ", ".join(f"{k}={v}" for k, v in self.provenance.items())
+        lines = [
+            f"Cost sheet for slot {self.slot!r} of system {self.system_name!r} "
+            f"(format {SHEET_FORMAT} v{SHEET_VERSION}, created {self.created})",
+            f"provenance: {source}",
+            f"classes: {self._classes_text()}",
+            f"system costs: {self.costs!r}",
+            f"assumption: {self.assumption!r}; worst case in the {self.form} form",
+            "interventional error rates:",
+            rates,
+            f"cost function 1 (expected): {self.expected_cost_matrix!r}",
+            f"cost function 2 (transition): {self.error_transition_matrix!r}",
+        ]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        r = self.rates
+        return (f"CostSheet(slot={self.slot!r}, system={self.system_name!r}, "
+                f"e_P(P)={r.fn_forced_p:.6g}, e_P(N)={r.fn_forced_n:.6g}, "
+                f"e_N(P)={r.fp_forced_p:.6g}, e_N(N)={r.fp_forced_n:.6g}, costs={self.costs!r}, "
+                f"assumption={self.assumption!r}, form={self.form!r})")
+
+    def _repr_html_(self) -> str:
+        fmt = lambda v: f"{v:.6g}"  # noqa: E731
+        head = (f"<p><b>Cost sheet</b> for slot <code>{self.slot}</code> of system "
+                f"<code>{self.system_name}</code>; classes: {self._classes_text()}; assumption "
+                f"<code>{self.assumption}</code>; system costs {self.costs!r}</p>")
+        derived = pd.DataFrame([self.expected_cost_matrix.to_dict(),
+                                self.error_transition_matrix.to_dict()],
+                               index=["cost function 1", "cost function 2"])
+        return head + self.to_frame().to_html(float_format=fmt) + derived.to_html(float_format=fmt)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CostSheet):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json(indent=None))
+
+
+def _int_cells(m: Confusion) -> dict[str, float | int]:
+    return {k: int(v) if float(v).is_integer() else v for k, v in m.to_dict().items()}
+
+
+# ------------------------------------------------------------------------------- loading
+def load_sheet(path: str | Path) -> CostSheet:
+    """Read and validate a sheet written by :meth:`CostSheet.save`.
+
+    Raises
+    ------
+    SheetError
+        If the file is missing or not JSON, or as in :meth:`CostSheet.from_dict` (the message
+        starts with the file name).
+
+    Examples
+    --------
+    >>> import tempfile, causalcost as cc
+    >>> from causalcost.sheet.derivation import derive_sheet
+    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
+    ...                      slot="clinical_history", prior=1 / 3)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
+    >>> again == sheet
+    True
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SheetError(f"cannot read sheet {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SheetError(f"{path.name}: not valid JSON: {exc}") from None
+    try:
+        return CostSheet.from_dict(data)
+    except SheetError as exc:
+        raise SheetError(f"{path.name}: {exc}") from None
+
+
+def _table_dict(table: InterventionalTable) -> dict[str, Any]:
+    """The table's JSON without its monotonicity flag: the sheet stores the full check."""
+    out = table.to_dict()
+    out.pop("monotone", None)
+    return out

@@ -1,0 +1,379 @@
+"""Derive a slot's cost sheet: the system owner's side of :mod:`causalcost.sheet.costsheet`.
+
+The owner of the whole system derives the :class:`~causalcost.CostSheet` of a slot once,
+in one of two ways:
+
+* **from a network** (:func:`sheet_from_network`): the slot's interventional table is computed
+  from the causal Bayesian network, exactly or by sampling (with binomial intervals); the
+  network's monotonicity in the slot is checked and stored, so the monotone worst case is only
+  used when it holds; the class prior is the network's ``P(Class = P)`` unless class counts or
+  a prior are given; the provenance records the network file and its SHA-256;
+* **from two forced runs of the real system** (:func:`sheet_from_forced_runs`): the system's
+  confusion with the slot forced to P and to N on one evaluation set gives the table (with
+  intervals) and the class counts, and the sheet then uses the count-form worst case; the
+  provenance describes the data.
+
+Both end in :func:`derive_sheet`, which takes the rates (or a table) and the system's cost
+matrix, checks them against the assumption, and computes the two model cost matrices.
+
+Examples
+--------
+>>> import causalcost as cc
+>>> sheet = sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+>>> sheet.expected_cost_matrix
+ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
+>>> sheet.form, sheet.provenance["source"]
+('probability', 'network')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from causalcost.confusion import Confusion, CostMatrix
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import (
+    InfeasibleInputError,
+    MonotonicityError,
+    NetworkStructureError,
+    ValidationError,
+)
+from causalcost.inference.intervene import check_monotonicity
+from causalcost.inference.monotonicity import MonotonicityCheck
+from causalcost.inference.table import ErrorRates, InterventionalTable
+from causalcost.pricing.closed_forms import _check_assumption, _check_monotonicity, _rates_of
+from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+from causalcost.sheet.checks import _check_class_counts, _close, _is_probability, _same_rates
+from causalcost.sheet.costsheet import CostSheet
+
+__all__ = [
+    "derive_sheet",
+    "network_provenance",
+    "sheet_from_forced_runs",
+    "sheet_from_network",
+]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _version() -> str:
+    from causalcost import __version__  # late: the package imports this module
+
+    return __version__
+
+
+def derive_sheet(
+    table: InterventionalTable | ErrorRates,
+    costs: CostMatrix,
+    *,
+    slot: str | None = None,
+    system_name: str = "system",
+    prior: float | None = None,
+    class_counts: tuple[int, int] | None = None,
+    forced_p: Confusion | None = None,
+    forced_n: Confusion | None = None,
+    assumption: str = "monotone",
+    monotonicity: MonotonicityCheck | Mapping[str, Any] | None = None,
+    provenance: Mapping[str, Any] | None = None,
+) -> CostSheet:
+    """Derive the cost sheet of a slot from its interventional rates and the system's costs.
+
+    Parameters
+    ----------
+    table : InterventionalTable or ErrorRates
+        The slot's interventional table (kept, with its intervals) or just its rates.
+    costs : CostMatrix
+        The system's cost matrix.
+    slot : str, optional
+        The slot's name; defaults to the table's (required with bare ``ErrorRates``).
+    system_name : str, default "system"
+        A label for the system.
+    prior : float, optional
+        ``P(Class = P)``; computed from ``class_counts`` when those are given.
+    class_counts : (int, int), optional
+        Positives and negatives of the evaluation set; candidates must then match them exactly.
+        Taken from the forced runs when those are given.
+    forced_p, forced_n : Confusion, optional
+        The system's confusion with the slot forced to P / N on an evaluation set (counts). The
+        sheet then uses the count-form worst case.
+    assumption : {"monotone", "none"}
+        What the worst and best cases rest on.
+    monotonicity : MonotonicityCheck or dict, optional
+        The network's monotonicity check, stored in the sheet.
+    provenance : dict, optional
+        Where the rates come from; defaults to ``{"source": "unspecified"}``.
+
+    Returns
+    -------
+    CostSheet
+
+    Raises
+    ------
+    MonotonicityError
+        If ``monotonicity`` says the system is not monotone and ``assumption="monotone"``.
+    InfeasibleInputError
+        If ``assumption="monotone"`` and ``e_P(P) > e_P(N)`` or ``e_N(N) > e_N(P)``, or the forced
+        runs count different class totals.
+    ValidationError
+        For an unknown assumption, a missing or contradicting slot, class counts or prior, or
+        forced runs whose rates differ from the table's.
+
+    Examples
+    --------
+    Thesis §4, example 2 (OR fusioner), with prior 1/3:
+
+    >>> import causalcost as cc
+    >>> rates = cc.ErrorRates(0.0, 0.75, 1.0, 0.5)
+    >>> sheet = derive_sheet(rates, cc.CostMatrix(fn=5, fp=1), slot="clinical_history",
+    ...                      prior=1 / 3)
+    >>> sheet.error_transition_matrix
+    ModelCostMatrix(tp=0, fn=3.75, fp=0.5, tn=0, kind='transition')
+    >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    causalcost.errors.InfeasibleInputError: with the slot forced to the correct class ...
+    """
+    if isinstance(table, InterventionalTable):
+        rates, kept = table.error_rates, table
+        if slot is not None and slot != table.slot:
+            raise ValidationError(f"slot {slot!r} differs from the table's slot {table.slot!r}")
+        slot = table.slot
+    elif isinstance(table, ErrorRates):
+        rates, kept = table, None
+        if slot is None:
+            raise ValidationError("slot is required when deriving a sheet from bare ErrorRates")
+    else:
+        raise TypeError(f"table must be an InterventionalTable or ErrorRates, got "
+                        f"{type(table).__name__}")
+    if not isinstance(costs, CostMatrix):
+        raise TypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
+    if not isinstance(slot, str) or not slot:
+        raise ValidationError(f"slot must be a non-empty string, got {slot!r}")
+    _check_assumption(assumption)
+    if monotonicity is None and kept is not None:  # a table computed from a network
+        monotonicity = kept.monotonicity
+    mono = _monotonicity_dict(monotonicity)
+    if mono is not None:  # the bounds' own refusal, so sheets and bounds say the same
+        _check_monotonicity(SimpleNamespace(is_monotone=mono["is_monotone"],
+                                            violation=mono.get("violation")), assumption)
+    _rates_of(rates, assumption)
+    counts = _class_counts_arg(class_counts)
+    if (forced_p is None) != (forced_n is None):
+        raise ValidationError("give both forced_p and forced_n, or neither")
+    if forced_p is not None and forced_n is not None:
+        for name, m in (("forced_p", forced_p), ("forced_n", forced_n)):
+            if not isinstance(m, Confusion):
+                raise TypeError(f"{name} must be a Confusion, got {type(m).__name__}")
+        if (forced_p.positives, forced_p.negatives) != (forced_n.positives, forced_n.negatives):
+            raise InfeasibleInputError(
+                f"forced_p has {_fmt(forced_p.positives)} positives and "
+                f"{_fmt(forced_p.negatives)} negatives but forced_n has "
+                f"{_fmt(forced_n.positives)} and {_fmt(forced_n.negatives)}: count both forced "
+                "runs on the same instances")
+        totals = (int(forced_p.positives), int(forced_p.negatives))
+        if counts is not None and counts != totals:
+            raise ValidationError(f"class_counts {counts} differ from the forced runs' class "
+                                  f"totals {totals}")
+        counts = totals
+        counted = ErrorRates.from_forced(forced_p, forced_n)
+        if not _same_rates(counted, rates):
+            raise ValidationError(f"the forced runs give {counted!r} but the table gives "
+                                  f"{rates!r}: pass the table counted from these runs")
+    if prior is not None:
+        if not _is_probability(prior):
+            raise ValidationError(f"prior must be a probability in [0, 1], got {prior!r}")
+        prior = float(prior)
+    if counts is not None:
+        implied = counts[0] / sum(counts)
+        if prior is not None and not _close(prior, implied):
+            raise ValidationError(f"prior {prior:.6g} contradicts class_counts {counts} (which "
+                                  f"imply {implied:.6g}); give one or make them agree")
+        prior = implied
+    return CostSheet(
+        slot=slot, system_name=system_name, rates=rates, table=kept, forced_p=forced_p,
+        forced_n=forced_n, class_counts=counts, prior=prior, costs=costs,
+        expected_cost_matrix=expected_cost_matrix(rates, costs),
+        error_transition_matrix=error_transition_matrix(rates, costs),
+        assumption=assumption, monotonicity=mono,
+        provenance=dict(provenance) if provenance is not None else {"source": "unspecified"},
+        created=_now(), causalcost_version=_version(),
+    )
+
+
+def _class_counts_arg(class_counts: object) -> tuple[int, int] | None:
+    if class_counts is None:
+        return None
+    _check_class_counts(class_counts, ValidationError)
+    p, n = class_counts  # type: ignore[misc]
+    return int(p), int(n)
+
+
+def _monotonicity_dict(m: MonotonicityCheck | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    if isinstance(m, MonotonicityCheck):
+        return m.to_dict()
+    if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
+        return dict(m)
+    raise TypeError("monotonicity must be a MonotonicityCheck or its to_dict(), got "
+                    f"{type(m).__name__}")
+
+
+def sheet_from_forced_runs(
+    forced_p: Confusion,
+    forced_n: Confusion,
+    costs: CostMatrix,
+    *,
+    slot: str,
+    description: str,
+    system_name: str = "system",
+    assumption: str = "monotone",
+    confidence: float = 0.95,
+    interval_method: str = "wilson",
+) -> CostSheet:
+    """Derive a count-form sheet from two runs of the real system on one evaluation set.
+
+    The table (with binomial intervals from statsmodels) is counted from the runs, the class
+    counts are the runs' class totals, and candidates must be counted on the same instances.
+
+    Parameters
+    ----------
+    forced_p, forced_n : Confusion
+        The system's confusion with the slot forced to P and to N (integer counts).
+    costs : CostMatrix
+        The system's cost matrix.
+    slot : str
+        The slot's name.
+    description : str
+        What the evaluation set is (recorded as the provenance).
+    system_name, assumption
+        As in :func:`derive_sheet`.
+    confidence, interval_method
+        Level and method of the rates' intervals (``"wilson"`` or ``"clopper-pearson"``).
+
+    Returns
+    -------
+    CostSheet
+
+    Examples
+    --------
+    Thesis §4, example 1 counted on 100 positives and 200 negatives:
+
+    >>> import causalcost as cc
+    >>> sheet = sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160), cc.Confusion(0, 100, 0, 200),
+    ...                                cc.CostMatrix(fn=5, fp=1), slot="clinical_history",
+    ...                                description="thesis §4 evaluation set")
+    >>> sheet.class_counts, sheet.form
+    ((100, 200), 'counts')
+    >>> bool(sheet.to_frame().loc[("P", "P"), "ci_low"] < 0.2)
+    True
+    """
+    table = InterventionalTable.from_forced(slot, forced_p, forced_n, confidence=confidence,
+                                            interval_method=interval_method)
+    return derive_sheet(table, costs, system_name=system_name, forced_p=forced_p,
+                        forced_n=forced_n, assumption=assumption,
+                        provenance={"source": "data", "description": description})
+
+
+def network_provenance(spec: str | Path) -> dict[str, Any]:
+    """``{"source": "network", "network": .., "file": .., "sha256": ..}`` of a network file.
+
+    Examples
+    --------
+    >>> p = network_provenance("thesis_and")
+    >>> p["source"], p["file"], p["sha256"].startswith("sha256:")
+    ('network', 'thesis_and.toml', True)
+    """
+    from causalcost.network.netfile import file_digest, network_path
+
+    path = network_path(spec)
+    return {"source": "network", "network": path.stem, "file": path.name,
+            "sha256": file_digest(path)}
+
+
+def sheet_from_network(
+    network: Any,
+    costs: CostMatrix,
+    *,
+    slot: str | None = None,
+    method: str = "exact",
+    samples: int = 100_000,
+    seed: int | None = None,
+    prior: float | None = None,
+    class_counts: tuple[int, int] | None = None,
+    assumption: str = "monotone",
+    check: bool = True,
+    confidence: float = 0.95,
+    interval: str = "wilson",
+    provenance: Mapping[str, Any] | None = None,
+) -> CostSheet:
+    """Derive a sheet from a network file, a shipped network's stem, or a :class:`System`.
+
+    The table is computed with :func:`causalcost.interventional_table`; the network's
+    monotonicity is checked (when every node between slot and system prediction is
+    deterministic) and stored; without ``prior`` and ``class_counts`` the prior is the network's
+    ``P(Class = P)``. For a file, the provenance records its name and SHA-256.
+
+    Parameters
+    ----------
+    network : str, Path or System
+    costs : CostMatrix
+    slot : str, optional
+        Defaults to the network's slot.
+    method, samples, seed
+        As in :func:`causalcost.interventional_table`.
+    prior, class_counts, assumption
+        As in :func:`derive_sheet`.
+    check : bool, default True
+        Run :func:`causalcost.check_monotonicity`.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> round(sheet.prior, 12), sheet.monotonicity["is_monotone"], sheet.provenance["file"]
+    (0.333333333333, True, 'thesis_and.toml')
+    """
+    from causalcost.inference.exact import class_prior
+    from causalcost.inference.query import interventional_table
+    from causalcost.network.netfile import load_network
+    from causalcost.network.system import System
+
+    if isinstance(network, System):
+        system = network if slot is None else network.with_slot(slot)
+        source: dict[str, Any] = {"source": "network", "network": system.name,
+                                  "description": "built in Python (no network file)"}
+    elif isinstance(network, (str, Path)):
+        system = load_network(network, slot=slot)
+        source = network_provenance(network)
+        source["network"] = system.name
+    else:
+        raise TypeError(f"network must be a path, a shipped network name or a System, got "
+                        f"{type(network).__name__}")
+    if provenance is not None:
+        source = dict(provenance)
+    slot = system.require_slot(slot)
+    table = interventional_table(system, slot, method=method, samples=samples, seed=seed,
+                                 confidence=confidence, interval=interval)
+    monotonicity = None
+    if check:
+        try:
+            monotonicity = check_monotonicity(system, slot)
+        except NetworkStructureError as exc:
+            if assumption == "monotone":
+                raise MonotonicityError(
+                    f"cannot verify the monotone assumption: {exc}. Pass assumption='none' "
+                    "(--assumption none) "
+                    "(assumption-free bounds), or check=False to assume monotonicity unverified"
+                ) from None
+    if prior is None and class_counts is None:
+        prior = class_prior(system)
+    return derive_sheet(table, costs, system_name=system.name, prior=prior,
+                        class_counts=class_counts, assumption=assumption,
+                        monotonicity=monotonicity, provenance=source)

@@ -1,0 +1,380 @@
+"""Judge a candidate for the slot with nothing but its confusion matrix and a cost sheet.
+
+:func:`evaluate` applies the sheet to one candidate and returns a :class:`Report` with
+
+* **Eval1**, cost function 1: the expected system cost (exact when the candidate's errors are
+  independent of the rest of the system given the class);
+* **Eval2**, cost function 2: the cost of the system errors the candidate's mistakes add;
+* the **perfect-slot cost**: the expected system cost with a perfect model in the slot, so that
+  ``Eval1 = Eval2 + perfect-slot cost``;
+* the **worst and best** system confusion and cost compatible with the sheet's assumption
+  (:mod:`~causalcost.pricing.bounds`): in the count form when the sheet holds forced runs
+  counted on the candidate's evaluation set, otherwise in the probability form on the
+  candidate's class sizes.
+
+:func:`compare` ranks several candidates;
+:func:`~causalcost.sheet.candidates.read_candidates_csv` reads them from a file.
+
+Examples
+--------
+Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
+
+>>> import causalcost as cc
+>>> from causalcost.sheet.derivation import derive_sheet
+>>> sheet = derive_sheet(cc.interventional_table(cc.load_network("thesis_and")),
+...                      cc.CostMatrix(fn=5, fp=1), prior=1 / 3)
+>>> report = evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
+>>> [round(v, 9) for v in (report.eval1, report.eval2, report.perfect_slot_cost)]
+[320.0, 220.0, 100.0]
+>>> [round(v, 9) for v in (report.worst_cost, report.best_cost)]
+[390.0, 250.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from causalcost.confusion import CELLS, Confusion, CostMatrix
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import CausalCostError, SheetError, ValidationError
+from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
+from causalcost.pricing.costs import evaluate_costs
+from causalcost.sheet.costsheet import CostSheet
+
+__all__ = ["Report", "evaluate", "compare", "COMPARE_COLUMNS"]
+
+#: Columns of :func:`compare`'s DataFrame.
+COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
+                                    "worst_cost", "best_cost", "rank")
+#: Two-sided z beyond which a candidate's class fraction is flagged against the sheet's prior
+#: (99.9 %).
+PRIOR_Z = 3.29
+
+_ASSUMPTION_TEXT = {
+    "monotone": "assumes the system is monotone in the slot",
+    "none": "no assumption on how the system reacts to the slot",
+}
+_FORM_TEXT = {
+    "counts": "counts from forced runs on the candidate's evaluation set",
+    "probability": "expected counts from the interventional rates on the candidate's class sizes",
+}
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a candidate for the slot would cost the system, by every measure the sheet allows.
+
+    Attributes
+    ----------
+    eval1 : float
+        Cost function 1: expected system cost (exact under independent errors).
+    eval2 : float
+        Cost function 2: cost of the system errors the candidate's mistakes add.
+    perfect_slot_cost : float
+        Expected system cost with a perfect model in the slot (``eval1 - eval2``).
+    expected : Confusion
+        The system confusion cost function 1 predicts; ``expected_cost`` equals ``eval1``.
+    expected_cost : float
+    worst, best : Confusion
+        Worst and best system confusion compatible with the sheet's assumption.
+    worst_cost, best_cost : float
+        Their costs.
+    assumption : str
+        ``"monotone"`` or ``"none"``: what ``worst`` and ``best`` rest on.
+    form : str
+        ``"counts"`` or ``"probability"`` (see :class:`causalcost.pricing.bounds.Bound`).
+    slot : str
+        The slot of the sheet.
+    model : Confusion
+        The candidate's confusion.
+    witnesses : dict
+        ``{"worst": Witness, "best": Witness}``: instance-level assignments attaining the cases.
+    costs : CostMatrix
+        The system's cost matrix.
+    system_name : str
+        The sheet's system name.
+    warnings : tuple of str
+        Doubts that did not stop the evaluation (e.g. class sizes far from the sheet's prior).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> report = cc.evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
+    >>> report.eval1, report.worst_cost, report.best_cost  # thesis §4 example 1: Eval1 = 320
+    (320.0, 390.0, 250.0)
+    """
+
+    eval1: float
+    eval2: float
+    perfect_slot_cost: float
+    expected: Confusion
+    expected_cost: float
+    worst: Confusion
+    worst_cost: float
+    best: Confusion
+    best_cost: float
+    assumption: str
+    form: str
+    slot: str
+    model: Confusion
+    witnesses: Mapping[str, Witness] = field(default_factory=dict, repr=False)
+    costs: CostMatrix = field(default_factory=CostMatrix)
+    system_name: str = "system"
+    warnings: tuple[str, ...] = ()
+
+    def _rows(self) -> dict[str, dict[str, float]]:
+        return {name: {**m.to_dict(), "cost": c} for name, m, c in (
+            ("worst", self.worst, self.worst_cost), ("expected", self.expected, self.expected_cost),
+            ("best", self.best, self.best_cost))}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready report.
+
+        The keys ``eval1``, ``eval2``, ``perfect_slot_cost``, ``worst``, ``best`` (each
+        ``{"tp", "fn", "fp", "tn", "cost"}``) and ``assumption`` are a public contract; also
+        ``expected``, ``form``, ``slot``, ``system``, ``model``, ``costs`` and ``warnings``.
+        """
+        rows = self._rows()
+        return {
+            "eval1": self.eval1,
+            "eval2": self.eval2,
+            "perfect_slot_cost": self.perfect_slot_cost,
+            "worst": rows["worst"],
+            "best": rows["best"],
+            "assumption": self.assumption,
+            "expected": rows["expected"],
+            "form": self.form,
+            "slot": self.slot,
+            "system": self.system_name,
+            "model": self.model.to_dict(),
+            "costs": self.costs.to_dict(),
+            "warnings": list(self.warnings),
+        }
+
+    def to_series(self) -> pd.Series:
+        """The six costs: eval1, eval2, perfect_slot_cost, expected_cost, worst_cost, best_cost."""
+        return pd.Series({k: getattr(self, k) for k in COMPARE_COLUMNS[:-1]}, dtype=float)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows worst / expected / best; columns tp, fn, fp, tn, cost.
+
+        ``frame.attrs`` holds ``eval1``, ``eval2``, ``perfect_slot_cost``, ``assumption``,
+        ``form`` and ``slot``.
+        """
+        frame = pd.DataFrame.from_dict(self._rows(), orient="index")[[*CELLS, "cost"]]
+        frame.index.name = "system case"
+        frame.attrs.update(eval1=self.eval1, eval2=self.eval2,
+                           perfect_slot_cost=self.perfect_slot_cost, assumption=self.assumption,
+                           form=self.form, slot=self.slot)
+        return frame
+
+    def _head(self) -> list[str]:
+        m = self.model
+        return [
+            f"Candidate for slot {self.slot!r} of system {self.system_name!r}",
+            f"  model confusion: tp={_fmt(m.tp)} fn={_fmt(m.fn)} fp={_fmt(m.fp)} "
+            f"tn={_fmt(m.tn)} ({_fmt(m.positives)} positives, {_fmt(m.negatives)} negatives)",
+            f"  system costs:    {self.costs!r}",
+        ]
+
+    def __str__(self) -> str:
+        frame = self.to_frame().to_string(float_format=_fmt)
+        lines = [
+            *self._head(),
+            f"Eval1 (expected system cost)                    {_fmt(self.eval1)}",
+            f"Eval2 (cost of the system errors it adds)       {_fmt(self.eval2)}",
+            f"Perfect-slot cost (no mistakes in the slot)     {_fmt(self.perfect_slot_cost)}",
+            f"System cost: worst case {_fmt(self.worst_cost)}, best case {_fmt(self.best_cost)} "
+            f"({_ASSUMPTION_TEXT[self.assumption]}; {_FORM_TEXT[self.form]})",
+            "System confusion:",
+            frame,
+            "How the worst case can happen:",
+            *(f"  {line}" for line in self.witnesses["worst"].describe().splitlines()),
+        ]
+        lines += [f"warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Report(slot={self.slot!r}, eval1={_fmt(self.eval1)}, eval2={_fmt(self.eval2)}, "
+                f"perfect_slot_cost={_fmt(self.perfect_slot_cost)}, "
+                f"worst_cost={_fmt(self.worst_cost)}, best_cost={_fmt(self.best_cost)}, "
+                f"assumption={self.assumption!r}, model={self.model!r})")
+
+    def _repr_html_(self) -> str:
+        head = "<br>".join(self._head())
+        summary = self.to_series().to_frame("cost").to_html(float_format=_fmt)
+        notes = "".join(f"<p><b>warning:</b> {w}</p>" for w in self.warnings)
+        return (f"<p>{head}</p>" + summary
+                + f"<p>worst/best: {_ASSUMPTION_TEXT[self.assumption]}; "
+                  f"{_FORM_TEXT[self.form]}</p>"
+                + self.to_frame().to_html(float_format=_fmt) + notes)
+
+
+# ------------------------------------------------------------------------------- evaluation
+def _as_confusion(candidate: object, what: str) -> Confusion:
+    if isinstance(candidate, Confusion):
+        return candidate
+    if isinstance(candidate, Mapping):
+        return Confusion.from_mapping(candidate)
+    raise TypeError(f"{what} must be a Confusion or a mapping of tp, fn, fp, tn; got "
+                    f"{type(candidate).__name__}")
+
+
+def _check_classes(sheet: CostSheet, model: Confusion) -> tuple[str, ...]:
+    """Raise when the candidate's class sizes contradict the sheet; return softer warnings."""
+    if model.total <= 0:
+        raise ValidationError("the candidate's confusion has no instances")
+    p, n = model.positives, model.negatives
+    if sheet.class_counts is not None:
+        sp, sn = sheet.class_counts
+        if (p, n) != (float(sp), float(sn)):
+            why = ("the count-form worst case needs the candidate counted on the instances of the "
+                   "forced runs" if sheet.form == "counts"
+                   else "the sheet fixes the evaluation set's class sizes")
+            raise SheetError(f"candidate has {_fmt(p)} positives and {_fmt(n)} negatives but the "
+                             f"sheet was derived on {sp} and {sn}: {why}")
+        return ()
+    if sheet.prior is None:
+        return ()
+    prior, total = sheet.prior, model.total
+    fraction = p / total
+    spread = math.sqrt(prior * (1 - prior) / total)
+    if spread == 0:
+        if fraction != prior:
+            raise SheetError(f"candidate has {_fmt(p)} positives and {_fmt(n)} negatives but the "
+                             f"sheet's prior P(Class=P) is {prior:g}: that class cannot occur")
+        return ()
+    z = (fraction - prior) / spread
+    if abs(z) > PRIOR_Z:
+        return (f"the candidate's positive fraction {fraction:.4g} ({_fmt(p)} of {_fmt(total)}) "
+                f"is far from the sheet's prior {prior:.4g} (z = {z:.2f}): it may come from "
+                "another population than the sheet's rates",)
+    return ()
+
+
+def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Report:
+    """Evaluate one candidate for the sheet's slot.
+
+    Parameters
+    ----------
+    sheet : CostSheet
+        The slot's cost sheet.
+    candidate : Confusion or mapping
+        The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). For a sheet with class
+        counts it must have exactly those class sizes.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    SheetError
+        If the candidate's class sizes contradict the sheet's class counts (or a prior of 0/1).
+    CountError
+        If the sheet is in the count form and the candidate's cells are not integers.
+    TypeError
+        If ``sheet`` is not a CostSheet or ``candidate`` not a confusion.
+
+    Examples
+    --------
+    Thesis §4, example 2 (OR fusioner): cost function 1 gives 375, cost function 2 gives 275.
+
+    >>> import causalcost as cc
+    >>> from causalcost.sheet.derivation import derive_sheet
+    >>> sheet = derive_sheet(cc.ErrorRates(0.0, 0.75, 1.0, 0.5), cc.CostMatrix(fn=5, fp=1),
+    ...                      slot="clinical_history", class_counts=(100, 200))
+    >>> r = evaluate(sheet, cc.Confusion(tp=40, fn=60, fp=100, tn=100))
+    >>> r.to_dict()["eval1"], r.to_dict()["eval2"], r.to_dict()["assumption"]
+    (375.0, 275.0, 'monotone')
+    >>> evaluate(sheet, cc.Confusion(tp=40, fn=50, fp=100, tn=110))
+    Traceback (most recent call last):
+    causalcost.errors.SheetError: candidate has 90 positives and 210 negatives but the sheet was derived on 100 and 200: the sheet fixes the evaluation set's class sizes
+    """  # noqa: E501
+    if not isinstance(sheet, CostSheet):
+        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    model = _as_confusion(candidate, "candidate")
+    warnings = _check_classes(sheet, model)
+    ev = evaluate_costs(sheet.rates, sheet.costs, model)
+    check = sheet.monotonicity_check
+    b: Bound
+    if sheet.forced_p is not None and sheet.forced_n is not None:
+        b = bound(sheet.forced_p, sheet.forced_n, model, sheet.costs,
+                  assumption=sheet.assumption, monotonicity=check)
+    else:
+        b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
+                             monotonicity=check)
+    return Report(
+        eval1=ev.eval1, eval2=ev.eval2, perfect_slot_cost=ev.perfect_slot_cost,
+        expected=b.expected, expected_cost=b.expected_cost, worst=b.worst,
+        worst_cost=b.worst_cost, best=b.best, best_cost=b.best_cost, assumption=b.assumption,
+        form=b.form, slot=sheet.slot, model=model,
+        witnesses={"worst": b.worst_witness, "best": b.best_witness}, costs=sheet.costs,
+        system_name=sheet.system_name, warnings=warnings,
+    )
+
+
+def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, float]]
+            ) -> pd.DataFrame:
+    """Evaluate several candidates and rank them by Eval1, ties broken by the worst-case cost.
+
+    Parameters
+    ----------
+    sheet : CostSheet
+    candidates : mapping of name to Confusion
+        E.g. the output of :func:`~causalcost.sheet.candidates.read_candidates_csv`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per candidate (index ``candidate``), best first; columns ``eval1``, ``eval2``,
+        ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``, ``best_cost`` and ``rank``
+        (1 is best; equal (eval1, worst_cost) pairs share a rank). ``attrs`` holds the
+        assumption and the form.
+
+    Raises
+    ------
+    ValidationError
+        If there are no candidates; otherwise as :func:`evaluate` (the message names the
+        candidate).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from causalcost.sheet.derivation import derive_sheet
+    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
+    ...                      slot="clinical_history", prior=1 / 3)
+    >>> table = compare(sheet, {"coin": cc.Confusion(50, 50, 100, 100),
+    ...                         "good": cc.Confusion(90, 10, 20, 180)})
+    >>> table.index.tolist(), table["rank"].tolist()
+    (['good', 'coin'], [1, 2])
+    >>> table.loc["good", ["eval1", "worst_cost"]].tolist()
+    [144.0, 170.0]
+    """
+    if not isinstance(candidates, Mapping):
+        raise TypeError(f"candidates must be a mapping of name to Confusion, got "
+                        f"{type(candidates).__name__}")
+    if not candidates:
+        raise ValidationError("no candidates to compare")
+    rows = {}
+    for name, candidate in candidates.items():
+        try:
+            rows[name] = evaluate(sheet, candidate).to_series()
+        except CausalCostError as exc:
+            raise type(exc)(f"candidate {name!r}: {exc}") from None
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "candidate"
+    frame = frame.sort_values(["eval1", "worst_cost"], kind="mergesort")
+    ranks, previous = [], None
+    for i, key in enumerate(zip(frame["eval1"], frame["worst_cost"])):
+        ranks.append(ranks[-1] if key == previous else i + 1)
+        previous = key
+    frame["rank"] = ranks
+    frame.attrs.update(assumption=sheet.assumption, form=sheet.form, slot=sheet.slot)
+    return frame[list(COMPARE_COLUMNS)]
