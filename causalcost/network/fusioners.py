@@ -35,22 +35,59 @@ RULES = ("and", "or", "majority", "k_of_n", "weighted", "function")
 class Fusioner:
     """A named deterministic rule over the models' votes.
 
+    Vote rules (``and``, ``or``, ``majority``, ``k_of_n``, ``weighted``) are also described by
+    numbers: positive when ``sum(weights[i] * vote[i]) >= threshold``. That form is what
+    lets the same rule act on data frames, be divorced into a chain of count nodes, and be
+    known monotone without enumeration (``weights`` all non-negative). A user ``function``
+    rule has ``weights = threshold = None``.
+
+    Attributes
+    ----------
+    rule : str
+        One of :data:`RULES`.
+    decide : callable
+        From the tuple of votes (in ``inputs`` order) to the system's vote.
+    description : str
+        The rule in words.
+    inputs : tuple of str
+        The models, in the order votes are passed.
+    weights, threshold : tuple of float and float, or None
+        The vote form of the rule (``None`` for a user function).
+
     Examples
     --------
     >>> f = make_fusioner("or", ["images", "history"])
     >>> f((False, True)), f
     (True, Fusioner(OR: positive when any model says positive))
+    >>> f.weights, f.threshold, f.is_vote, f.monotone
+    ((1.0, 1.0), 1.0, True, True)
     """
 
     rule: str
     decide: Callable[[Vote], bool]
     description: str
+    inputs: tuple[str, ...] = ()
+    weights: tuple[float, ...] | None = None
+    threshold: float | None = None
 
     def __call__(self, votes: Vote) -> bool:
         return bool(self.decide(votes))
 
     def __repr__(self) -> str:
         return f"Fusioner({self.description})"
+
+    @property
+    def is_vote(self) -> bool:
+        """Whether the rule is a weighted vote against a threshold (every rule but ``function``)."""
+        return self.weights is not None and self.threshold is not None
+
+    @property
+    def monotone(self) -> bool | None:
+        """``True`` for a vote with non-negative weights (monotone by construction), ``False``
+        for a vote with a negative weight, ``None`` (unknown: check it) for a user function."""
+        if not self.is_vote:
+            return None
+        return all(w >= 0 for w in self.weights or ())
 
 
 def make_fusioner(
@@ -94,10 +131,17 @@ def make_fusioner(
         raise ValidationError("a fusioner needs at least one input model")
     if rule not in RULES:
         raise ValidationError(f"fusioner rule ({rule!r}) must be one of {', '.join(RULES)}")
+    names = tuple(inputs)
+    ones = (1.0,) * n
+
+    def vote(decide: Callable[[Vote], bool], description: str, threshold: float,
+             weights: tuple[float, ...] = ones) -> Fusioner:
+        return Fusioner(rule, decide, description, names, weights, float(threshold))
+
     if rule == "and":
-        return Fusioner(rule, all, "AND: positive when every model says positive")
+        return vote(all, "AND: positive when every model says positive", n)
     if rule == "or":
-        return Fusioner(rule, any, "OR: positive when any model says positive")
+        return vote(any, "OR: positive when any model says positive", 1)
     if rule == "majority":
         if tie not in ("negative", "positive"):
             raise ValidationError(f"tie ({tie!r}) must be 'negative' or 'positive'")
@@ -108,24 +152,25 @@ def make_fusioner(
             return yes * 2 > n or (yes * 2 == n and positive_tie)
 
         extra = f", ties go {tie}" if n % 2 == 0 else ""
-        return Fusioner(rule, majority, f"majority of {n}{extra}")
+        need = n // 2 + 1 if n % 2 or not positive_tie else n // 2
+        return vote(majority, f"majority of {n}{extra}", need)
     if rule == "k_of_n":
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
             raise ValidationError(f"k_of_n needs an integer k with 1 <= k <= {n}, got k={k!r}")
-        return Fusioner(rule, lambda votes: sum(votes) >= k, f"{k} of {n}")
+        return vote(lambda votes: sum(votes) >= k, f"{k} of {n}", k)
     if rule == "weighted":
         w = _weights(weights, inputs)
         if threshold is None or not math.isfinite(float(threshold)):
             raise ValidationError("weighted vote needs a finite threshold")
         t = float(threshold)
-        return Fusioner(
-            rule,
+        return vote(
             lambda votes: sum(wi for wi, v in zip(w, votes) if v) >= t - 1e-12,
             f"weighted vote {dict(zip(inputs, w))} >= {t:g}",
+            t,
+            tuple(w),
         )
     if function is None or not callable(function):
         raise ValidationError("rule 'function' needs a callable function=...")
-    names = list(inputs)
 
     def user(votes: Vote) -> bool:
         result = function(**dict(zip(names, votes)))
@@ -136,7 +181,7 @@ def make_fusioner(
         return bool(result)
 
     label = getattr(function, "__name__", "function")
-    return Fusioner(rule, user, f"user function {label}")
+    return Fusioner(rule, user, f"user function {label}", names)
 
 
 def _weights(

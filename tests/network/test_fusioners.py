@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.network.fusioners import RULES
+from causalcost.network.fusioners import RULES, make_fusioner
 
 
 def reference(rule: str, votes: tuple[bool, ...], **kw) -> bool:
@@ -178,3 +178,25 @@ def test_fusioner_over_a_subset_of_models() -> None:
          .add_model("b", sensitivity=0.8, specificity=0.8)
          .add_model("c", sensitivity=0.8, specificity=0.8)
          .set_fusioner("and", inputs=["a", "b"]).build())
+
+
+@pytest.mark.parametrize(
+    ("rule", "n", "options"),
+    [("and", 3, {}), ("or", 4, {}), ("majority", 3, {}), ("majority", 4, {}),
+     ("majority", 4, {"tie": "positive"}), ("k_of_n", 5, {"k": 2}),
+     ("weighted", 3, {"weights": [0.1, 0.2, 0.5], "threshold": 0.3}),
+     ("weighted", 3, {"weights": [2, -1, 1], "threshold": 1})],
+)
+def test_the_vote_form_decides_as_the_rule_on_every_input(rule: str, n: int, options: dict) -> None:
+    names = [f"m{i}" for i in range(n)]
+    f = make_fusioner(rule, names, **options)
+    assert f.is_vote and f.inputs == tuple(names)
+    for votes in itertools.product([False, True], repeat=n):
+        total = sum(w for w, v in zip(f.weights, votes) if v)
+        assert f(votes) == (total >= f.threshold - 1e-12), (rule, votes)
+    assert f.monotone == all(w >= 0 for w in f.weights)
+
+
+def test_a_user_function_has_no_vote_form() -> None:
+    f = make_fusioner("function", ["a", "b"], function=lambda a, b: a != b)
+    assert not f.is_vote and f.monotone is None and f.weights is None
