@@ -31,3 +31,17 @@ def test_readme_python_block_runs(
         result = namespace["result"]
         assert (result.expected_cost, result.worst_cost, result.best_cost) == (  # type: ignore[attr-defined]
             pytest.approx(75), 100, 50)
+
+
+def test_readme_correlated_example_gives_the_slides_rates() -> None:
+    """The correlated-models block is the slides' experiment system written with a user rule:
+    its rates equal those of the shipped ``experiment_or`` network (an OR fusioner)."""
+    import causalcost as cc
+
+    block = next(b for b in python_blocks() if "add_correlated_models" in b)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md[correlated]", "exec"), namespace)
+    rates = cc.error_rates(namespace["system"])  # type: ignore[arg-type]
+    reference = cc.error_rates(cc.load_network("experiment_or"))
+    for c in ("P", "N"):
+        assert rates.to_dict()[c] == pytest.approx(reference.to_dict()[c], abs=1e-12)
