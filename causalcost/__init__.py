@@ -68,6 +68,8 @@ _LAZY: dict[str, str] = {
     "expected_cost_matrix": "pricing.costs",
     "expected_system_confusion": "pricing.costs",
     "Fusioner": "network.fusioners",
+    "high_confidence_bound": "pricing.high_confidence",
+    "binomial_prediction_limit": "stats.prediction",
     "interventional_table": "inference.query",
     "InterventionalTable": "inference.table",
     "layered_positions": "plotting.layout",
@@ -104,6 +106,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.builder import SystemBuilder
     from .network.correlation import correlated_correctness, correlation_range
     from .network.fusioners import Fusioner, make_fusioner
+    from .pricing.high_confidence import high_confidence_bound
+    from .stats.prediction import binomial_prediction_limit
     from .network.netfile import list_networks, load_bif, load_network
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
@@ -164,6 +168,8 @@ __all__ = [
     "InfeasibleInputError",
     "InterventionalTable",
     "ModelCostMatrix",
+    "binomial_prediction_limit",
+    "high_confidence_bound",
     "MonotonicityCheck",
     "MonotonicityError",
     "NetworkFileError",

@@ -88,6 +88,13 @@ _ASSUMPTION_TEXT = {
 }
 
 
+_FORM_TEXT = {
+    "counts": "counts from forced runs on the model's instances",
+    "probability": "expected counts from interventional rates (may be fractional)",
+    "high-confidence": "forced runs counted on other instances than the model's",
+}
+
+
 @dataclass(frozen=True)
 class Bound:
     """Worst, expected (cost function 1) and best system confusion for one slot model.
@@ -113,6 +120,10 @@ class Bound:
         The system's cost matrix.
     model : Confusion
         The slot model's confusion.
+    confidence, method : float and str, or None
+        For a high-confidence bound (:func:`~causalcost.high_confidence_bound`): the
+        probability that the real system cost on the candidate's instances stays at or under
+        ``worst_cost``, and the prediction limit used; ``None`` for the plain bounds.
 
     Examples
     --------
@@ -137,6 +148,8 @@ class Bound:
     best_witness: Witness
     costs: CostMatrix
     model: Confusion
+    confidence: float | None = None
+    method: str | None = None
 
     def _rows(self) -> dict[str, dict[str, float]]:
         return {name: {**m.to_dict(), "cost": c} for name, m, c in (
@@ -150,7 +163,8 @@ class Bound:
                 "best": rows["best"], "expected": rows["expected"],
                 "costs": self.costs.to_dict(), "model": self.model.to_dict(),
                 "witnesses": {"worst": self.worst_witness.to_dict(),
-                              "best": self.best_witness.to_dict()}}
+                              "best": self.best_witness.to_dict()},
+                "confidence": self.confidence, "method": self.method}
 
     def to_frame(self) -> pd.DataFrame:
         """Rows worst / expected / best; columns tp, fn, fp, tn, cost."""
@@ -162,8 +176,10 @@ class Bound:
                 f"best_cost={_fmt(self.best_cost)}, worst={self.worst!r}, best={self.best!r})")
 
     def _header(self) -> str:
-        form = ("counts from forced runs on the model's instances" if self.form == "counts"
-                else "expected counts from interventional rates (may be fractional)")
+        form = _FORM_TEXT.get(self.form, self.form)
+        if self.confidence is not None:
+            form += (f"; the worst case holds on the candidate's instances with probability "
+                     f"at least {self.confidence:.0%} ({self.method} prediction limits)")
         return (f"System cost bounds for model {self.model!r} under {self.costs!r}\n"
                 f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}")
 

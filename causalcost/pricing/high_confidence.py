@@ -1,0 +1,227 @@
+"""A worst case that still holds on new instances, with a stated probability.
+
+The plain worst case (:func:`~causalcost.bound_from_rates`) treats the forced-run rates as if
+they had been counted on the candidate's own instances. When the forced runs were counted on
+``n1`` instances (stage 1) and the candidate measured on ``n2`` others (stage 2), the stage-2
+instances hold their own, unseen, numbers of system failures, and the plain worst case is
+exceeded with real probability at small sizes.
+
+Per class ``c`` and forced value (the slot forced to the right class, or to the wrong one),
+the stage-2 failure count ``F`` is binomial with the same failure probability as the stage-1
+count ``K``. The worst case is non-decreasing in every failure count (monotone:
+``min(fw, fc + nw)``; assumption-free: ``min(fc, nc) + min(fw, nw)``), and the system's cost
+is non-decreasing in its failures (a mistake never costs less than a hit). So replacing each
+stage-2 failure count by an upper prediction limit (:func:`causalcost.stats.prediction.
+binomial_prediction_limit`) at level ``alpha / L`` (``L`` the number of limits used, at most
+four: Bonferroni) gives a worst case that the real system cost on the stage-2 instances
+exceeds with probability at most ``alpha``, over both samples, whatever the system is — as
+long as the worst case itself is valid (the monotone assumption holds, or ``"none"`` is used)
+and both stages are drawn from the same population. Each limit is at least the plug-in
+estimate, so the high-confidence worst case is never below the plain one; it approaches it as
+``n1`` and ``n2`` grow.
+
+Under the monotone assumption the stage-2 counts satisfy ``fc <= fw``, so the limit for
+``fc`` is capped by the limit for ``fw`` (still an upper limit on ``fc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from causalcost.confusion import Confusion, CostMatrix
+from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.inference.table import ErrorRates
+from causalcost.pricing.bounds import Bound, bound, bound_from_rates
+from causalcost.pricing.closed_forms import _UNIT, _check_assumption, _check_type, _extremes
+from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
+
+__all__ = ["high_confidence_bound", "high_confidence_worst_cost_many"]
+
+
+def _stage_one(forced_p: Confusion, forced_n: Confusion) -> dict[str, tuple[float, float, float]]:
+    """Per class: (failures with the slot right, failures with it wrong, class size)."""
+    if (forced_p.positives, forced_p.negatives) != (forced_n.positives, forced_n.negatives):
+        raise InfeasibleInputError(
+            "forced_p and forced_n must count the same stage-1 instances: class sizes "
+            f"{forced_p.positives:g}/{forced_p.negatives:g} against "
+            f"{forced_n.positives:g}/{forced_n.negatives:g} (positives/negatives)"
+        )
+    return {"P": (forced_p.fn, forced_n.fn, forced_p.positives),
+            "N": (forced_n.fp, forced_p.fp, forced_p.negatives)}
+
+
+def _limits(right: Any, wrong: Any, n1: Any, n2: Any, alpha: float, method: str,
+            assumption: str) -> tuple[Any, Any]:
+    """Upper prediction limits on stage-2 (right, wrong) failures; assumes validated input."""
+    u_right = binomial_prediction_limit(right, n1, n2, 1 - alpha, method)
+    u_wrong = binomial_prediction_limit(wrong, n1, n2, 1 - alpha, method)
+    if assumption == "monotone":
+        u_right = np.minimum(u_right, u_wrong)
+    return u_right, u_wrong
+
+
+def _limit_count(n2_p: Any, n2_n: Any) -> Any:
+    """How many limits the union bound spends alpha on: two per class present in stage 2."""
+    return 2 * ((np.asarray(n2_p) > 0).astype(int) + (np.asarray(n2_n) > 0).astype(int))
+
+
+def high_confidence_bound(
+    forced_p: Confusion,
+    forced_n: Confusion,
+    model: Confusion,
+    costs: CostMatrix = _UNIT,
+    *,
+    confidence: float = 0.95,
+    method: str = "conditional",
+    assumption: str = "monotone",
+    monotonicity: object | None = None,
+) -> Bound:
+    """Worst (and best) case that holds on the candidate's own instances with a stated probability.
+
+    Parameters
+    ----------
+    forced_p, forced_n : Confusion
+        Stage 1: the system's confusion with the slot forced to P / to N, counted on the same
+        ``n1`` instances (integer counts).
+    model : Confusion
+        Stage 2: the candidate's confusion on ``n2`` other instances from the same population
+        (integer counts).
+    costs : CostMatrix, default ``CostMatrix(fn=1, fp=1)``
+        The system's cost matrix.
+    confidence : float, default 0.95
+        ``1 - alpha``: the probability, over both samples, that the real system cost on the
+        stage-2 instances (with the candidate in the slot) does not exceed ``worst_cost``.
+    method : {"conditional", "clopper-pearson"}
+        The prediction limit (see :mod:`causalcost.stats.prediction`).
+    assumption, monotonicity
+        As in :func:`~causalcost.bound`.
+
+    Returns
+    -------
+    Bound
+        ``worst`` / ``worst_cost`` at the stated confidence (``form="high-confidence"``,
+        ``confidence`` and ``method`` set); ``expected`` is cost function 1 at the stage-1
+        rates and ``best`` the plain best case (the guarantee is one-sided).
+
+    Raises
+    ------
+    CountError, InfeasibleInputError, MonotonicityError, ValidationError
+        As in :func:`~causalcost.bound`, and for a confidence outside (0, 1) or an unknown
+        method.
+
+    Examples
+    --------
+    The slides' experiment at n1 = n2 = 100: 50 %/50 % models, OR fusioner, the slot 50 %.
+
+    >>> import causalcost as cc
+    >>> forced_p = cc.Confusion(tp=50, fn=0, fp=50, tn=0)
+    >>> forced_n = cc.Confusion(tp=25, fn=25, fp=25, tn=25)
+    >>> model = cc.Confusion(tp=25, fn=25, fp=25, tn=25)
+    >>> plain = cc.bound_from_rates(cc.ErrorRates.from_forced(forced_p, forced_n), model)
+    >>> high = cc.high_confidence_bound(forced_p, forced_n, model, confidence=0.95)
+    >>> plain.worst_cost, high.worst_cost, high.confidence, high.method
+    (75.0, 81.0, 0.95, 'conditional')
+    """
+    _check_assumption(assumption)
+    for name, value in (("forced_p", forced_p), ("forced_n", forced_n), ("model", model)):
+        _check_type(name, value, Confusion)
+    _check_type("costs", costs, CostMatrix)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (
+        0 < confidence < 1
+    ):
+        raise ValidationError(f"confidence ({confidence!r}) must lie strictly between 0 and 1")
+    if method not in PREDICTION_METHODS:
+        raise ValidationError(
+            f"method ({method!r}) must be one of {', '.join(map(repr, PREDICTION_METHODS))}"
+        )
+    # The plain bound on the stage-1 rates validates the rates and the assumption.
+    rates = ErrorRates.from_forced(forced_p, forced_n)
+    plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
+    stage = _stage_one(forced_p, forced_n)
+    for value, name in ((model.tp, "model.tp"), (model.fn, "model.fn"), (model.fp, "model.fp"),
+                        (model.tn, "model.tn")):
+        if value != round(value):
+            raise ValidationError(f"{name} ({value:g}) must be an integer count: the "
+                                  "high-confidence bound counts the candidate's instances")
+    alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
+    u = {}
+    for c, n2 in (("P", model.positives), ("N", model.negatives)):
+        right, wrong, n1 = stage[c]
+        u[c] = _limits(int(right), int(wrong), int(n1), int(n2), alpha, method, assumption)
+    n2_p, n2_n = int(model.positives), int(model.negatives)
+    high_p = Confusion(tp=n2_p - int(u["P"][0]), fn=int(u["P"][0]),
+                       fp=int(u["N"][1]), tn=n2_n - int(u["N"][1]))
+    high_n = Confusion(tp=n2_p - int(u["P"][1]), fn=int(u["P"][1]),
+                       fp=int(u["N"][0]), tn=n2_n - int(u["N"][0]))
+    high = bound(high_p, high_n, model, costs, assumption=assumption)
+    return replace(high, best=plain.best, best_cost=plain.best_cost,
+                   best_witness=plain.best_witness, expected=plain.expected,
+                   expected_cost=plain.expected_cost, form="high-confidence",
+                   confidence=float(confidence), method=method)
+
+
+def high_confidence_worst_cost_many(
+    stage_one: np.ndarray,
+    models: np.ndarray,
+    costs: CostMatrix = _UNIT,
+    *,
+    confidence: float = 0.95,
+    method: str = "conditional",
+    assumption: str = "monotone",
+) -> np.ndarray:
+    """Vectorised high-confidence worst-case cost: one (stage 1, candidate) pair per row.
+
+    Parameters
+    ----------
+    stage_one : array of shape (r, 8)
+        Per row the forced-run counts ``forced_p`` (tp, fn, fp, tn) then ``forced_n``.
+    models : array of shape (r, 4)
+        The candidates' confusions (tp, fn, fp, tn) on their own instances.
+    costs, confidence, method, assumption
+        As in :func:`high_confidence_bound`.
+
+    Returns
+    -------
+    ndarray of shape (r,)
+        Equal, row by row, to ``high_confidence_bound(...).worst_cost`` (assumes consistent
+        counts: used by simulations that generate them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> high_confidence_worst_cost_many(np.array([[50, 0, 50, 0, 25, 25, 25, 25]]),
+    ...                                 np.array([[25, 25, 25, 25]])).tolist()
+    [81.0]
+    """
+    s = np.asarray(stage_one, dtype=np.int64)
+    m = np.asarray(models, dtype=np.int64)
+    tp, fn, fp, tn = m.T
+    n2_p, n2_n = tp + fn, fp + tn
+    n1_p, n1_n = s[:, 0] + s[:, 1], s[:, 2] + s[:, 3]
+    alpha = (1 - confidence) / np.maximum(1, _limit_count(n2_p, n2_n))
+    worst = []
+    for right, wrong, n1, n2, hits, misses in (
+        (s[:, 1], s[:, 5], n1_p, n2_p, tp, fn),   # positives: fn with slot P / with slot N
+        (s[:, 6], s[:, 2], n1_n, n2_n, tn, fp),   # negatives: fp with slot N / with slot P
+    ):
+        u_right = _vector_limit(right, n1, n2, alpha, method)
+        u_wrong = _vector_limit(wrong, n1, n2, alpha, method)
+        if assumption == "monotone":
+            u_right = np.minimum(u_right, u_wrong)
+        worst.append(_extremes(u_right, u_wrong, hits, misses, assumption)[0])
+    fails_p, fails_n = worst
+    return (fails_p * costs.fn + (n2_p - fails_p) * costs.tp
+            + fails_n * costs.fp + (n2_n - fails_n) * costs.tn).astype(float)
+
+
+def _vector_limit(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: np.ndarray,
+                  method: str) -> np.ndarray:
+    """Prediction limits with a per-row alpha (rows grouped by their alpha)."""
+    out = np.empty(k.shape, dtype=np.int64)
+    for a in np.unique(alpha):
+        rows = alpha == a
+        out[rows] = binomial_prediction_limit(k[rows], n[rows], m[rows], 1 - a, method)
+    return out
