@@ -68,6 +68,13 @@ _LAZY: dict[str, str] = {
     "expected_cost_matrix": "pricing.costs",
     "expected_system_confusion": "pricing.costs",
     "Fusioner": "network.fusioners",
+    "coverage_experiment": "experiments.coverage",
+    "CoverageResult": "experiments.coverage",
+    "ratio_experiment": "experiments.ratio",
+    "RatioResult": "experiments.ratio",
+    "InstanceLaw": "experiments.law",
+    "two_model_law": "experiments.law",
+    "law_from_system": "experiments.network_law",
     "high_confidence_bound": "pricing.high_confidence",
     "binomial_prediction_limit": "stats.prediction",
     "interventional_table": "inference.query",
@@ -105,6 +112,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .inference.table import ErrorRates, InterventionalTable
     from .network.builder import SystemBuilder
     from .network.correlation import correlated_correctness, correlation_range
+    from .experiments.coverage import CoverageResult, coverage_experiment
+    from .experiments.law import InstanceLaw, two_model_law
+    from .experiments.network_law import law_from_system
+    from .experiments.ratio import RatioResult, ratio_experiment
     from .network.fusioners import Fusioner, make_fusioner
     from .pricing.high_confidence import high_confidence_bound
     from .stats.prediction import binomial_prediction_limit
@@ -168,6 +179,13 @@ __all__ = [
     "InfeasibleInputError",
     "InterventionalTable",
     "ModelCostMatrix",
+    "CoverageResult",
+    "InstanceLaw",
+    "RatioResult",
+    "coverage_experiment",
+    "law_from_system",
+    "ratio_experiment",
+    "two_model_law",
     "binomial_prediction_limit",
     "high_confidence_bound",
     "MonotonicityCheck",

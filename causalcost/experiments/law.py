@@ -25,7 +25,7 @@ from causalcost.network.correlation import correlation_range
 from causalcost.network.fusioners import Fusioner, make_fusioner
 from causalcost.pricing.witness import KINDS
 
-__all__ = ["InstanceLaw", "two_model_law"]
+__all__ = ["InstanceLaw", "LawBatch", "random_two_model_laws", "two_model_law"]
 
 _SLOT = ("right", "wrong")
 
@@ -189,3 +189,57 @@ def _pair(value: object, name: str) -> tuple[float, float]:
             out.append(float(v))
         return out[0], out[1]
     return _probability(values[0], name), _probability(values[1], name)
+
+
+@dataclass(frozen=True)
+class LawBatch:
+    """Many instance laws at once (one per row), for simulations that redraw the system.
+
+    Attributes
+    ----------
+    prior : ndarray of shape (r,)
+    positive, negative : ndarray of shape (r, 2, 4)
+    monotone : bool
+        No row has a right-only cell.
+    """
+
+    prior: np.ndarray
+    positive: np.ndarray
+    negative: np.ndarray
+    monotone: bool
+
+
+def random_two_model_laws(repetitions: int, rng: np.random.Generator, *,
+                          fusioner: str | Fusioner | _Rule = "or",
+                          prior: float = 0.5) -> LawBatch:
+    """Random systems of the slides' experiment 2, one per row.
+
+    Per class, both models' accuracies are uniform in [0, 1] and their joint correctness
+    uniform over what the two accuracies allow (so the correlation is uniform over its
+    reachable range).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> laws = random_two_model_laws(3, np.random.default_rng(0))
+    >>> laws.positive.shape, bool(np.allclose(laws.positive.sum(axis=(1, 2)), 1)), laws.monotone
+    ((3, 2, 4), True, True)
+    """
+    decide = _decider(fusioner)
+    tables = []
+    for positive in (True, False):
+        a, b = rng.random(repetitions), rng.random(repetitions)
+        low, high = np.maximum(0.0, a + b - 1), np.minimum(a, b)
+        both = low + (high - low) * rng.random(repetitions)
+        joint = np.stack([both, a - both, b - both, 1 - a - b + both], axis=1).reshape(-1, 2, 2)
+        joint = np.clip(joint, 0.0, None)
+        table = np.zeros((repetitions, 2, 4))
+        for o, other_right in enumerate((True, False)):
+            other_vote = positive if other_right else not positive
+            kind = KINDS.index(_kind(decide(other_vote, positive) == positive,
+                                     decide(other_vote, not positive) == positive))
+            table[:, :, kind] += joint[:, o, :]
+        tables.append(table / table.sum(axis=(1, 2), keepdims=True))
+    return LawBatch(prior=np.full(repetitions, _probability(prior, "prior")),
+                    positive=tables[0], negative=tables[1],
+                    monotone=bool(tables[0][:, :, 3].sum() == 0 and tables[1][:, :, 3].sum() == 0))

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from causalcost.errors import ValidationError
-from causalcost.experiments.law import InstanceLaw
+from causalcost.experiments.law import InstanceLaw, LawBatch
 
-__all__ = ["StageDraws", "draw_stages"]
+__all__ = ["StageDraws", "draw_stages", "draw_stages_many", "stages_from_cells"]
 
 
 @dataclass(frozen=True)
@@ -86,19 +86,56 @@ def draw_stages(law: InstanceLaw, n1: int, n2: int, repetitions: int,
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValidationError(f"{name} ({value!r}) must be a positive integer")
     r = int(repetitions)
-    out = {}
-    for stage, n in (("one", n1), ("two", n2)):
+    cells = []
+    for n in (n1, n2):
         pos = rng.binomial(n, law.prior, size=r)
-        neg = n - pos
-        out[stage] = (pos, neg, _cells(law.positive, pos, rng), _cells(law.negative, neg, rng))
-    pos, neg, cp, cn = out["one"]
-    rp, wp, _ = _failures(cp)
-    rn, wn, _ = _failures(cn)
-    stage_one = np.stack([pos - rp, rp, wn, neg - wn,      # slot forced to P
-                          pos - wp, wp, rn, neg - rn], axis=1)  # slot forced to N
-    pos, neg, cp, cn = out["two"]
-    model = np.stack([cp[:, 0].sum(axis=1), cp[:, 1].sum(axis=1),
-                      cn[:, 1].sum(axis=1), cn[:, 0].sum(axis=1)], axis=1)
-    real_p, real_n = _failures(cp)[2], _failures(cn)[2]
+        cells += [_cells(law.positive, pos, rng), _cells(law.negative, n - pos, rng)]
+    return stages_from_cells(*cells)
+
+
+def stages_from_cells(one_p: np.ndarray, one_n: np.ndarray, two_p: np.ndarray,
+                      two_n: np.ndarray) -> StageDraws:
+    """Forced runs, candidate and real system from per-class cell counts, each (r, 2, 4).
+
+    Rows of a cell table: the slot right, the slot wrong; columns: the kinds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> one = np.array([[[3, 1, 0, 0], [0, 1, 0, 0]]])   # 5 positives
+    >>> zero = np.zeros((1, 2, 4), dtype=int)
+    >>> stages_from_cells(one, zero, one, zero).stage_one.tolist()
+    [[5, 0, 0, 0, 3, 2, 0, 0]]
+    """
+    pos, neg = one_p.sum(axis=(1, 2)), one_n.sum(axis=(1, 2))
+    rp, wp, _ = _failures(one_p)
+    rn, wn, _ = _failures(one_n)
+    stage_one = np.stack([pos - rp, rp, wn, neg - wn,            # slot forced to P
+                          pos - wp, wp, rn, neg - rn], axis=1)   # slot forced to N
+    pos, neg = two_p.sum(axis=(1, 2)), two_n.sum(axis=(1, 2))
+    model = np.stack([two_p[:, 0].sum(axis=1), two_p[:, 1].sum(axis=1),
+                      two_n[:, 1].sum(axis=1), two_n[:, 0].sum(axis=1)], axis=1)
+    real_p, real_n = _failures(two_p)[2], _failures(two_n)[2]
     system = np.stack([pos - real_p, real_p, real_n, neg - real_n], axis=1)
     return StageDraws(stage_one=stage_one, model=model, system=system)
+
+
+def draw_stages_many(laws: LawBatch, n1: int, n2: int,
+                     rng: np.random.Generator) -> StageDraws:
+    """One two-stage evaluation per row of ``laws`` (each row its own system).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from causalcost.experiments.law import random_two_model_laws
+    >>> rng = np.random.default_rng(0)
+    >>> d = draw_stages_many(random_two_model_laws(4, rng), 50, 60, rng)
+    >>> d.model.sum(axis=1).tolist()
+    [60, 60, 60, 60]
+    """
+    cells = []
+    for n in (n1, n2):
+        pos = rng.binomial(n, laws.prior)
+        for table, size in ((laws.positive, pos), (laws.negative, n - pos)):
+            cells.append(rng.multinomial(size, table.reshape(-1, 8)).reshape(-1, 2, 4))
+    return stages_from_cells(*cells)
