@@ -104,6 +104,10 @@ _LAZY: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from .experiments.coverage import CoverageResult, coverage_experiment
+    from .experiments.law import InstanceLaw, two_model_law
+    from .experiments.network_law import law_from_system
+    from .experiments.ratio import RatioResult, ratio_experiment
     from .inference.exact import class_prior, exact_table, observed_confusion
     from .inference.intervene import check_monotonicity, mutilate
     from .inference.monotonicity import MonotonicityCheck
@@ -112,13 +116,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .inference.table import ErrorRates, InterventionalTable
     from .network.builder import SystemBuilder
     from .network.correlation import correlated_correctness, correlation_range
-    from .experiments.coverage import CoverageResult, coverage_experiment
-    from .experiments.law import InstanceLaw, two_model_law
-    from .experiments.network_law import law_from_system
-    from .experiments.ratio import RatioResult, ratio_experiment
     from .network.fusioners import Fusioner, make_fusioner
-    from .pricing.high_confidence import high_confidence_bound
-    from .stats.prediction import binomial_prediction_limit
     from .network.netfile import list_networks, load_bif, load_network
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
@@ -143,10 +141,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         expected_system_confusion,
         perfect_slot_cost,
     )
+    from .pricing.high_confidence import high_confidence_bound
     from .sheet.candidates import read_candidates_csv
     from .sheet.costsheet import CostSheet, load_sheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
     from .sheet.report import Report, compare, evaluate
+    from .stats.prediction import binomial_prediction_limit
 
 
 def __getattr__(name: str) -> object:
