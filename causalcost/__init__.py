@@ -59,6 +59,9 @@ _LAZY: dict[str, str] = {
     "derive_sheet": "sheet.derivation",
     "draw_intervention": "plotting.drawing",
     "draw_system": "plotting.drawing",
+    "draw_coverage_heatmap": "plotting.experiments",
+    "draw_coverage_curves": "plotting.experiments",
+    "draw_ratio_histogram": "plotting.experiments",
     "error_rates": "inference.query",
     "error_transition_matrix": "pricing.costs",
     "ErrorRates": "inference.table",
@@ -120,6 +123,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.netfile import list_networks, load_bif, load_network
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
+    from .plotting.experiments import (
+        draw_coverage_curves,
+        draw_coverage_heatmap,
+        draw_ratio_histogram,
+    )
     from .plotting.layout import layered_positions
     from .pricing.bounds import (
         Bound,
@@ -211,7 +219,10 @@ __all__ = [
     "correlated_correctness",
     "correlation_range",
     "derive_sheet",
+    "draw_coverage_curves",
+    "draw_coverage_heatmap",
     "draw_intervention",
+    "draw_ratio_histogram",
     "draw_system",
     "error_rates",
     "error_transition_matrix",
