@@ -26,6 +26,8 @@ __all__ = ["ErrorRates", "InterventionalTable", "OUTCOMES", "INTERVAL_METHODS"]
 
 #: Interval methods accepted by :meth:`InterventionalTable.from_counts` (statsmodels names).
 INTERVAL_METHODS = {"wilson": "wilson", "clopper-pearson": "beta", "beta": "beta"}
+#: How a table was obtained.
+TABLE_METHODS = ("exact", "sampling", "counts")
 
 
 def _check_rate(name: str, value: Any) -> float:
@@ -208,8 +210,43 @@ class InterventionalTable:
             arr = getattr(self, name)
             if arr is not None:
                 arr = np.array(arr, dtype=float)
+                if arr.shape != (2, 2, 4):
+                    raise ValidationError(f"{name} must have shape (2, 2, 4), got {arr.shape}")
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
+        self._check_extras(p)
+
+    def _check_extras(self, p: np.ndarray) -> None:
+        """Method, sample sizes, intervals, confidence and seed: ranges and agreement."""
+        if self.method not in TABLE_METHODS:
+            raise ValidationError(f"method ({self.method!r}) must be one of "
+                                  f"{', '.join(map(repr, TABLE_METHODS))}")
+        if self.counts is not None:
+            c = self.counts
+            if not (np.all(np.isfinite(c)) and c.min() >= 0 and np.all(c == np.round(c))
+                    and c.max() <= 2**53):
+                raise ValidationError("counts (n) must be non-negative integers up to 2**53")
+        if (self.lower is None) != (self.upper is None):
+            raise ValidationError("intervals need both lower (ci_low) and upper (ci_high)")
+        if self.lower is not None and self.upper is not None:
+            lo, hi = self.lower, self.upper
+            if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))
+                    and lo.min() >= 0 and hi.max() <= 1):
+                raise ValidationError("interval ends (ci_low, ci_high) must lie in [0, 1]")
+            if np.any(lo > p + 1e-9) or np.any(hi < p - 1e-9):
+                raise ValidationError("every interval (ci_low, ci_high) must contain its "
+                                      "probability; an inverted or shifted interval is refused")
+        if self.confidence is not None and (
+                isinstance(self.confidence, bool) or not 0 < float(self.confidence) < 1):
+            raise ValidationError(f"confidence ({self.confidence!r}) must lie strictly between "
+                                  "0 and 1")
+        if self.interval_method is not None and self.interval_method not in INTERVAL_METHODS:
+            raise ValidationError(f"interval_method ({self.interval_method!r}) must be one of "
+                                  f"{', '.join(map(repr, INTERVAL_METHODS))}")
+        if self.seed is not None and (isinstance(self.seed, bool)
+                                      or not isinstance(self.seed, (int, np.integer))
+                                      or self.seed < 0):
+            raise ValidationError(f"seed ({self.seed!r}) must be a non-negative integer")
 
     @classmethod
     def trusted(cls, **fields: Any) -> InterventionalTable:

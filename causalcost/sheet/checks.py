@@ -112,8 +112,43 @@ def _check_fields(s: SheetFields) -> None:
         raise SheetError(f"field 'created' must be an ISO 8601 timestamp, got {s.created!r}") \
             from None
     _check_provenance(s.provenance)
-    if s.monotonicity is not None and not isinstance(s.monotonicity.get("is_monotone"), bool):
+    if s.monotonicity is not None:
+        _check_evidence(s.monotonicity)
+
+
+#: Where a sheet's monotonicity evidence comes from.
+EVIDENCE_SOURCES = ("network", "data", "declared")
+
+
+def evidence_source(m: Mapping[str, Any]) -> str:
+    """``"network"``, ``"data"`` or ``"declared"`` (a network check written before sources
+    were recorded has none: it is the network's)."""
+    return str(m.get("source", "network"))
+
+
+def _check_evidence(m: Mapping[str, Any]) -> None:
+    """The monotonicity evidence: a network check, data counts, or an owner's declaration."""
+    if not isinstance(m.get("is_monotone"), bool):
         raise SheetError("field 'monotonicity.is_monotone' must be true or false")
+    source = evidence_source(m)
+    if source not in EVIDENCE_SOURCES:
+        raise SheetError(f"field 'monotonicity.source' ({source!r}) must be one of "
+                         f"{', '.join(map(repr, EVIDENCE_SOURCES))}")
+    if source == "data":
+        right_only = m.get("right_only")
+        if isinstance(right_only, bool) or not isinstance(right_only, int) or right_only < 0:
+            raise SheetError("field 'monotonicity.right_only' must be the count of instances "
+                             "that fail only when the slot is right (an integer >= 0)")
+        if m["is_monotone"] != (right_only == 0):
+            raise SheetError("field 'monotonicity.is_monotone' must say whether the data have "
+                             "no right_only instance")
+    if source == "declared":
+        if not isinstance(m.get("by"), str) or not m["by"]:
+            raise SheetError("field 'monotonicity.by' must name who declared the system "
+                             "monotone (e.g. 'system owner')")
+        if m["is_monotone"] is not True:
+            raise SheetError("a declaration ('monotonicity.source' = 'declared') can only "
+                             "declare the system monotone")
 
 
 def _check_class_counts(counts: object, error: type[ValidationError]) -> None:
@@ -174,9 +209,17 @@ def _check_consistency(s: SheetFields) -> None:
                              f"{implied:.6g}")
     if s.assumption == "monotone":
         m = s.monotonicity
-        if m is not None and m["is_monotone"] is False:
-            raise SheetError(f"{bad}assumption 'monotone' but the network check found the system "
-                             f"is not monotone in the slot (violation {m.get('violation')})")
+        if m is None:
+            raise SheetError(
+                "assumption 'monotone' needs evidence in 'monotonicity': the network's exact "
+                "check, data with no right_only instance, or the system owner's declaration "
+                "({'source': 'declared', 'by': 'system owner', 'is_monotone': true}); derive "
+                "the sheet again, or use assumption 'none'")
+        if m["is_monotone"] is False:
+            what = "data show" if evidence_source(m) == "data" else "network check found"
+            raise SheetError(f"{bad}assumption 'monotone' but the {what} the system is not "
+                             f"monotone in the slot (violation {m.get('violation')}, "
+                             f"right_only {m.get('right_only')})")
         if not s.rates.is_monotone:
             raise SheetError(f"{bad}assumption 'monotone' but the rates {s.rates!r} violate "
                              "e_P(P) <= e_P(N) or e_N(N) <= e_N(P)")

@@ -33,26 +33,28 @@ Examples
 >>> sheet = derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3)
 >>> sheet.expected_cost_matrix
 ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
->>> derive_sheet(table, cc.CostMatrix(fn=5, fp=1)).to_dict()["version"]
-1
+>>> derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3).to_dict()["version"]
+2
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from causalcost.confusion import CLASSES, Confusion, CostMatrix
-from causalcost.errors import SheetError
+from causalcost.errors import CausalCostError, SheetError
+from causalcost.files import read_text_file, write_atomic
 from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.inference.table import OUTCOMES, ErrorRates, InterventionalTable
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_consistency, _check_fields
+from causalcost.sheet.digest import content_digest, strict_json_loads
 from causalcost.sheet.schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
 
 __all__ = [
@@ -105,6 +107,9 @@ class CostSheet:
         ISO 8601 timestamp of the derivation.
     causalcost_version : str
         The causalcost version that derived the sheet.
+    read_version : int
+        The version of the file the sheet was read from (version 1 files carry no digest:
+        reports say their content cannot be verified).
 
     Examples
     --------
@@ -132,6 +137,7 @@ class CostSheet:
     provenance: dict[str, Any]
     created: str
     causalcost_version: str
+    read_version: int = field(default=SHEET_VERSION, repr=False)
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -162,8 +168,8 @@ class CostSheet:
                                  assignments=int(m.get("assignments", 0)))
 
     # -- serialisation --------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready sheet (format, version, and every field; ``None`` where unknown)."""
+    def _content(self) -> dict[str, Any]:
+        """Every field but the digest, as written to JSON."""
         counts = None
         if self.class_counts is not None:
             counts = {"positives": self.class_counts[0], "negatives": self.class_counts[1]}
@@ -190,15 +196,30 @@ class CostSheet:
                         "error_transition_matrix": self.error_transition_matrix.to_dict()},
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready sheet: format, version, every field (``None`` where unknown), and
+        ``digest``: ``{"sha256": "sha256:<hex>"}`` over the rest (see :attr:`digest`)."""
+        body = self._content()
+        return {**body, "digest": {"sha256": content_digest(body)}}
+
+    @property
+    def digest(self) -> str:
+        """``"sha256:<hex>"`` of the sheet's canonical content: what reports echo, so the
+        system owner can tell a report was computed on the sheet they issued."""
+        return content_digest(self._content())
+
+    @property
+    def verified(self) -> bool:
+        """Whether the file it was read from carried a digest (version 2 and later)."""
+        return self.read_version >= 2
+
     def to_json(self, indent: int | None = 2) -> str:
         """The sheet as JSON text."""
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     def save(self, path: str | Path) -> Path:
         """Write the sheet as JSON to ``path`` (UTF-8) and return the path."""
-        path = Path(path)
-        path.write_text(self.to_json() + "\n", encoding="utf-8")
-        return path
+        return write_atomic(path, self.to_json() + "\n")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CostSheet:
@@ -306,7 +327,7 @@ def load_sheet(path: str | Path) -> CostSheet:
     >>> import tempfile, causalcost as cc
     >>> from causalcost.sheet.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3)
+    ...                      slot="clinical_history", prior=1 / 3, assumption="none")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
     >>> again == sheet
@@ -314,16 +335,9 @@ def load_sheet(path: str | Path) -> CostSheet:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SheetError(f"cannot read sheet {str(path)!r}: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SheetError(f"{path.name}: not valid JSON: {exc}") from None
-    try:
+        data = strict_json_loads(read_text_file(path, "sheet"))
         return CostSheet.from_dict(data)
-    except SheetError as exc:
+    except CausalCostError as exc:
         raise SheetError(f"{path.name}: {exc}") from None
 
 

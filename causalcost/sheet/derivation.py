@@ -79,7 +79,7 @@ def derive_sheet(
     forced_p: Confusion | None = None,
     forced_n: Confusion | None = None,
     assumption: str = "monotone",
-    monotonicity: MonotonicityCheck | Mapping[str, Any] | None = None,
+    monotonicity: MonotonicityCheck | Mapping[str, Any] | str | None = None,
     provenance: Mapping[str, Any] | None = None,
 ) -> CostSheet:
     """Derive the cost sheet of a slot from its interventional rates and the system's costs.
@@ -104,8 +104,12 @@ def derive_sheet(
         sheet then uses the count-form worst case.
     assumption : {"monotone", "none"}
         What the worst and best cases rest on.
-    monotonicity : MonotonicityCheck or dict, optional
-        The network's monotonicity check, stored in the sheet.
+    monotonicity : MonotonicityCheck, dict or "declared", optional
+        The evidence for the monotone assumption, stored in the sheet: the network's check
+        (taken from a table computed from a network when not given), a data record
+        ``{"source": "data", "is_monotone": ..., "right_only": n}``, or ``"declared"``: the
+        system owner declares the system monotone, unchecked (every report then says so).
+        ``assumption="monotone"`` without evidence is refused.
     provenance : dict, optional
         Where the rates come from; defaults to ``{"source": "unspecified"}``.
 
@@ -131,10 +135,11 @@ def derive_sheet(
     >>> import causalcost as cc
     >>> rates = cc.ErrorRates(0.0, 0.75, 1.0, 0.5)
     >>> sheet = derive_sheet(rates, cc.CostMatrix(fn=5, fp=1), slot="clinical_history",
-    ...                      prior=1 / 3)
+    ...                      prior=1 / 3, monotonicity="declared")
     >>> sheet.error_transition_matrix
     ModelCostMatrix(tp=0, fn=3.75, fp=0.5, tn=0, kind='transition')
-    >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m")
+    >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m",
+    ...              monotonicity="declared")
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     causalcost.errors.InfeasibleInputError: with the slot forced to the correct class ...
@@ -163,6 +168,12 @@ def derive_sheet(
         _check_monotonicity(SimpleNamespace(is_monotone=mono["is_monotone"],
                                             violation=mono.get("violation")), assumption)
     _rates_of(rates, assumption)
+    if mono is None and assumption == "monotone":
+        raise MonotonicityError(
+            "the monotone assumption needs evidence: pass the network's check "
+            "(monotonicity=cc.check_monotonicity(system)), data counts, or "
+            "monotonicity='declared' to declare it as the system owner (reports will say it is "
+            "unchecked); or use assumption='none'")
     counts = _class_counts_arg(class_counts)
     if (forced_p is None) != (forced_n is None):
         raise ValidationError("give both forced_p and forced_n, or neither")
@@ -214,15 +225,26 @@ def _class_counts_arg(class_counts: object) -> tuple[int, int] | None:
     return int(p), int(n)
 
 
-def _monotonicity_dict(m: MonotonicityCheck | Mapping[str, Any] | None) -> dict[str, Any] | None:
+#: The owner's declaration, when no check backs the monotone assumption.
+DECLARED = {"source": "declared", "by": "system owner", "is_monotone": True}
+
+
+def _monotonicity_dict(m: MonotonicityCheck | Mapping[str, Any] | str | None,
+                       ) -> dict[str, Any] | None:
+    """The evidence as stored: a network check, data counts, or the declaration."""
     if m is None:
         return None
+    if isinstance(m, str):
+        if m != "declared":
+            raise ValidationError(f"monotonicity ({m!r}) must be a MonotonicityCheck, its "
+                                  "to_dict(), a data record or 'declared'")
+        return dict(DECLARED)
     if isinstance(m, MonotonicityCheck):
-        return m.to_dict()
+        return {"source": "network", **m.to_dict()}
     if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
-        return dict(m)
-    raise TypeError("monotonicity must be a MonotonicityCheck or its to_dict(), got "
-                    f"{type(m).__name__}")
+        return {"source": "network", **m} if "source" not in m else dict(m)
+    raise TypeError("monotonicity must be a MonotonicityCheck, its to_dict(), a data record or "
+                    f"'declared', got {type(m).__name__}")
 
 
 def sheet_from_forced_runs(
@@ -234,6 +256,7 @@ def sheet_from_forced_runs(
     description: str,
     system_name: str = "system",
     assumption: str = "monotone",
+    monotonicity: Mapping[str, Any] | str | None = "declared",
     confidence: float = 0.95,
     interval_method: str = "wilson",
 ) -> CostSheet:
@@ -254,6 +277,11 @@ def sheet_from_forced_runs(
         What the evaluation set is (recorded as the provenance).
     system_name, assumption
         As in :func:`derive_sheet`.
+    monotonicity : "declared", dict or None
+        Two confusion matrices cannot show whether the system is monotone in the slot (only
+        per-instance counts can: :func:`causalcost.forced_runs`), so by default the monotone
+        assumption is recorded as the system owner's declaration, and every report says it
+        is unchecked. Ignored with ``assumption="none"``.
     confidence, interval_method
         Level and method of the rates' intervals (``"wilson"`` or ``"clopper-pearson"``).
 
@@ -278,6 +306,7 @@ def sheet_from_forced_runs(
                                             interval_method=interval_method)
     return derive_sheet(table, costs, system_name=system_name, forced_p=forced_p,
                         forced_n=forced_n, assumption=assumption,
+                        monotonicity=monotonicity if assumption == "monotone" else None,
                         provenance={"source": "data", "description": description})
 
 

@@ -46,7 +46,7 @@ from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
 from causalcost.sheet.costsheet import CostSheet
 
-__all__ = ["Report", "evaluate", "compare", "COMPARE_COLUMNS"]
+__all__ = ["Report", "evaluate", "compare", "sheet_warnings", "COMPARE_COLUMNS"]
 
 #: Columns of :func:`compare`'s DataFrame.
 COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
@@ -99,7 +99,11 @@ class Report:
     system_name : str
         The sheet's system name.
     warnings : tuple of str
-        Doubts that did not stop the evaluation (e.g. class sizes far from the sheet's prior).
+        Doubts that did not stop the evaluation (e.g. class sizes far from the sheet's prior,
+        a monotone assumption that the system owner declared rather than checked).
+    sheet_digest : str
+        The SHA-256 of the sheet the report was computed on (``"sha256:<hex>"``), so the
+        sheet's issuer can tell it is theirs.
 
     Examples
     --------
@@ -127,6 +131,7 @@ class Report:
     costs: CostMatrix = field(default_factory=CostMatrix)
     system_name: str = "system"
     warnings: tuple[str, ...] = ()
+    sheet_digest: str = ""
 
     def _rows(self) -> dict[str, dict[str, float]]:
         return {name: {**m.to_dict(), "cost": c} for name, m, c in (
@@ -138,7 +143,8 @@ class Report:
 
         The keys ``eval1``, ``eval2``, ``perfect_slot_cost``, ``worst``, ``best`` (each
         ``{"tp", "fn", "fp", "tn", "cost"}``) and ``assumption`` are a public contract; also
-        ``expected``, ``form``, ``slot``, ``system``, ``model``, ``costs`` and ``warnings``.
+        ``expected``, ``form``, ``slot``, ``system``, ``model``, ``costs``, ``warnings`` and
+        ``sheet_sha256`` (the digest of the sheet it was computed on).
         """
         rows = self._rows()
         return {
@@ -155,6 +161,7 @@ class Report:
             "model": self.model.to_dict(),
             "costs": self.costs.to_dict(),
             "warnings": list(self.warnings),
+            "sheet_sha256": self.sheet_digest,
         }
 
     def to_series(self) -> pd.Series:
@@ -181,6 +188,7 @@ class Report:
             f"  model confusion: tp={_fmt(m.tp)} fn={_fmt(m.fn)} fp={_fmt(m.fp)} "
             f"tn={_fmt(m.tn)} ({_fmt(m.positives)} positives, {_fmt(m.negatives)} negatives)",
             f"  system costs:    {self.costs!r}",
+            f"  sheet:           {self.sheet_digest}",
         ]
 
     def __str__(self) -> str:
@@ -258,6 +266,30 @@ def _check_classes(sheet: CostSheet, model: Confusion) -> tuple[str, ...]:
     return ()
 
 
+def sheet_warnings(sheet: CostSheet) -> tuple[str, ...]:
+    """What every report on ``sheet`` must say about the sheet itself.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160),
+    ...                                   cc.Confusion(0, 100, 0, 200), cc.CostMatrix(fn=5, fp=1),
+    ...                                   slot="clinical_history", description="thesis set")
+    >>> print(sheet_warnings(sheet)[0])  # doctest: +ELLIPSIS
+    the monotone assumption was declared by the system owner, not checked: ...
+    """
+    out = []
+    m = sheet.monotonicity
+    if sheet.assumption == "monotone" and m is not None and m.get("source") == "declared":
+        out.append(f"the monotone assumption was declared by the {m.get('by')}, not checked: the "
+                   "worst and best cases hold only if the system never fails because the slot is "
+                   "right")
+    if not sheet.verified:
+        out.append(f"the sheet was read from version {sheet.read_version}, which has no digest: "
+                   "its content cannot be verified against what was issued")
+    return tuple(out)
+
+
 def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Report:
     """Evaluate one candidate for the sheet's slot.
 
@@ -289,7 +321,8 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     >>> import causalcost as cc
     >>> from causalcost.sheet.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.0, 0.75, 1.0, 0.5), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", class_counts=(100, 200))
+    ...                      slot="clinical_history", class_counts=(100, 200),
+    ...                      monotonicity="declared")
     >>> r = evaluate(sheet, cc.Confusion(tp=40, fn=60, fp=100, tn=100))
     >>> r.to_dict()["eval1"], r.to_dict()["eval2"], r.to_dict()["assumption"]
     (375.0, 275.0, 'monotone')
@@ -300,7 +333,7 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")
-    warnings = _check_classes(sheet, model)
+    warnings = sheet_warnings(sheet) + _check_classes(sheet, model)
     ev = evaluate_costs(sheet.rates, sheet.costs, model)
     check = sheet.monotonicity_check
     b: Bound
@@ -316,7 +349,7 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
         worst_cost=b.worst_cost, best=b.best, best_cost=b.best_cost, assumption=b.assumption,
         form=b.form, slot=sheet.slot, model=model,
         witnesses={"worst": b.worst_witness, "best": b.best_witness}, costs=sheet.costs,
-        system_name=sheet.system_name, warnings=warnings,
+        system_name=sheet.system_name, warnings=warnings, sheet_digest=sheet.digest,
     )
 
 
@@ -349,7 +382,7 @@ def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, 
     >>> import causalcost as cc
     >>> from causalcost.sheet.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3)
+    ...                      slot="clinical_history", prior=1 / 3, monotonicity="declared")
     >>> table = compare(sheet, {"coin": cc.Confusion(50, 50, 100, 100),
     ...                         "good": cc.Confusion(90, 10, 20, 180)})
     >>> table.index.tolist(), table["rank"].tolist()
@@ -376,5 +409,6 @@ def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, 
         ranks.append(ranks[-1] if key == previous else i + 1)
         previous = key
     frame["rank"] = ranks
-    frame.attrs.update(assumption=sheet.assumption, form=sheet.form, slot=sheet.slot)
+    frame.attrs.update(assumption=sheet.assumption, form=sheet.form, slot=sheet.slot,
+                       sheet_sha256=sheet.digest, warnings=list(sheet_warnings(sheet)))
     return frame[list(COMPARE_COLUMNS)]

@@ -22,15 +22,19 @@ from causalcost.errors import CausalCostError, SheetError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_class_counts, _is_real, _same_rates
+from causalcost.sheet.digest import content_digest
 
 #: Value of the ``format`` field of every sheet.
 SHEET_FORMAT = "causalcost-sheet"
-#: The sheet version this causalcost writes and reads.
-SHEET_VERSION = 1
+#: The sheet version this causalcost writes.
+SHEET_VERSION = 2
+#: The versions it reads: 1 (no digest; reports say it cannot be verified) and 2.
+READ_VERSIONS = (1, 2)
 
 _REQUIRED = ("format", "version", "created", "causalcost_version", "slot", "system_name",
              "provenance", "assumption", "costs", "rates", "derived")
-_OPTIONAL = ("monotonicity", "class_counts", "prior", "table", "forced_runs")
+_OPTIONAL = ("monotonicity", "class_counts", "prior", "table", "forced_runs", "digest",
+             "signature")
 _DERIVED = ("expected_cost_matrix", "error_transition_matrix")
 _RATE_NAMES = {("P", "P"): "e_P(P)", ("P", "N"): "e_P(N)", ("N", "P"): "e_N(P)",
                ("N", "N"): "e_N(N)"}
@@ -128,6 +132,9 @@ def _table_from(value: Any) -> InterventionalTable:
                              f"{', '.join(OUTCOMES)}") from None
         for k in arrays:
             arrays[k][idx] = _real(rec[k], f"{where}.{k}")
+        if "std_error" in rec and not _real(rec["std_error"], f"{where}.std_error") >= 0:
+            raise SheetError(f"field '{where}.std_error' must be a number >= 0, got "
+                             f"{rec['std_error']!r}")
     if np.isnan(arrays["probability"]).any():
         raise SheetError("field 'table.table' must hold each (class, do, confusion) cell once")
     seed = d.get("seed")
@@ -165,12 +172,14 @@ def _sheet_fields(data: Any) -> dict[str, Any]:
         raise SheetError(f"field 'format' is {d['format']!r}: not a causalcost cost sheet "
                          f"(expected {SHEET_FORMAT!r})")
     if "version" not in d:
-        raise SheetError(f"missing required field 'version' (this causalcost reads version "
-                         f"{SHEET_VERSION})")
+        raise SheetError(f"missing required field 'version' (this causalcost reads versions "
+                         f"{', '.join(map(str, READ_VERSIONS))})")
     version = d["version"]
-    if version != SHEET_VERSION or isinstance(version, bool):
+    if isinstance(version, bool) or not isinstance(version, int) or version not in READ_VERSIONS:
         raise SheetError(f"sheet version {version!r} is not supported: this causalcost reads "
-                         f"version {SHEET_VERSION} only; derive the sheet again with it")
+                         f"versions {', '.join(map(str, READ_VERSIONS))} (whole numbers); "
+                         "derive the sheet again with it")
+    _check_digest(d, version)
     d = _fields(d, "", _REQUIRED, _OPTIONAL)
     derived = _fields(d["derived"], "derived", _DERIVED)
     matrices = {k: _matrix(ModelCostMatrix, derived[k], f"derived.{k}",
@@ -207,4 +216,23 @@ def _sheet_fields(data: Any) -> dict[str, Any]:
         provenance=dict(_mapping(d["provenance"], "provenance")),
         created=_string(d["created"], "created"),
         causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
+        read_version=version,
     )
+
+
+def _check_digest(data: Mapping[str, Any], version: int) -> None:
+    """Version 2 sheets carry the SHA-256 of their content; it must match."""
+    if version < 2:
+        return
+    if "digest" not in data:
+        raise SheetError("missing required field 'digest': a version 2 sheet carries the "
+                         "SHA-256 of its content; derive the sheet again")
+    stored = _fields(data["digest"], "digest", ("sha256",))["sha256"]
+    if not isinstance(stored, str) or not stored.startswith("sha256:"):
+        raise SheetError(f"field 'digest.sha256' must look like 'sha256:<hex>', got {stored!r}")
+    actual = content_digest(data)
+    if actual != stored:
+        raise SheetError(
+            "the sheet's content does not match its digest: it was changed after it was "
+            f"issued (digest {stored[:19]}..., content {actual[:19]}...); ask the system "
+            "owner for the sheet they issued")

@@ -38,6 +38,7 @@ from causalcost.sheet.derivation import (
     sheet_from_forced_runs,
     sheet_from_network,
 )
+from causalcost.sheet.digest import content_digest
 from causalcost.sheet.report import Report, compare, evaluate
 
 REL = 1e-12
@@ -51,6 +52,12 @@ OR_CANDIDATE = cc.Confusion(tp=40, fn=60, fp=100, tn=100)
 AND_FORCED_P = cc.Confusion(tp=80, fn=20, fp=40, tn=160)
 AND_FORCED_N = cc.Confusion(tp=0, fn=100, fp=0, tn=200)
 CONTRACT = {"eval1", "eval2", "perfect_slot_cost", "worst", "best", "assumption"}
+
+
+def from_edited(d: dict) -> CostSheet:
+    """Load a sheet edited by someone who also recomputed its digest: the consistency and
+    field checks behind the digest must still refuse what does not add up."""
+    return CostSheet.from_dict({**d, "digest": {"sha256": content_digest(d)}})
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +219,8 @@ def test_sampled_table_keeps_intervals_and_sizes(sampled_sheet: CostSheet, tmp_p
 
 def test_sheet_document_shape(and_sheet: CostSheet) -> None:
     d = json.loads(and_sheet.to_json())
-    assert (d["format"], d["version"]) == (SHEET_FORMAT, SHEET_VERSION) == ("causalcost-sheet", 1)
+    assert (d["format"], d["version"]) == (SHEET_FORMAT, SHEET_VERSION) == ("causalcost-sheet", 2)
+    assert d["digest"]["sha256"] == and_sheet.digest and and_sheet.digest.startswith("sha256:")
     assert d["provenance"]["sha256"].startswith("sha256:")
     assert d["provenance"]["file"] == "thesis_and.toml"
     assert d["monotonicity"]["is_monotone"] is True
@@ -221,18 +229,19 @@ def test_sheet_document_shape(and_sheet: CostSheet) -> None:
 
 
 # --------------------------------------------------------------------------- bad documents
-def test_other_version_is_refused(and_sheet: CostSheet) -> None:
+@pytest.mark.parametrize("version", [3, 0, 2.0, 1.0, True, "2", None])
+def test_other_version_is_refused(and_sheet: CostSheet, version: object) -> None:
     d = and_sheet.to_dict()
-    d["version"] = 2
-    with pytest.raises(SheetError, match=r"version 2 .*version 1"):
-        CostSheet.from_dict(d)
+    d["version"] = version
+    with pytest.raises(SheetError, match=r"version .* is not supported.*versions 1, 2"):
+        from_edited(d)
 
 
 def test_other_format_is_refused(and_sheet: CostSheet) -> None:
     d = and_sheet.to_dict()
     d["format"] = "causalcost-network"
     with pytest.raises(SheetError, match="not a causalcost cost sheet"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 REQUIRED = ["format", "version", "created", "causalcost_version", "slot", "system_name",
@@ -246,14 +255,14 @@ REQUIRED = ["format", "version", "created", "causalcost_version", "slot", "syste
 @pytest.mark.parametrize("field", REQUIRED)
 def test_missing_field_is_named(count_sheet: CostSheet, field: str) -> None:
     with pytest.raises(SheetError, match=repr(field).replace(".", r"\.")):
-        CostSheet.from_dict(_drop(count_sheet.to_dict(), field))
+        from_edited(_drop(count_sheet.to_dict(), field))
 
 
 def test_unknown_field_is_refused(and_sheet: CostSheet) -> None:
     d = and_sheet.to_dict()
     d["costz"] = {}
     with pytest.raises(SheetError, match="costz"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 @pytest.mark.parametrize(("path", "value", "match"), [
@@ -274,7 +283,7 @@ def test_bad_values_are_named(and_sheet: CostSheet, path: tuple[str, ...], value
         target = target[p]
     target[path[-1]] = value
     with pytest.raises(SheetError, match=match):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 @pytest.mark.parametrize("cell", ["tp", "fn", "fp", "tn"])
@@ -284,29 +293,30 @@ def test_tampered_derived_matrix_is_refused(and_sheet: CostSheet, matrix: str,
     d = and_sheet.to_dict()
     d["derived"][matrix][cell] += 0.5
     with pytest.raises(SheetError, match="tampered or inconsistent"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 def test_tampered_rates_are_refused(and_sheet: CostSheet, count_sheet: CostSheet) -> None:
     # rates and derived matrices edited together still disagree with the table
     d = and_sheet.to_dict()
     d["rates"]["P"]["P"] = 0.1
-    sheet = derive_sheet(cc.ErrorRates(0.1, 1.0, 0.2, 0.0), COSTS, slot="clinical_history")
+    sheet = derive_sheet(cc.ErrorRates(0.1, 1.0, 0.2, 0.0), COSTS, slot="clinical_history",
+                         monotonicity="declared")
     d["derived"] = sheet.to_dict()["derived"]
     with pytest.raises(SheetError, match="tampered or inconsistent.*table"):
-        CostSheet.from_dict(d)
+        from_edited(d)
     # and with the forced runs
     d = count_sheet.to_dict()
     d["forced_runs"]["forced_p"].update(fn=30, tp=70)
     with pytest.raises(SheetError, match="tampered or inconsistent"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 def test_class_counts_and_prior_must_agree(count_sheet: CostSheet) -> None:
     d = count_sheet.to_dict()
     d["prior"] = 0.5  # counts say 100 / 300
     with pytest.raises(SheetError, match="prior"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 def test_load_sheet_errors_name_the_file(and_sheet: CostSheet, tmp_path: Path) -> None:
@@ -315,8 +325,8 @@ def test_load_sheet_errors_name_the_file(and_sheet: CostSheet, tmp_path: Path) -
     with pytest.raises(SheetError, match="bad.json: not valid JSON"):
         load_sheet(bad)
     old = tmp_path / "old.json"
-    old.write_text(json.dumps({**and_sheet.to_dict(), "version": 2}), encoding="utf-8")
-    with pytest.raises(SheetError, match="old.json: sheet version 2"):
+    old.write_text(json.dumps({**and_sheet.to_dict(), "version": 3}), encoding="utf-8")
+    with pytest.raises(SheetError, match="old.json: sheet version 3"):
         load_sheet(old)
     with pytest.raises(SheetError, match="cannot read sheet"):
         load_sheet(tmp_path / "missing.json")
@@ -368,7 +378,7 @@ def test_network_check_refuses_monotone_assumption() -> None:
     d = sheet.to_dict()
     d["assumption"] = "monotone"
     with pytest.raises(SheetError, match="not monotone"):
-        CostSheet.from_dict(d)
+        from_edited(d)
 
 
 def test_non_monotone_rates_refuse_monotone_assumption() -> None:
@@ -392,7 +402,7 @@ def test_non_monotone_rates_refuse_monotone_assumption() -> None:
 ])
 def test_derive_sheet_argument_errors(kwargs: dict[str, Any], error: type[Exception],
                                       match: str) -> None:
-    args = {"slot": "clinical_history", **kwargs}
+    args = {"slot": "clinical_history", "monotonicity": "declared", **kwargs}
     with pytest.raises(error, match=match):
         derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), COSTS, **args)
 
