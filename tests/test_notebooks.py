@@ -147,3 +147,21 @@ def test_tour_ranking(tour: dict[str, Any]) -> None:
     assert ranking.index[0] == "perfect"
     assert ranking["eval1"].is_monotonic_increasing
     assert ranking.loc["thesis (50 %/50 %)", "eval1"] == pytest.approx(320)
+
+
+def test_experiments_notebook_reproduces_the_slides() -> None:
+    """Slides, "Resultados": the plain worst case's hold probability rises toward 1 with both
+    stage sizes; real / worst is at most 1 up to rare outliers. The high-confidence bound
+    holds at its level in every cell."""
+    path = NOTEBOOKS / "04_experiments.ipynb"
+    if not path.exists():
+        pytest.skip("notebooks/04_experiments.ipynb is missing")
+    ns = run_notebook(path)
+    f = ns["coverage"].frame
+    corner = f[(f.n1 == 10_000) & (f.n2 == 10_000)].p_plain.item()
+    assert f[(f.n1 == 10) & (f.n2 == 10)].p_plain.item() < 0.5 < corner
+    assert (f.p_high_confidence >= 0.95 - 3 * (0.95 * 0.05 / 500) ** 0.5).all()
+    summary = ns["ratio"].summary()
+    assert summary.loc["ratio_plain", "share_above_1"] < 0.01
+    assert summary.loc["ratio_high_confidence", "max"] <= 1
+    assert ns["high"].worst_cost >= ns["plain"].worst_cost
