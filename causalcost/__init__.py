@@ -71,6 +71,8 @@ _LAZY: dict[str, str] = {
     "expected_cost_matrix": "pricing.costs",
     "expected_system_confusion": "pricing.costs",
     "Fusioner": "network.fusioners",
+    "cost_intervals": "pricing.uncertainty",
+    "CostIntervals": "pricing.uncertainty",
     "coverage_experiment": "experiments.coverage",
     "CoverageResult": "experiments.coverage",
     "ratio_experiment": "experiments.ratio",
@@ -150,6 +152,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         perfect_slot_cost,
     )
     from .pricing.high_confidence import high_confidence_bound
+    from .pricing.uncertainty import CostIntervals, cost_intervals
     from .sheet.candidates import read_candidates_csv
     from .sheet.costsheet import CostSheet, load_sheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
@@ -187,6 +190,8 @@ __all__ = [
     "InfeasibleInputError",
     "InterventionalTable",
     "ModelCostMatrix",
+    "CostIntervals",
+    "cost_intervals",
     "CoverageResult",
     "InstanceLaw",
     "RatioResult",

@@ -35,7 +35,7 @@ from scipy import stats as _st
 
 from causalcost.errors import ValidationError
 
-__all__ = ["PREDICTION_METHODS", "binomial_prediction_limit"]
+__all__ = ["PREDICTION_METHODS", "binomial_prediction_limit", "clopper_pearson_interval"]
 
 #: Constructions accepted by :func:`binomial_prediction_limit`.
 PREDICTION_METHODS = ("conditional", "clopper-pearson")
@@ -145,3 +145,17 @@ def _clopper_pearson(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: float) 
         p_upper = np.where(k >= n, 1.0, _st.beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1)))
     quantile = _st.binom.ppf(1 - alpha / 2, m, np.nan_to_num(p_upper, nan=1.0))
     return np.nan_to_num(quantile, nan=0.0).astype(np.int64)
+
+
+def clopper_pearson_interval(count: int, n: int, confidence: float) -> tuple[float, float]:
+    """The exact two-sided interval for a proportion; assumes validated ``0 <= count <= n``.
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in clopper_pearson_interval(20, 100, 0.95)]
+    [0.1267, 0.2918]
+    """
+    alpha = 1 - confidence
+    low = 0.0 if count == 0 else float(_st.beta.ppf(alpha / 2, count, n - count + 1))
+    high = 1.0 if count == n else float(_st.beta.ppf(1 - alpha / 2, count + 1, n - count))
+    return low, high
