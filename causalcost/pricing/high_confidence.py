@@ -30,15 +30,17 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from scipy import stats as _st
 
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import InfeasibleInputError, ValidationError
-from causalcost.inference.table import ErrorRates
+from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.bounds import Bound, bound, bound_from_rates
 from causalcost.pricing.closed_forms import _UNIT, _check_assumption, _check_type, _extremes
 from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
 
-__all__ = ["high_confidence_bound", "high_confidence_worst_cost_many"]
+__all__ = ["high_confidence_bound", "high_confidence_bound_from_rates",
+           "high_confidence_worst_cost_many"]
 
 
 def _stage_one(forced_p: Confusion, forced_n: Confusion) -> dict[str, tuple[float, float, float]]:
@@ -125,14 +127,9 @@ def high_confidence_bound(
     >>> plain.worst_cost, high.worst_cost, high.confidence, high.method
     (75.0, 81.0, 0.95, 'conditional')
     """
-    _check_assumption(assumption)
-    for name, value in (("forced_p", forced_p), ("forced_n", forced_n), ("model", model)):
+    for name, value in (("forced_p", forced_p), ("forced_n", forced_n)):
         _check_type(name, value, Confusion)
-    _check_type("costs", costs, CostMatrix)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (
-        0 < confidence < 1
-    ):
-        raise ValidationError(f"confidence ({confidence!r}) must lie strictly between 0 and 1")
+    _check_options(model, costs, confidence, assumption)
     if method not in PREDICTION_METHODS:
         raise ValidationError(
             f"method ({method!r}) must be one of {', '.join(map(repr, PREDICTION_METHODS))}"
@@ -141,16 +138,18 @@ def high_confidence_bound(
     rates = ErrorRates.from_forced(forced_p, forced_n)
     plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
     stage = _stage_one(forced_p, forced_n)
-    for value, name in ((model.tp, "model.tp"), (model.fn, "model.fn"), (model.fp, "model.fp"),
-                        (model.tn, "model.tn")):
-        if value != round(value):
-            raise ValidationError(f"{name} ({value:g}) must be an integer count: the "
-                                  "high-confidence bound counts the candidate's instances")
     alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
     u = {}
     for c, n2 in (("P", model.positives), ("N", model.negatives)):
         right, wrong, n1 = stage[c]
         u[c] = _limits(int(right), int(wrong), int(n1), int(n2), alpha, method, assumption)
+    return _assemble(u, model, costs, plain, assumption, confidence, method)
+
+
+def _assemble(u: dict[str, tuple[Any, Any]], model: Confusion, costs: CostMatrix, plain: Bound,
+              assumption: str, confidence: float, method: str) -> Bound:
+    """The count-form bound at the limits ``u`` (per class: failures with the slot right,
+    wrong), keeping the plain bound's point estimate and best case."""
     n2_p, n2_n = int(model.positives), int(model.negatives)
     high_p = Confusion(tp=n2_p - int(u["P"][0]), fn=int(u["P"][0]),
                        fp=int(u["N"][1]), tn=n2_n - int(u["N"][1]))
@@ -161,6 +160,63 @@ def high_confidence_bound(
                    best_witness=plain.best_witness, expected=plain.expected,
                    expected_cost=plain.expected_cost, form="high-confidence",
                    confidence=float(confidence), method=method)
+
+
+def _check_options(model: Confusion, costs: CostMatrix, confidence: object,
+                   assumption: str) -> None:
+    _check_assumption(assumption)
+    _check_type("model", model, Confusion)
+    _check_type("costs", costs, CostMatrix)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (
+        0 < confidence < 1
+    ):
+        raise ValidationError(f"confidence ({confidence!r}) must lie strictly between 0 and 1")
+    for value, name in ((model.tp, "model.tp"), (model.fn, "model.fn"), (model.fp, "model.fp"),
+                        (model.tn, "model.tn")):
+        if value != round(value):
+            raise ValidationError(f"{name} ({value:g}) must be an integer count: the "
+                                  "high-confidence bound counts the candidate's instances")
+
+
+def high_confidence_bound_from_rates(
+    rates: ErrorRates | InterventionalTable,
+    model: Confusion,
+    costs: CostMatrix = _UNIT,
+    *,
+    confidence: float = 0.95,
+    assumption: str = "monotone",
+    monotonicity: object | None = None,
+) -> Bound:
+    """The high-confidence worst case when the rates are known exactly (an exact network table).
+
+    The candidate's instances still hold their own failure counts: with the rate ``p`` known,
+    the stage-2 count is ``Binomial(n2, p)`` and its upper limit is that binomial's quantile at
+    ``1 - alpha / L`` (``L`` limits, Bonferroni), never below ``n2 p``.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> b = high_confidence_bound_from_rates(cc.ErrorRates(0.2, 1.0, 0.2, 0.0),
+    ...                                      cc.Confusion(50, 50, 100, 100),
+    ...                                      cc.CostMatrix(fn=5, fp=1))
+    >>> b.worst_cost >= 390, b.method   # thesis §4, example 1: plain worst case 390
+    (True, 'binomial')
+    """
+    _check_options(model, costs, confidence, assumption)
+    plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
+    r = rates.error_rates if isinstance(rates, InterventionalTable) else rates
+    alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
+    u = {}
+    for c, n2, right, wrong in (("P", model.positives, r.fn_forced_p, r.fn_forced_n),
+                                ("N", model.negatives, r.fp_forced_n, r.fp_forced_p)):
+        limits = []
+        for p_fail in (right, wrong):
+            q = _st.binom.ppf(1 - alpha, int(n2), p_fail) if n2 > 0 else 0
+            limits.append(int(min(n2, max(q, np.ceil(n2 * p_fail - 1e-9)))))
+        if assumption == "monotone":
+            limits[0] = min(limits)
+        u[c] = (limits[0], limits[1])
+    return _assemble(u, model, costs, plain, assumption, confidence, "binomial")
 
 
 def high_confidence_worst_cost_many(

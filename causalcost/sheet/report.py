@@ -44,6 +44,11 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.errors import CausalCostError, SheetError, ValidationError
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
+from causalcost.pricing.high_confidence import (
+    high_confidence_bound,
+    high_confidence_bound_from_rates,
+)
+from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
 from causalcost.sheet.costsheet import CostSheet
 
 __all__ = ["Report", "evaluate", "compare", "sheet_warnings", "COMPARE_COLUMNS"]
@@ -104,6 +109,12 @@ class Report:
     sheet_digest : str
         The SHA-256 of the sheet the report was computed on (``"sha256:<hex>"``), so the
         sheet's issuer can tell it is theirs.
+    intervals : CostIntervals or None
+        With ``evaluate(..., confidence=c)``: intervals on the six costs
+        (:func:`~causalcost.cost_intervals`).
+    high_confidence : Bound or None
+        With ``evaluate(..., confidence=c)``: the worst case that holds on the candidate's own
+        instances with probability at least ``c`` (:func:`~causalcost.high_confidence_bound`).
 
     Examples
     --------
@@ -132,6 +143,8 @@ class Report:
     system_name: str = "system"
     warnings: tuple[str, ...] = ()
     sheet_digest: str = ""
+    intervals: CostIntervals | None = field(default=None, repr=False)
+    high_confidence: Bound | None = field(default=None, repr=False)
 
     def _rows(self) -> dict[str, dict[str, float]]:
         return {name: {**m.to_dict(), "cost": c} for name, m, c in (
@@ -162,7 +175,29 @@ class Report:
             "costs": self.costs.to_dict(),
             "warnings": list(self.warnings),
             "sheet_sha256": self.sheet_digest,
+            **self._uncertainty_dict(rows),
         }
+
+    def _uncertainty_dict(self, rows: dict[str, dict[str, float]]) -> dict[str, Any]:
+        """``ci_low`` / ``ci_high`` beside each cost, and the high-confidence worst case."""
+        if self.intervals is None:
+            return {}
+        f = self.intervals.frame
+        for case in ("worst", "best", "expected"):
+            rows[case].update(ci_low=float(f.loc[f"{case}_cost", "ci_low"]),
+                              ci_high=float(f.loc[f"{case}_cost", "ci_high"]))
+        out: dict[str, Any] = {
+            "confidence": self.intervals.confidence,
+            "intervals": {name: {"ci_low": float(f.loc[name, "ci_low"]),
+                                 "ci_high": float(f.loc[name, "ci_high"])}
+                          for name in ("eval1", "eval2", "perfect_slot_cost")},
+            "interval_method": self.intervals.method,
+        }
+        if self.high_confidence is not None:
+            h = self.high_confidence
+            out["high_confidence_worst"] = {**h.worst.to_dict(), "cost": h.worst_cost,
+                                            "confidence": h.confidence, "method": h.method}
+        return out
 
     def to_series(self) -> pd.Series:
         """The six costs: eval1, eval2, perfect_slot_cost, expected_cost, worst_cost, best_cost."""
@@ -205,8 +240,25 @@ class Report:
             "How the worst case can happen:",
             *(f"  {line}" for line in self.witnesses["worst"].describe().splitlines()),
         ]
+        lines += self._uncertainty_lines()
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
+
+    def _uncertainty_lines(self) -> list[str]:
+        if self.intervals is None:
+            return []
+        f = self.intervals.frame
+        level = f"{self.intervals.confidence:.0%}"
+        lines = [f"{level} intervals ({self.intervals.method}):"]
+        for name, label in (("eval1", "Eval1"), ("eval2", "Eval2"), ("worst_cost", "worst case"),
+                            ("best_cost", "best case")):
+            lines.append(f"  {label:<11} {_fmt(f.loc[name, 'estimate'])} "
+                         f"[{_fmt(f.loc[name, 'ci_low'])}, {_fmt(f.loc[name, 'ci_high'])}]")
+        if self.high_confidence is not None:
+            lines.append(f"Worst case on the candidate's own instances: plain "
+                         f"{_fmt(self.worst_cost)}, high-confidence ({level}) "
+                         f"{_fmt(self.high_confidence.worst_cost)}")
+        return lines
 
     def __repr__(self) -> str:
         return (f"Report(slot={self.slot!r}, eval1={_fmt(self.eval1)}, eval2={_fmt(self.eval2)}, "
@@ -234,20 +286,28 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
                     f"{type(candidate).__name__}")
 
 
+def same_instances(sheet: CostSheet, model: Confusion) -> bool:
+    """Whether the candidate was counted on the sheet's own evaluation set (same class sizes)."""
+    if sheet.class_counts is None:
+        return False
+    sp, sn = sheet.class_counts
+    return (model.positives, model.negatives) == (float(sp), float(sn))
+
+
 def _check_classes(sheet: CostSheet, model: Confusion) -> tuple[str, ...]:
     """Raise when the candidate's class sizes contradict the sheet; return softer warnings."""
     if model.total <= 0:
         raise ValidationError("the candidate's confusion has no instances")
     p, n = model.positives, model.negatives
     if sheet.class_counts is not None:
+        if same_instances(sheet, model):
+            return ()
         sp, sn = sheet.class_counts
-        if (p, n) != (float(sp), float(sn)):
-            why = ("the count-form worst case needs the candidate counted on the instances of the "
-                   "forced runs" if sheet.form == "counts"
-                   else "the sheet fixes the evaluation set's class sizes")
-            raise SheetError(f"candidate has {_fmt(p)} positives and {_fmt(n)} negatives but the "
-                             f"sheet was derived on {sp} and {sn}: {why}")
-        return ()
+        return (f"the candidate was counted on other instances ({_fmt(p)} positives, "
+                f"{_fmt(n)} negatives) than the sheet's ({sp} and {sn}): the worst and best "
+                "cases use the probability form on the candidate's class sizes, exact only up "
+                "to sampling error on its instances; evaluate with a confidence level "
+                "(--confidence 0.95) for a worst case that holds with a stated probability",)
     if sheet.prior is None:
         return ()
     prior, total = sheet.prior, model.total
@@ -290,7 +350,8 @@ def sheet_warnings(sheet: CostSheet) -> tuple[str, ...]:
     return tuple(out)
 
 
-def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Report:
+def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
+             confidence: float | None = None) -> Report:
     """Evaluate one candidate for the sheet's slot.
 
     Parameters
@@ -298,8 +359,14 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     sheet : CostSheet
         The slot's cost sheet.
     candidate : Confusion or mapping
-        The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). For a sheet with class
-        counts it must have exactly those class sizes.
+        The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). On the sheet's own
+        evaluation set (the class sizes of its forced runs) the worst case is exact (count
+        form); on other instances (the common two-split case) it uses the probability form on
+        the candidate's class sizes, and says so in a warning.
+    confidence : float, optional
+        Add intervals on every cost (:func:`~causalcost.cost_intervals`) and the worst case
+        that holds on the candidate's own instances with this probability
+        (:func:`~causalcost.high_confidence_bound`).
 
     Returns
     -------
@@ -326,10 +393,10 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     >>> r = evaluate(sheet, cc.Confusion(tp=40, fn=60, fp=100, tn=100))
     >>> r.to_dict()["eval1"], r.to_dict()["eval2"], r.to_dict()["assumption"]
     (375.0, 275.0, 'monotone')
-    >>> evaluate(sheet, cc.Confusion(tp=40, fn=50, fp=100, tn=110))
-    Traceback (most recent call last):
-    causalcost.errors.SheetError: candidate has 90 positives and 210 negatives but the sheet was derived on 100 and 200: the sheet fixes the evaluation set's class sizes
-    """  # noqa: E501
+    >>> other = evaluate(sheet, cc.Confusion(tp=40, fn=50, fp=100, tn=110), confidence=0.95)
+    >>> other.form, other.high_confidence.worst_cost >= other.worst_cost
+    ('probability', True)
+    """
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")
@@ -337,12 +404,16 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
     ev = evaluate_costs(sheet.rates, sheet.costs, model)
     check = sheet.monotonicity_check
     b: Bound
-    if sheet.forced_p is not None and sheet.forced_n is not None:
-        b = bound(sheet.forced_p, sheet.forced_n, model, sheet.costs,
+    counted = sheet.forced_p is not None and sheet.forced_n is not None
+    if counted and same_instances(sheet, model):
+        b = bound(sheet.forced_p, sheet.forced_n, model, sheet.costs,  # type: ignore[arg-type]
                   assumption=sheet.assumption, monotonicity=check)
     else:
         b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
                              monotonicity=check)
+    intervals, high = None, None
+    if confidence is not None:
+        intervals, high = _uncertainty(sheet, model, confidence, check)
     return Report(
         eval1=ev.eval1, eval2=ev.eval2, perfect_slot_cost=ev.perfect_slot_cost,
         expected=b.expected, expected_cost=b.expected_cost, worst=b.worst,
@@ -350,7 +421,43 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float]) -> Re
         form=b.form, slot=sheet.slot, model=model,
         witnesses={"worst": b.worst_witness, "best": b.best_witness}, costs=sheet.costs,
         system_name=sheet.system_name, warnings=warnings, sheet_digest=sheet.digest,
+        intervals=intervals, high_confidence=high,
     )
+
+
+def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
+    """The forced runs behind the sheet's rates: counted, or rebuilt from a sampled table
+    (both forced runs of a sampled table see the same simulated instances)."""
+    if sheet.forced_p is not None and sheet.forced_n is not None:
+        return sheet.forced_p, sheet.forced_n
+    t = sheet.table
+    if t is None or t.counts is None:
+        return None
+    n_p, n_n = int(t.counts[0, 0, 0]), int(t.counts[1, 0, 0])
+    fail = {(c, x): round(t.probabilities[c, x, 1 if c == 0 else 2] * (n_p if c == 0 else n_n))
+            for c in (0, 1) for x in (0, 1)}
+    forced = [Confusion(tp=n_p - fail[0, x], fn=fail[0, x], fp=fail[1, x], tn=n_n - fail[1, x])
+              for x in (0, 1)]
+    return forced[0], forced[1]
+
+
+def _uncertainty(sheet: CostSheet, model: Confusion, confidence: float,
+                 check: object) -> tuple[CostIntervals, Bound]:
+    """Intervals on the costs and the high-confidence worst case for one candidate."""
+    stage_one = _stage_one(sheet)
+    source: object = stage_one if stage_one is not None else sheet.rates
+    integral = all(float(v).is_integer() for v in model.cells())
+    intervals = cost_intervals(source, model, sheet.costs, confidence=confidence,
+                               assumption=sheet.assumption, model_is_sample=integral)
+    if stage_one is not None:
+        high = high_confidence_bound(*stage_one, model, sheet.costs, confidence=confidence,
+                                     assumption=sheet.assumption, monotonicity=check)
+    else:
+        high = high_confidence_bound_from_rates(sheet.rates, model, sheet.costs,
+                                                confidence=confidence,
+                                                assumption=sheet.assumption,
+                                                monotonicity=check)
+    return intervals, high
 
 
 def compare(sheet: CostSheet, candidates: Mapping[str, Confusion | Mapping[str, float]]
