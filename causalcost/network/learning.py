@@ -72,7 +72,7 @@ def fit_system(
         Unknown estimator, an empty frame, a column whose values are not the node's states
         (the message names the column and the values).
     NetworkStructureError
-        A latent node with no observed neighbour (nothing identifies it).
+        A latent node with no observed child (nothing reveals it).
 
     Examples
     --------
@@ -95,9 +95,9 @@ def fit_system(
     observed = [n for n in net.nodes if n in data.columns]
     latent = [n for n in stochastic if n not in data.columns]
     for node in latent:
-        if not any(m in data.columns for m in (*net.predecessors(node), *net.successors(node))):
-            raise NetworkStructureError(f"latent node {node!r} has no observed parent or child: "
-                                        "the data cannot identify it; add a column for it")
+        if not any(m in data.columns for m in net.successors(node)):
+            raise NetworkStructureError(f"latent node {node!r} has no observed child: the data "
+                                        "cannot identify it; add a column for it")
     state_names = {n: [str(s) for s in cpds[n].state_names[n]] for n in net.nodes}
     frame = data[observed].astype(str)
     for node in observed:

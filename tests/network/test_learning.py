@@ -59,5 +59,5 @@ def test_bad_data_is_refused_with_the_column_named() -> None:
         fit_system(system, bad)
     with pytest.raises(cc.CausalCostError, match="estimator"):
         fit_system(system, data, estimator="guess")
-    with pytest.raises(cc.CausalCostError, match="no observed parent or child"):
+    with pytest.raises(cc.CausalCostError, match="no observed child"):
         fit_system(system, data[["Class"]])
