@@ -20,6 +20,8 @@ __all__ = [
     "MonotonicityError",
     "InfeasibleInputError",
     "SheetError",
+    "InputTypeError",
+    "OverflowInputError",
 ]
 
 
@@ -68,3 +70,27 @@ class InfeasibleInputError(ValidationError):
 
 class SheetError(ValidationError):
     """A cost sheet of another version, with missing fields or inconsistent content."""
+
+
+class InputTypeError(CausalCostError, TypeError):
+    """A value of the wrong type passed to a public function (a string where a count goes)."""
+
+
+class OverflowInputError(ValidationError):
+    """Inputs whose results do not fit in float64 (an infinite or NaN cost); rescale them."""
+
+
+class DataError(CausalCostError, ValueError):
+    """A data set that cannot be counted: a missing or unreadable file, a missing column, or a
+    column that is not binary labels (a third label, nulls, fractional values)."""
+
+
+__all__ += ["DataError"]
+
+
+class CausalCostWarning(UserWarning):
+    """Something causalcost did that the caller may not have meant (a default filled in, an
+    assumption recorded without evidence); the result is still correct for what was asked."""
+
+
+__all__ += ["CausalCostWarning"]

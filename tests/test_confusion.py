@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
 import causalcost as cc
-from causalcost.confusion import parse_cells
+from causalcost.confusion import format_number, parse_cells
 
 counts = st.integers(0, 10**6)
 reals = st.floats(0, 1e6, allow_nan=False, allow_infinity=False)
@@ -238,3 +238,52 @@ def test_errors_are_value_errors() -> None:
         cc.Confusion(-1, 0, 0, 0)
     with pytest.raises(cc.CausalCostError):
         cc.CostMatrix(tp=2, fn=1)
+
+
+# ------------------------------------------------------------------ issue 7: user errors
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda: cc.Confusion.parse(None), cc.InputTypeError, "must be a string"),
+    (lambda: cc.CostMatrix.parse(5), cc.InputTypeError, "must be a string"),
+    (lambda: cc.Confusion(tp=10**400, fn=0, fp=0, tn=0), cc.CountError,
+     r"tp must be finite: \(an integer near 2\*\*1328\) is beyond float64's range"),
+    (lambda: cc.Confusion.from_array([["a", "b"], ["c", "d"]]), cc.InputTypeError,
+     "tp must be a real number, got str 'a'"),
+    (lambda: cc.Confusion.from_array([[1, True], [0, 0]]), cc.InputTypeError,
+     "fn must be a real number, got bool"),
+    (lambda: cc.Confusion.from_array([[1, 2], [3]]), cc.ValidationError, r"shape \(2, 2\)"),
+    (lambda: cc.correlation_range("x", 0.5), cc.InputTypeError, "accuracy a must be a real"),
+    (lambda: cc.correlated_correctness(0.5, 0.5, math.nan), cc.ValidationError,
+     "correlation must be finite"),
+    (lambda: cc.Confusion.from_sklearn([[1, 2], [3, 4]], labels=[1, 1]), cc.ValidationError,
+     r"labels must be two different labels .* got \[1, 1\]"),
+    (lambda: cc.Confusion.from_sklearn([[1, 2], [3, 4]], labels=None), cc.InputTypeError,
+     "labels must be a sequence of two labels"),
+    (lambda: cc.Confusion(1, 1, 1, 1).to_sklearn(labels=["a", "a"], positive="a"),
+     cc.ValidationError, "two different labels"),
+    (lambda: cc.Confusion.from_mapping(None), cc.InputTypeError, "must be a mapping"),
+    (lambda: cc.CostMatrix.from_mapping([("fn", 1)]), cc.InputTypeError, "must be a mapping"),
+    (lambda: cc.Confusion.from_frame(None), cc.InputTypeError, "pandas DataFrame"),
+    (lambda: cc.Confusion.from_predictions(None, [1]), cc.InputTypeError, "sequences"),
+    (lambda: cc.Confusion.from_predictions([1, 0], [1]), cc.ValidationError, "same length"),
+    (lambda: cc.Confusion(1, 1, 1, 1).cost("fn=1"), cc.InputTypeError, "CostMatrix"),
+    (lambda: cc.CostMatrix.from_array([["x", 1], [1, 0]]), cc.InputTypeError, "real number"),
+    (lambda: cc.Confusion(1e308, 1e308, 1, 1), cc.CountError, "total overflows float64"),
+])
+def test_user_errors_are_causalcost_errors(call, error: type, match: str) -> None:
+    with pytest.raises(error, match=match) as info:
+        call()
+    assert isinstance(info.value, cc.CausalCostError)
+    # each also derives from the built-in it refines, so generic handlers keep working
+    assert isinstance(info.value, TypeError if error is cc.InputTypeError else ValueError)
+
+
+def test_counts_beyond_2_53_stay_exact() -> None:
+    big = 2**60 + 1  # float(big) == 2**60
+    m = cc.Confusion(tp=big, fn=1, fp=0, tn=0)
+    assert m.tp == big and m.positives == big + 1 and m.errors == 1
+    assert repr(m) == f"Confusion(tp={big}, fn=1, fp=0, tn=0)"
+    assert cc.Confusion.parse(f"tp={big},fn=1,fp=0,tn=0") == m
+    assert parse_cells(f"tp={big},fn=80")["tp"] == big
+    assert parse_cells("fn=80") == {"fn": 80.0}  # small values stay floats
+    assert cc.Confusion(np.int64(big), 1, 0, 0) == m
+    assert format_number(big) == str(big) and format_number(float(big)) == "1.15292e+18"

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-from causalcost.errors import ValidationError
+from causalcost.confusion import _as_real
+from causalcost.errors import InputTypeError, ValidationError
 
 __all__ = ["correlation_range", "correlated_correctness"]
 
@@ -28,7 +29,7 @@ _TOL = 1e-12
 
 
 def _accuracy(name: str, value: float) -> float:
-    v = float(value)
+    v = _as_real(name, value, ValidationError)
     if not 0.0 <= v <= 1.0:
         raise ValidationError(f"{name} must be a probability in [0, 1], got {value!r}")
     return v
@@ -36,6 +37,13 @@ def _accuracy(name: str, value: float) -> float:
 
 def correlation_range(a: float, b: float) -> tuple[float, float]:
     """The reachable Pearson correlations of two correctness indicators with accuracies a, b.
+
+    Raises
+    ------
+    ValidationError
+        If an accuracy is not a probability in [0, 1].
+    InputTypeError
+        If an accuracy is not a real number.
 
     Examples
     --------
@@ -63,8 +71,10 @@ def correlated_correctness(
     Raises
     ------
     ValidationError
-        If ``correlation`` is outside :func:`correlation_range` ``(a, b)``; the message gives
-        the reachable range.
+        If ``correlation`` is outside :func:`correlation_range` ``(a, b)`` (the message gives
+        the reachable range), not finite, or an accuracy is not a probability.
+    InputTypeError
+        If an argument is not a real number.
 
     Examples
     --------
@@ -72,7 +82,9 @@ def correlated_correctness(
     [0.4875, 0.0125, 0.0125, 0.4875]
     """
     a, b = _accuracy("accuracy a", a), _accuracy("accuracy b", b)
-    rho = float(correlation)
+    rho = _as_real("correlation", correlation, ValidationError)
+    if not isinstance(what, str):
+        raise InputTypeError(f"what must be a string naming the class, got {type(what).__name__}")
     lo, hi = correlation_range(a, b)
     if not (lo - _TOL <= rho <= hi + _TOL):
         raise ValidationError(

@@ -33,22 +33,26 @@ Every integer in between is attained, and cost function 1's estimate always lies
 two. Costs follow because a mistake never costs less than a hit: the system's cost grows with its
 errors in each class. A :class:`Witness` records an instance-level assignment attaining a bound.
 
-Two forms: the **count form** (:func:`bound`, slides) takes the system's confusion matrices with
-the slot forced to P and to N on the *same* instances as the model's confusion; the
+Three forms: the **count form** (:func:`bound`, slides) takes the system's confusion matrices
+with the slot forced to P and to N on the *same* instances as the model's confusion; the
 **probability form** (:func:`bound_from_rates`, thesis) uses ``F = e x n`` from the network's
-interventional rates, so its results are expected counts and may be fractional.
+interventional rates, so its results are expected counts and may be fractional; the **kinds
+form** (``bound(kinds=..., model=...)``, :mod:`~causalcost.pricing.kinds`) takes the four kinds
+counted per class on the model's instances and is exact for them, with no assumption.
+
+The count and kinds forms compute in Python integers, so counts of any size (beyond ``2**53``,
+where floats skip integers) give exact confusions; costs are floats, and a cost that overflows
+float64 is refused (:class:`~causalcost.errors.OverflowInputError`), never returned as ``inf``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-import pandas as pd
-
-from causalcost.confusion import CELLS, Confusion, CostMatrix
-from causalcost.confusion import format_number as _fmt
+from causalcost.confusion import Confusion, CostMatrix, _cost, _exact
+from causalcost.errors import InputTypeError, MonotonicityError
 from causalcost.inference.table import ErrorRates, InterventionalTable
+from causalcost.pricing.bound_result import Bound
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.closed_forms import (
     _UNIT,
@@ -56,13 +60,27 @@ from causalcost.pricing.closed_forms import (
     _check_assumption,
     _check_monotonicity,
     _check_type,
-    _extremes,
+    _extremes_exact,
     _failures_from_counts,
     _rates_of,
     _ratio,
 )
 from causalcost.pricing.costs import expected_cost_matrix, expected_system_confusion
-from causalcost.pricing.witness import KIND_LABELS, KINDS, ClassWitness, Witness, _class_witness
+from causalcost.pricing.kinds import (
+    _check_sizes,
+    _forced,
+    _kind_extremes,
+    _kind_witness,
+    _read_kinds,
+)
+from causalcost.pricing.witness import (
+    KIND_LABELS,
+    KINDS,
+    ClassWitness,
+    Witness,
+    _class_witness,
+    _rest,
+)
 
 __all__ = [
     "ASSUMPTIONS",
@@ -79,140 +97,19 @@ __all__ = [
     "worst_case_confusion",
 ]
 
-
-# ----------------------------------------------------------------------------------- result
-_ASSUMPTION_TEXT = {
-    "monotone": "the system is monotone in the slot (a right slot prediction never makes it "
-                "fail where a wrong one would not)",
-    "none": "no assumption on how the system reacts to the slot",
-}
-
-
-_FORM_TEXT = {
-    "counts": "counts from forced runs on the model's instances",
-    "probability": "expected counts from interventional rates (may be fractional)",
-    "high-confidence": "forced runs counted on other instances than the model's",
-}
-
-
-@dataclass(frozen=True)
-class Bound:
-    """Worst, expected (cost function 1) and best system confusion for one slot model.
-
-    Attributes
-    ----------
-    worst, best : Confusion
-        System confusion in the worst / best case compatible with the inputs and assumption.
-    worst_cost, best_cost : float
-        Their costs under ``costs``.
-    expected : Confusion
-        Cost function 1's system confusion (exact under independent errors).
-    expected_cost : float
-        Its cost, ``Eval1``.
-    assumption : str
-        ``"monotone"`` or ``"none"``: what the bounds rest on.
-    form : str
-        ``"counts"`` (forced runs on the model's instances) or ``"probability"`` (``F = e n``;
-        cells may be fractional).
-    worst_witness, best_witness : Witness
-        Instance-level assignments attaining the two cases.
-    costs : CostMatrix
-        The system's cost matrix.
-    model : Confusion
-        The slot model's confusion.
-    confidence, method : float and str, or None
-        For a high-confidence bound (:func:`~causalcost.high_confidence_bound`): the
-        probability that the real system cost on the candidate's instances stays at or under
-        ``worst_cost``, and the prediction limit used; ``None`` for the plain bounds.
-
-    Examples
-    --------
-    Thesis §3.3: AND fusioner, model 1 right on 50 of 100 positives, slot model 50 %:
-
-    >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
-    >>> b.worst_cost, b.expected_cost, b.best_cost
-    (100.0, 75.0, 50.0)
-    >>> b.to_dict()["worst"]
-    {'tp': 0.0, 'fn': 100.0, 'fp': 0.0, 'tn': 0.0, 'cost': 100.0}
-    """
-
-    worst: Confusion
-    best: Confusion
-    worst_cost: float
-    best_cost: float
-    expected: Confusion
-    expected_cost: float
-    assumption: str
-    form: str
-    worst_witness: Witness
-    best_witness: Witness
-    costs: CostMatrix
-    model: Confusion
-    confidence: float | None = None
-    method: str | None = None
-
-    def _rows(self) -> dict[str, dict[str, float]]:
-        return {name: {**m.to_dict(), "cost": c} for name, m, c in (
-            ("worst", self.worst, self.worst_cost), ("expected", self.expected, self.expected_cost),
-            ("best", self.best, self.best_cost))}
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; keys ``assumption``, ``worst``, ``best``, ``expected`` are a contract."""
-        rows = self._rows()
-        return {"assumption": self.assumption, "form": self.form, "worst": rows["worst"],
-                "best": rows["best"], "expected": rows["expected"],
-                "costs": self.costs.to_dict(), "model": self.model.to_dict(),
-                "witnesses": {"worst": self.worst_witness.to_dict(),
-                              "best": self.best_witness.to_dict()},
-                "confidence": self.confidence, "method": self.method}
-
-    def to_frame(self) -> pd.DataFrame:
-        """Rows worst / expected / best; columns tp, fn, fp, tn, cost."""
-        return pd.DataFrame.from_dict(self._rows(), orient="index")[[*CELLS, "cost"]]
-
-    def __repr__(self) -> str:
-        return (f"Bound(assumption={self.assumption!r}, form={self.form!r}, "
-                f"worst_cost={_fmt(self.worst_cost)}, expected_cost={_fmt(self.expected_cost)}, "
-                f"best_cost={_fmt(self.best_cost)}, worst={self.worst!r}, best={self.best!r})")
-
-    def _header(self) -> str:
-        form = _FORM_TEXT.get(self.form, self.form)
-        if self.confidence is not None:
-            form += (f"; the worst case holds on the candidate's instances with probability "
-                     f"at least {self.confidence:.0%} ({self.method} prediction limits)")
-        return (f"System cost bounds for model {self.model!r} under {self.costs!r}\n"
-                f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}")
-
-    def __str__(self) -> str:
-        return "\n".join([
-            self._header(), self.to_frame().to_string(float_format=_fmt),
-            "How the worst case can happen:", _indent(self.worst_witness.describe()),
-            "How the best case can happen:", _indent(self.best_witness.describe()),
-        ])
-
-    def _repr_html_(self) -> str:
-        return f"<p>{self._header()}</p>" + self.to_frame().to_html(float_format=_fmt)
-
-
-def _indent(text: str) -> str:
-    return "\n".join(f"  {line}" for line in text.splitlines()) or "  (no instances)"
+_Case = tuple[tuple[Any, Any], Witness]  # ((system FN, system FP), witness)
 
 
 # --------------------------------------------------------------------------------- scalar API
-def _build(fails: tuple[float, float, float, float], rates: ErrorRates, model: Confusion,
-           costs: CostMatrix, assumption: str, form: str) -> Bound:
-    fcp, fwp, fcn, fwn = fails
-    extremes_p = _extremes(fcp, fwp, model.tp, model.fn, assumption)
-    extremes_n = _extremes(fcn, fwn, model.tn, model.fp, assumption)
-    cases = {}
-    for i, case in enumerate(("worst", "best")):
-        fn, fp = float(extremes_p[i]), float(extremes_n[i])
-        conf = Confusion(tp=max(0.0, model.positives - fn), fn=fn, fp=fp,
-                         tn=max(0.0, model.negatives - fp))
-        wit = Witness(_class_witness(fcp, fwp, model.tp, model.fn, assumption, i == 0),
-                      _class_witness(fcn, fwn, model.tn, model.fp, assumption, i == 0), assumption)
-        cases[case] = (conf, conf.cost(costs), wit)
-    (worst, worst_cost, worst_wit), (best, best_cost, best_wit) = cases["worst"], cases["best"]
+def _assemble(cases: dict[str, _Case], rates: ErrorRates, model: Confusion, costs: CostMatrix,
+              assumption: str, form: str) -> Bound:
+    """The Bound from the worst and best (FN, FP) and their witnesses; costs checked finite."""
+    out = {}
+    for case, ((fn, fp), wit) in cases.items():
+        conf = Confusion(tp=_rest(model.positives, fn), fn=fn, fp=fp,
+                         tn=_rest(model.negatives, fp))
+        out[case] = (conf, _cost(conf.cells(), costs, f"{case}-case system cost"), wit)
+    (worst, worst_cost, worst_wit), (best, best_cost, best_wit) = out["worst"], out["best"]
     return Bound(worst=worst, best=best, worst_cost=worst_cost, best_cost=best_cost,
                  expected=expected_system_confusion(rates, model),
                  expected_cost=expected_cost_matrix(rates, costs).evaluate(model),
@@ -220,10 +117,58 @@ def _build(fails: tuple[float, float, float, float], rates: ErrorRates, model: C
                  best_witness=best_wit, costs=costs, model=model)
 
 
-def bound(forced_p: Confusion, forced_n: Confusion, model: Confusion,
-          costs: CostMatrix = _UNIT, *, assumption: str = "monotone",
+def _build(fails: tuple[Any, Any, Any, Any], rates: ErrorRates, model: Confusion,
+           costs: CostMatrix, assumption: str, form: str) -> Bound:
+    fcp, fwp, fcn, fwn = fails
+    tp, fn, fp, tn = (_exact(v) for v in model.cells())
+    cases = {}
+    for i, case in enumerate(("worst", "best")):
+        errors = (_extremes_exact(fcp, fwp, tp, fn, assumption)[i],
+                  _extremes_exact(fcn, fwn, tn, fp, assumption)[i])
+        wit = Witness(_class_witness(fcp, fwp, tp, fn, assumption, i == 0),
+                      _class_witness(fcn, fwn, tn, fp, assumption, i == 0), assumption)
+        cases[case] = (errors, wit)
+    return _assemble(cases, rates, model, costs, assumption, form)
+
+
+def _count_rates(fails: tuple[int, int, int, int], model: Confusion) -> ErrorRates:
+    """Cost function 1's rates ``F / n`` from count-form failures (0 for an empty class)."""
+    n_p, n_n = model.positives, model.negatives
+    return ErrorRates(_ratio(fails[0], n_p), _ratio(fails[1], n_p), _ratio(fails[3], n_n),
+                      _ratio(fails[2], n_n))
+
+
+def _bound_from_kinds(kinds: object, model: Confusion, costs: CostMatrix,
+                      assumption: str | None) -> Bound:
+    _check_type("model", model, Confusion)
+    counts = _read_kinds(kinds)
+    _check_sizes(counts, model)
+    right_only = counts["P"][3] + counts["N"][3]
+    if assumption == "monotone" and right_only:
+        raise MonotonicityError(
+            f"the kinds hold {right_only} right_only instance(s) (the system fails there only "
+            "when the slot is right), so the system is not monotone in the slot; the kinds "
+            "bound needs no assumption: drop assumption= (or pass assumption='none')")
+    forced_p, forced_n = _forced(counts)
+    fails = _failures_from_counts(forced_p, forced_n, model, "none")  # integer model counts
+    hits = {"P": _exact(model.tp), "N": _exact(model.tn)}
+    cases = {}
+    for i, case in enumerate(("worst", "best")):
+        errors = tuple(_kind_extremes(counts[c], hits[c])[i] for c in ("P", "N"))
+        wit = Witness(_kind_witness(counts["P"], hits["P"], i == 0),
+                      _kind_witness(counts["N"], hits["N"], i == 0), "none")
+        cases[case] = (errors, wit)
+    return _assemble(cases, _count_rates(fails, model), model, costs, "none", "kinds")
+
+
+def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
+          model: Confusion | None = None, costs: CostMatrix = _UNIT, *,
+          kinds: Any = None, assumption: str | None = None,
           monotonicity: object | None = None) -> Bound:
-    """Worst and best system confusion and cost of a slot model (count form, slides).
+    """Worst and best system confusion and cost of a slot model (count or kinds form).
+
+    Give either the forced runs (``forced_p`` and ``forced_n``, the slides' count form) or the
+    instance kinds (``kinds=``, exact, :mod:`~causalcost.pricing.kinds`), and the model.
 
     Parameters
     ----------
@@ -233,9 +178,16 @@ def bound(forced_p: Confusion, forced_n: Confusion, model: Confusion,
         The candidate's confusion on the same instances (integer counts).
     costs : CostMatrix, default ``CostMatrix(fn=1, fp=1)``
         The system's cost matrix (counting errors by default).
-    assumption : {"monotone", "none"}
+    kinds : DataFrame, keyword-only
+        Instead of the forced runs: per class (index ``"P"``, ``"N"``) the number of the
+        model's instances of each kind (integer columns ``never, wrong_only, always,
+        right_only``; see :func:`~causalcost.pricing.kinds.count_kinds`). The bounds are then
+        exact for those instances and need no assumption (``assumption="none"``,
+        ``form="kinds"``); never looser than the forced-run bounds.
+    assumption : {"monotone", "none"}, default "monotone" (forced runs) / "none" (kinds)
         ``"monotone"``: the system never fails on an instance only because the slot is right
-        (the specification; tighter bounds). ``"none"``: bounds valid for any system.
+        (the specification; tighter bounds). ``"none"``: bounds valid for any system. With
+        ``kinds``, ``"monotone"`` is accepted only if no instance is ``right_only``.
     monotonicity : object, optional
         Result of the network's monotonicity check (attributes ``is_monotone`` and
         ``violation``). If it says the system is not monotone, ``"monotone"`` is refused.
@@ -243,19 +195,27 @@ def bound(forced_p: Confusion, forced_n: Confusion, model: Confusion,
     Returns
     -------
     Bound
-        ``expected`` is cost function 1 with rates ``F / n`` from the forced runs.
+        ``expected`` is cost function 1 with rates ``F / n`` from the forced runs (those the
+        kinds imply, in the kinds form).
 
     Raises
     ------
     CountError
         If a count is not an integer (negative counts are refused by ``Confusion``).
     InfeasibleInputError
-        If the three matrices count different class totals, or, under ``"monotone"``, the
-        system fails more often with the slot forced to the correct class than the wrong one.
+        If the three matrices (or the kinds and the model) count different class totals, or,
+        under ``"monotone"``, the system fails more often with the slot forced to the correct
+        class than the wrong one.
     MonotonicityError
-        If ``monotonicity`` says the system is not monotone and ``assumption="monotone"``.
+        If ``monotonicity`` (or a ``right_only`` kind) says the system is not monotone and
+        ``assumption="monotone"``.
+    OverflowInputError
+        If a cost overflows float64 (costs too large for the counts): rescale the costs.
     ValidationError
         If ``assumption`` is unknown.
+    InputTypeError
+        If both or neither of the forced runs and ``kinds`` are given, or an argument has the
+        wrong type.
 
     Examples
     --------
@@ -265,15 +225,33 @@ def bound(forced_p: Confusion, forced_n: Confusion, model: Confusion,
     >>> bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0),
     ...       assumption="none").best_cost
     50.0
+
+    The same instances as kinds (thesis §3.3: 50 positives fail only when the slot is wrong,
+    50 always fail):
+
+    >>> from causalcost.pricing.kinds import kinds_frame
+    >>> k = bound(kinds=kinds_frame({"wrong_only": 50, "always": 50}, {}),
+    ...           model=Confusion(50, 50, 0, 0))
+    >>> k.worst_cost, k.best_cost, k.form, k.assumption
+    (100.0, 50.0, 'kinds', 'none')
     """
-    _check_assumption(assumption)
+    if assumption is not None:
+        _check_assumption(assumption)
+    given = forced_p is not None or forced_n is not None
+    if kinds is not None:
+        if given:
+            raise InputTypeError("give either the forced runs (forced_p and forced_n) or kinds=, "
+                                 "not both")
+        _check_type("costs", costs, CostMatrix)
+        return _bound_from_kinds(kinds, model, costs, assumption)  # type: ignore[arg-type]
+    if forced_p is None or forced_n is None or model is None:
+        raise InputTypeError("bound needs forced_p and forced_n (the system's confusion with the "
+                             "slot forced to P and to N) or kinds=, and the model's confusion")
+    assumption = assumption or "monotone"
     _check_monotonicity(monotonicity, assumption)
     _check_type("costs", costs, CostMatrix)
     fails = _failures_from_counts(forced_p, forced_n, model, assumption)
-    n_p, n_n = model.positives, model.negatives
-    rates = ErrorRates(_ratio(fails[0], n_p), _ratio(fails[1], n_p),
-                       _ratio(fails[3], n_n), _ratio(fails[2], n_n))
-    return _build(fails, rates, model, costs, assumption, "counts")
+    return _build(fails, _count_rates(fails, model), model, costs, assumption, "counts")
 
 
 def bound_from_rates(rates: ErrorRates | InterventionalTable, model: Confusion,
@@ -301,7 +279,7 @@ def bound_from_rates(rates: ErrorRates | InterventionalTable, model: Confusion,
     ------
     InfeasibleInputError
         Under ``"monotone"``, if ``e_P(P) > e_P(N)`` or ``e_N(N) > e_N(P)``.
-    MonotonicityError, ValidationError
+    MonotonicityError, OverflowInputError, ValidationError, InputTypeError
         As in :func:`bound`.
 
     Examples

@@ -1,7 +1,14 @@
 """:func:`~causalcost.pricing.bounds.bound` for many candidate models at once, fully vectorised.
 
 The same closed forms as the scalar bounds (:mod:`causalcost.pricing.bounds`), broadcast over one
-candidate per row; results are data frames, without witnesses.
+candidate per row; results are data frames of float64 columns, without witnesses.
+
+Float64 holds every integer up to ``2**53`` exactly, and the closed forms only add, subtract and
+compare counts no larger than a class size, so the count and kinds forms are exact as long as
+every class size is at most ``2**53``. Beyond, the frame could not hold the counts exactly, so
+such rows are refused (:class:`~causalcost.errors.CountError` naming the row) rather than
+rounded: use :func:`~causalcost.pricing.bounds.bound` for them, which counts in Python integers.
+A cost that overflows float64 is refused too (:class:`~causalcost.errors.OverflowInputError`).
 """
 
 from __future__ import annotations
@@ -11,9 +18,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import CELLS, Confusion, CostMatrix
+from causalcost.confusion import (
+    CELLS,
+    EXACT_LIMIT,
+    Confusion,
+    CostMatrix,
+    _check_real,
+    _exact_cost,
+)
 from causalcost.confusion import format_number as _fmt
-from causalcost.errors import CountError, InfeasibleInputError, ValidationError
+from causalcost.errors import (
+    CountError,
+    InfeasibleInputError,
+    InputTypeError,
+    MonotonicityError,
+    OverflowInputError,
+    ValidationError,
+)
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.closed_forms import (
     _UNIT,
@@ -25,6 +46,7 @@ from causalcost.pricing.closed_forms import (
     _rates_of,
     _ratio,
 )
+from causalcost.pricing.kinds import _forced, _kind_extremes, _read_kinds
 
 __all__ = ["bound_many", "bound_many_from_rates"]
 
@@ -32,47 +54,110 @@ _MANY_COLUMNS = [f"{case}_{c}" for case in ("worst", "expected", "best") for c i
 
 
 def _models_array(models: object, integral: bool) -> np.ndarray:
-    m = np.asarray(models, dtype=float)
-    if m.ndim != 2 or m.shape[1] != 4:
+    """``models`` as an (n, 4) float array; refuses bad types, values and, if ``integral``,
+    fractional counts or class sizes beyond 2**53."""
+    try:
+        raw = np.asarray(models)
+    except (ValueError, TypeError) as exc:
+        raise ValidationError(f"models must be an array of shape (n, 4) with columns tp, fn, fp, "
+                              f"tn; cannot read it ({exc})") from None
+    if raw.ndim != 2 or raw.shape[1] != 4:
         raise ValidationError(f"models must have shape (n, 4) with columns tp, fn, fp, tn, "
-                              f"got shape {m.shape}")
+                              f"got shape {raw.shape}")
+    if raw.dtype.kind not in "iuf" or not isinstance(models, np.ndarray):
+        # numpy turns [[1, True, ...]] into numbers: check the cells' own types (one per type)
+        first: dict[type, Any] = {}
+        for value in np.asarray(models, dtype=object).ravel():
+            first.setdefault(type(value), value)
+        for value in first.values():  # refuses strings, None, bools, complex numbers, ...
+            _check_real("models cell", value)
+    try:
+        m = raw.astype(float)
+    except OverflowError:
+        raise CountError("models hold an integer beyond float64's range (about 1.8e308)") from None
     checks = [((~np.isfinite(m) | (m < 0)).any(axis=1), "must be finite and >= 0")]
     if integral:
         fractional = (m != np.round(m)).any(axis=1)
         checks.append((fractional, ("must be integer counts in the count form (use "
                                    "bound_many_from_rates for expected counts)")))
+    else:
+        with np.errstate(over="ignore"):
+            sizes = np.stack([m[:, 0] + m[:, 1], m[:, 2] + m[:, 3]], axis=1)
+        checks.append((~np.isfinite(sizes).all(axis=1), "are too large: a class size "
+                                                        "overflows float64"))
     for bad, what in checks:
         rows = np.flatnonzero(bad)
         if rows.size:
             raise CountError(f"models row {rows[0]} {m[rows[0]].tolist()}: counts {what}; "
                              f"{rows.size} bad row(s) in all")
+    if integral:
+        _check_exact(raw, m)
     return m
 
 
-def _many(fails: tuple[Any, Any, Any, Any], rates: tuple[Any, Any, Any, Any], m: np.ndarray,
-          costs: CostMatrix, assumption: str) -> pd.DataFrame:
+def _check_exact(raw: np.ndarray, m: np.ndarray) -> None:
+    """Refuse rows whose class sizes exceed 2**53 (float64 columns could not hold them)."""
+    exact = raw if raw.dtype.kind in "iuO" else m  # compare integers before rounding
+    big = np.asarray(exact > EXACT_LIMIT, dtype=bool).any(axis=1)
+    if not big.any():  # cells up to 2**53 are exact in float64; their int64 sums too
+        cells = m.astype(np.int64)
+        big = ((cells[:, 0] + cells[:, 1] > EXACT_LIMIT)
+               | (cells[:, 2] + cells[:, 3] > EXACT_LIMIT))
+    rows = np.flatnonzero(big)
+    if rows.size:
+        raise CountError(
+            f"models row {rows[0]}: a class size above 2**53 = {EXACT_LIMIT}, which the frame's "
+            "float64 columns cannot hold exactly; use bound() for such candidates (it counts in "
+            f"Python integers); {rows.size} such row(s)")
+
+
+def _many(errors: tuple[Any, Any, Any, Any], rates: tuple[Any, Any, Any, Any], m: np.ndarray,
+          costs: CostMatrix) -> pd.DataFrame:
+    """The frame from per-row (worst FN, best FN, worst FP, best FP) and cost function 1."""
     tp, fn, fp, tn = m.T
     n_p, n_n = tp + fn, fp + tn
-    wp, bp = _extremes(fails[0], fails[1], tp, fn, assumption)
-    wn, bn = _extremes(fails[2], fails[3], tn, fp, assumption)
+    wp, bp, wn, bn = errors
     ep = np.minimum(tp * rates[0] + fn * rates[1], n_p)
     en = np.minimum(tn * rates[3] + fp * rates[2], n_n)
     out = np.empty((15, m.shape[0]))
     c = costs
-    for i, (errs_p, errs_n) in enumerate(((wp, wn), (ep, en), (bp, bn))):
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i, (errs_p, errs_n) in enumerate(((wp, wn), (ep, en), (bp, bn))):
+            block = out[5 * i: 5 * i + 5]
+            block[0] = np.maximum(n_p - errs_p, 0.0)
+            block[1] = errs_p
+            block[2] = errs_n
+            block[3] = np.maximum(n_n - errs_n, 0.0)
+            block[4] = c.tp * block[0] + c.fn * block[1] + c.fp * block[2] + c.tn * block[3]
+    for i, case in enumerate(("worst", "expected", "best")):
         block = out[5 * i: 5 * i + 5]
-        block[0] = np.maximum(n_p - errs_p, 0.0)
-        block[1] = errs_p
-        block[2] = errs_n
-        block[3] = np.maximum(n_n - errs_n, 0.0)
-        block[4] = c.tp * block[0] + c.fn * block[1] + c.fp * block[2] + c.tn * block[3]
+        for row in np.flatnonzero(~np.isfinite(block[4])):  # float64 overflowed: exactly
+            block[4, row] = _exact_cost(tuple(block[:4, row].tolist()), costs)
+        rows = np.flatnonzero(~np.isfinite(block[4]))
+        if rows.size:
+            raise OverflowInputError(
+                f"costs too large: the {case}-case system cost of models row {rows[0]} "
+                f"overflows float64 ({costs!r} with {_fmt(n_p[rows[0]] + n_n[rows[0]])} "
+                f"instances; {rows.size} row(s)); rescale the costs (divide them all by the "
+                "same factor)")
     return pd.DataFrame(out.T, columns=_MANY_COLUMNS, copy=False)
 
 
-def bound_many(forced_p: Confusion, forced_n: Confusion, models: np.ndarray,
-               costs: CostMatrix = _UNIT, *, assumption: str = "monotone",
+def _check_rows(m: np.ndarray, n_p: Any, n_n: Any, what: str) -> None:
+    rows = np.flatnonzero((m[:, 0] + m[:, 1] != n_p) | (m[:, 2] + m[:, 3] != n_n))
+    if rows.size:
+        r = m[rows[0]]
+        raise InfeasibleInputError(
+            f"models row {rows[0]} {r.tolist()} has {_fmt(r[0] + r[1])} positives and "
+            f"{_fmt(r[2] + r[3])} negatives but {what} count {_fmt(n_p)} and {_fmt(n_n)}; "
+            f"{rows.size} row(s) disagree: count every model on the same instances")
+
+
+def bound_many(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
+               models: Any = None, costs: CostMatrix = _UNIT, *, kinds: Any = None,
+               assumption: str | None = None,
                monotonicity: object | None = None) -> pd.DataFrame:
-    """:func:`bound` for many candidates at once, fully vectorised (count form).
+    """:func:`bound` for many candidates at once, fully vectorised (count or kinds form).
 
     Parameters
     ----------
@@ -80,9 +165,14 @@ def bound_many(forced_p: Confusion, forced_n: Confusion, models: np.ndarray,
         The system's confusion with the slot forced to P / N on the candidates' instances.
     models : array_like, shape (n, 4)
         One candidate per row, columns ``tp, fn, fp, tn`` (integer counts, each row with the
-        forced runs' class totals).
-    costs, assumption, monotonicity
+        forced runs' class totals, each class size at most ``2**53``).
+    costs : CostMatrix
         As in :func:`bound`.
+    kinds : DataFrame, keyword-only
+        Instead of the forced runs, the instance kinds counted on the candidates' (shared)
+        instances, as in :func:`bound`: exact bounds without assumption.
+    assumption, monotonicity
+        As in :func:`bound` (default ``"monotone"`` with forced runs, ``"none"`` with kinds).
 
     Returns
     -------
@@ -93,9 +183,13 @@ def bound_many(forced_p: Confusion, forced_n: Confusion, models: np.ndarray,
     Raises
     ------
     CountError
-        If a row holds negative, non-finite or fractional counts (the message names the row).
+        If a row holds negative, non-finite or fractional counts, or a class size above
+        ``2**53`` (the message names the row).
     InfeasibleInputError
-        If a row's class totals differ from the forced runs', or as in :func:`bound`.
+        If a row's class totals differ from the forced runs' (or the kinds'), or as in
+        :func:`bound`.
+    OverflowInputError
+        If a row's cost overflows float64.
 
     Examples
     --------
@@ -104,22 +198,52 @@ def bound_many(forced_p: Confusion, forced_n: Confusion, models: np.ndarray,
     >>> df["worst_cost"].tolist(), df["expected_cost"].tolist(), df["best_cost"].tolist()
     ([100.0, 50.0, 100.0], [75.0, 50.0, 100.0], [50.0, 50.0, 100.0])
     """
-    _check_assumption(assumption)
+    if assumption is not None:
+        _check_assumption(assumption)
+    if kinds is not None:
+        if forced_p is not None or forced_n is not None:
+            raise InputTypeError("give either the forced runs (forced_p and forced_n) or kinds=, "
+                                 "not both")
+        _check_type("costs", costs, CostMatrix)
+        return _many_from_kinds(kinds, models, costs, assumption)
+    if forced_p is None or forced_n is None or models is None:
+        raise InputTypeError("bound_many needs forced_p and forced_n (the system's confusion "
+                             "with the slot forced to P and to N) or kinds=, and the models")
+    assumption = assumption or "monotone"
     _check_monotonicity(monotonicity, assumption)
     _check_type("costs", costs, CostMatrix)
     fails = _failures_from_counts(forced_p, forced_n, None, assumption)
     m = _models_array(models, integral=True)
     n_p, n_n = forced_p.positives, forced_p.negatives
-    rows = np.flatnonzero((m[:, 0] + m[:, 1] != n_p) | (m[:, 2] + m[:, 3] != n_n))
-    if rows.size:
-        r = m[rows[0]]
-        raise InfeasibleInputError(
-            f"models row {rows[0]} {r.tolist()} has {_fmt(r[0] + r[1])} positives and "
-            f"{_fmt(r[2] + r[3])} negatives but forced_p and forced_n count {_fmt(n_p)} and "
-            f"{_fmt(n_n)}; {rows.size} row(s) disagree: count every model on the same instances")
+    _check_rows(m, n_p, n_n, "forced_p and forced_n")
     rates = (_ratio(fails[0], n_p), _ratio(fails[1], n_p), _ratio(fails[3], n_n),
              _ratio(fails[2], n_n))
-    return _many(fails, rates, m, costs, assumption)
+    tp, fn, fp, tn = m.T
+    wp, bp = _extremes(fails[0], fails[1], tp, fn, assumption)
+    wn, bn = _extremes(fails[2], fails[3], tn, fp, assumption)
+    return _many((wp, bp, wn, bn), rates, m, costs)
+
+
+def _many_from_kinds(kinds: object, models: Any, costs: CostMatrix,
+                     assumption: str | None) -> pd.DataFrame:
+    counts = _read_kinds(kinds)
+    right_only = counts["P"][3] + counts["N"][3]
+    if assumption == "monotone" and right_only:
+        raise MonotonicityError(
+            f"the kinds hold {right_only} right_only instance(s), so the system is not monotone "
+            "in the slot; the kinds bound needs no assumption: drop assumption=")
+    if models is None:
+        raise InputTypeError("bound_many needs the models (an array of shape (n, 4))")
+    m = _models_array(models, integral=True)
+    n_p, n_n = sum(counts["P"]), sum(counts["N"])
+    _check_rows(m, n_p, n_n, "the kinds (rows 'P' and 'N')")
+    forced_p, forced_n = _forced(counts)
+    fails = _failures_from_counts(forced_p, forced_n, None, "none")
+    rates = (_ratio(fails[0], n_p), _ratio(fails[1], n_p), _ratio(fails[3], n_n),
+             _ratio(fails[2], n_n))
+    wp, bp = _kind_extremes(counts["P"], m[:, 0], np.minimum, np.maximum)
+    wn, bn = _kind_extremes(counts["N"], m[:, 3], np.minimum, np.maximum)
+    return _many((wp, bp, wn, bn), rates, m, costs)
 
 
 def bound_many_from_rates(rates: ErrorRates | InterventionalTable, models: np.ndarray,
@@ -141,7 +265,9 @@ def bound_many_from_rates(rates: ErrorRates | InterventionalTable, models: np.nd
     _check_type("costs", costs, CostMatrix)
     r = _rates_of(rates, assumption)
     m = _models_array(models, integral=False)
-    n_p, n_n = m[:, 0] + m[:, 1], m[:, 2] + m[:, 3]
-    fails = (r.fn_forced_p * n_p, r.fn_forced_n * n_p, r.fp_forced_n * n_n, r.fp_forced_p * n_n)
-    return _many(fails, (r.fn_forced_p, r.fn_forced_n, r.fp_forced_p, r.fp_forced_n), m, costs,
-                 assumption)
+    tp, fn, fp, tn = m.T
+    n_p, n_n = tp + fn, fp + tn
+    wp, bp = _extremes(r.fn_forced_p * n_p, r.fn_forced_n * n_p, tp, fn, assumption)
+    wn, bn = _extremes(r.fp_forced_n * n_n, r.fp_forced_p * n_n, tn, fp, assumption)
+    return _many((wp, bp, wn, bn), (r.fn_forced_p, r.fn_forced_n, r.fp_forced_p, r.fp_forced_n),
+                 m, costs)

@@ -14,9 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from causalcost.confusion import Confusion, CostMatrix
+from causalcost.confusion import Confusion, CostMatrix, _exact
 from causalcost.confusion import format_number as _fmt
-from causalcost.errors import CountError, InfeasibleInputError, MonotonicityError, ValidationError
+from causalcost.errors import (
+    CountError,
+    InfeasibleInputError,
+    InputTypeError,
+    MonotonicityError,
+    ValidationError,
+)
 from causalcost.inference.table import ErrorRates, InterventionalTable
 
 #: Accepted values of ``assumption``.
@@ -33,13 +39,21 @@ def _extremes(fc: Any, fw: Any, nc: Any, nw: Any, assumption: str) -> tuple[Any,
     return worst, np.maximum(0.0, fc - nw) + np.maximum(0.0, fw - nc)
 
 
+def _extremes_exact(fc: Any, fw: Any, nc: Any, nw: Any, assumption: str) -> tuple[Any, Any]:
+    """:func:`_extremes` for scalars in Python arithmetic: exact for integer counts of any size."""
+    fc, fw, nc, nw = (_exact(v) for v in (fc, fw, nc, nw))
+    if assumption == "monotone":
+        return min(fw, fc + nw), max(fc, fw - nc)
+    return min(fc, nc) + min(fw, nw), max(0, fc - nw) + max(0, fw - nc)
+
+
 def _ratio(a: float, n: float) -> float:
     return min(1.0, a / n) if n > 0 else 0.0
 
 
 # ------------------------------------------------------------------------------ validation
 def _check_assumption(assumption: object) -> None:
-    if assumption not in ASSUMPTIONS:
+    if not isinstance(assumption, str) or assumption not in ASSUMPTIONS:
         raise ValidationError(f"assumption ({assumption!r}) must be one of 'monotone' or 'none'")
 
 
@@ -56,10 +70,11 @@ def _check_monotonicity(monotonicity: object | None, assumption: str,
     try:
         is_monotone, violation = monotonicity.is_monotone, monotonicity.violation  # type: ignore
     except AttributeError:
-        raise TypeError("monotonicity must be a network-check result with attributes "
-                        f"is_monotone and violation, got {type(monotonicity).__name__}") from None
+        raise InputTypeError("monotonicity must be a network-check result with attributes "
+                             f"is_monotone and violation, got {type(monotonicity).__name__}"
+                             ) from None
     if not isinstance(is_monotone, (bool, np.bool_)):
-        raise TypeError(f"monotonicity.is_monotone must be a bool, got {is_monotone!r}")
+        raise InputTypeError(f"monotonicity.is_monotone must be a bool, got {is_monotone!r}")
     if not is_monotone:
         if isinstance(violation, Mapping) and violation:
             where = " (violated with " + ", ".join(f"{k}={v}" for k, v in violation.items()) + ")"
@@ -72,7 +87,7 @@ def _check_monotonicity(monotonicity: object | None, assumption: str,
 
 def _check_type(name: str, value: object, kind: type) -> None:
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be {kind.__name__}, got {type(value).__name__}")
+        raise InputTypeError(f"{name} must be {kind.__name__}, got {type(value).__name__}")
 
 
 def _monotone_message(cls: str, fc: str, fw: str, vc: float, vw: float) -> str:
@@ -82,8 +97,8 @@ def _monotone_message(cls: str, fc: str, fw: str, vc: float, vw: float) -> str:
 
 
 def _failures_from_counts(forced_p: Confusion, forced_n: Confusion, model: Confusion | None,
-                          assumption: str) -> tuple[float, float, float, float]:
-    """Check the count form; return ``(F_P(P), F_P(N), F_N(N), F_N(P))``."""
+                          assumption: str) -> tuple[int, int, int, int]:
+    """Check the count form; return ``(F_P(P), F_P(N), F_N(N), F_N(P))`` as exact ints."""
     named = [("forced_p", forced_p), ("forced_n", forced_n)]
     if model is not None:
         named.append(("model", model))
@@ -107,7 +122,7 @@ def _failures_from_counts(forced_p: Confusion, forced_n: Confusion, model: Confu
         if forced_n.fp > forced_p.fp:
             raise InfeasibleInputError(
                 _monotone_message("negatives", "F_N(N)", "F_N(P)", forced_n.fp, forced_p.fp))
-    return forced_p.fn, forced_n.fn, forced_n.fp, forced_p.fp
+    return tuple(int(v) for v in (forced_p.fn, forced_n.fn, forced_n.fp, forced_p.fp))
 
 
 def _rates_of(rates: ErrorRates | InterventionalTable, assumption: str) -> ErrorRates:

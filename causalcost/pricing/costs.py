@@ -36,12 +36,25 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from causalcost.confusion import CELLS, Confusion, CostMatrix, _Cells
+from causalcost.confusion import (
+    CELLS,
+    Confusion,
+    CostMatrix,
+    _as_count,
+    _as_real,
+    _Cells,
+    _cost,
+)
 from causalcost.confusion import format_number as _fmt
-from causalcost.errors import CostMatrixError, ValidationError
+from causalcost.errors import (
+    CostMatrixError,
+    CountError,
+    InputTypeError,
+    OverflowInputError,
+    ValidationError,
+)
 from causalcost.inference.table import ErrorRates
 
 __all__ = [
@@ -81,8 +94,8 @@ class ModelCostMatrix(_Cells):
         If a cell is infinite or NaN.
     ValidationError
         If ``kind`` is unknown.
-    TypeError
-        If a cell is not a real number.
+    InputTypeError
+        If a cell is not a real number (also a ``TypeError``).
 
     Examples
     --------
@@ -101,18 +114,9 @@ class ModelCostMatrix(_Cells):
 
     def __post_init__(self) -> None:
         for name in CELLS:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(
-                value, (int, float, np.integer, np.floating)
-            ):
-                raise TypeError(
-                    f"model cost {name} must be a real number, got {type(value).__name__} "
-                    f"{value!r}"
-                )
-            if not math.isfinite(float(value)):
-                raise CostMatrixError(f"model cost {name} must be finite, got {value!r}")
-            object.__setattr__(self, name, float(value))
-        if self.kind not in MODEL_COST_KINDS:
+            value = _as_real(f"model cost {name}", getattr(self, name), CostMatrixError)
+            object.__setattr__(self, name, value)
+        if not isinstance(self.kind, str) or self.kind not in MODEL_COST_KINDS:
             raise ValidationError(
                 f"kind ({self.kind!r}) must be one of 'expected' (cost function 1) or "
                 "'transition' (cost function 2)"
@@ -121,12 +125,15 @@ class ModelCostMatrix(_Cells):
     def evaluate(self, model: Confusion) -> float:
         """Sum of ``cell cost x model count`` over the four cells (the thesis's ``Eval``).
 
+        Raises :class:`~causalcost.errors.OverflowInputError` if the sum overflows float64.
+
         >>> ModelCostMatrix(0, 4, 0.2, 0, kind="transition").evaluate(Confusion(50, 50, 100, 100))
         220.0
         """
         if not isinstance(model, Confusion):
-            raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
-        return float(np.dot(self.cells(), model.cells()))
+            raise InputTypeError(f"model must be a Confusion, got {type(model).__name__}")
+        number = "1" if self.kind == "expected" else "2"
+        return _cost(model.cells(), self, f"evaluation with cost function {number}")
 
     def __repr__(self) -> str:
         return f"{super().__repr__()[:-1]}, kind={self.kind!r})"
@@ -139,9 +146,19 @@ class ModelCostMatrix(_Cells):
 
 def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
     if not isinstance(rates, ErrorRates):
-        raise TypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
+        raise InputTypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
     if not isinstance(costs, CostMatrix):
-        raise TypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
+        raise InputTypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
+
+
+def _model_costs(cells: tuple[float, float, float, float], kind: str,
+                 costs: CostMatrix) -> ModelCostMatrix:
+    """A ModelCostMatrix, refusing cells that overflowed (costs near float64's limit)."""
+    if not all(math.isfinite(v) for v in cells):
+        raise OverflowInputError(
+            f"system costs too large: cost function {'1' if kind == 'expected' else '2'} "
+            f"overflows float64 with {costs!r}; rescale the costs")
+    return ModelCostMatrix(*cells, kind=kind)
 
 
 def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatrix:
@@ -169,13 +186,12 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
     """
     _check_inputs(rates, costs)
     r, c = rates, costs
-    return ModelCostMatrix(
-        tp=r.fn_forced_p * c.fn + (1.0 - r.fn_forced_p) * c.tp,
-        fn=r.fn_forced_n * c.fn + (1.0 - r.fn_forced_n) * c.tp,
-        fp=r.fp_forced_p * c.fp + (1.0 - r.fp_forced_p) * c.tn,
-        tn=r.fp_forced_n * c.fp + (1.0 - r.fp_forced_n) * c.tn,
-        kind="expected",
-    )
+    return _model_costs((
+        r.fn_forced_p * c.fn + (1.0 - r.fn_forced_p) * c.tp,
+        r.fn_forced_n * c.fn + (1.0 - r.fn_forced_n) * c.tp,
+        r.fp_forced_p * c.fp + (1.0 - r.fp_forced_p) * c.tn,
+        r.fp_forced_n * c.fp + (1.0 - r.fp_forced_n) * c.tn,
+    ), "expected", costs)
 
 
 def error_transition_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatrix:
@@ -206,13 +222,12 @@ def error_transition_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMa
     """
     _check_inputs(rates, costs)
     r, c = rates, costs
-    return ModelCostMatrix(
-        tp=0.0,
-        fn=(r.fn_forced_n - r.fn_forced_p) * (c.fn - c.tp),
-        fp=(r.fp_forced_p - r.fp_forced_n) * (c.fp - c.tn),
-        tn=0.0,
-        kind="transition",
-    )
+    return _model_costs((
+        0.0,
+        (r.fn_forced_n - r.fn_forced_p) * (c.fn - c.tp),
+        (r.fp_forced_p - r.fp_forced_n) * (c.fp - c.tn),
+        0.0,
+    ), "transition", costs)
 
 
 def perfect_slot_cost(
@@ -235,13 +250,25 @@ def perfect_slot_cost(
     -------
     float
 
+    Raises
+    ------
+    CountError
+        If a class size is negative or not finite.
+    OverflowInputError
+        If the cost overflows float64.
+
     Examples
     --------
     >>> rates = ErrorRates(0.2, 1.0, 0.2, 0.0)
     >>> perfect_slot_cost(rates, CostMatrix(fn=5, fp=1), positives=100, negatives=200)
     100.0
     """
-    perfect = Confusion(tp=positives, fn=0.0, fp=0.0, tn=negatives)
+    sizes = {}
+    for name, value in (("positives", positives), ("negatives", negatives)):
+        sizes[name] = _as_count(name, value, CountError)
+        if sizes[name] < 0:
+            raise CountError(f"{name} (a class size) must be >= 0, got {_fmt(sizes[name])}")
+    perfect = Confusion(tp=sizes["positives"], fn=0.0, fp=0.0, tn=sizes["negatives"])
     return expected_cost_matrix(rates, costs).evaluate(perfect)
 
 
@@ -270,9 +297,9 @@ def expected_system_confusion(rates: ErrorRates, model: Confusion) -> Confusion:
     Confusion(tp=40, fn=60, fp=20, tn=180)
     """
     if not isinstance(rates, ErrorRates):
-        raise TypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
+        raise InputTypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
     if not isinstance(model, Confusion):
-        raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
+        raise InputTypeError(f"model must be a Confusion, got {type(model).__name__}")
     fn = model.tp * rates.fn_forced_p + model.fn * rates.fn_forced_n
     fp = model.tn * rates.fp_forced_n + model.fp * rates.fp_forced_p
     # clip rounding (fn <= positives holds exactly in real arithmetic)
@@ -380,10 +407,10 @@ def evaluate_costs(rates: ErrorRates, costs: CostMatrix, model: Confusion) -> Co
     (375.0, 275.0)
     """
     if not isinstance(model, Confusion):
-        raise TypeError(f"model must be a Confusion, got {type(model).__name__}")
+        raise InputTypeError(f"model must be a Confusion, got {type(model).__name__}")
     c1 = expected_cost_matrix(rates, costs)
     c2 = error_transition_matrix(rates, costs)
-    return CostEvaluation(
+    result = CostEvaluation(
         eval1=c1.evaluate(model),
         eval2=c2.evaluate(model),
         perfect_slot_cost=perfect_slot_cost(rates, costs, model.positives, model.negatives),
@@ -391,3 +418,8 @@ def evaluate_costs(rates: ErrorRates, costs: CostMatrix, model: Confusion) -> Co
         error_transition_matrix=c2,
         model=model,
     )
+    if not math.isfinite(result.identity_gap):
+        raise OverflowInputError(
+            f"system costs too large: Eval2 + the perfect-slot cost overflows float64 with "
+            f"{costs!r} on {_fmt(model.total)} instances; rescale the costs")
+    return result

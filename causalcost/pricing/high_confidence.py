@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as _st
 
-from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.confusion import EXACT_LIMIT, Confusion, CostMatrix, _exact_cost
+from causalcost.errors import CountError, InfeasibleInputError, OverflowInputError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.bounds import Bound, bound, bound_from_rates
 from causalcost.pricing.closed_forms import _UNIT, _check_assumption, _check_type, _extremes
@@ -129,8 +129,11 @@ def high_confidence_bound(
     """
     for name, value in (("forced_p", forced_p), ("forced_n", forced_n)):
         _check_type(name, value, Confusion)
+        if value.total > EXACT_LIMIT:
+            raise CountError(f"{name} counts {value.total:g} instances; the prediction limits "
+                             f"are computed in float64, exact only up to 2**53 = {EXACT_LIMIT}")
     _check_options(model, costs, confidence, assumption)
-    if method not in PREDICTION_METHODS:
+    if not isinstance(method, str) or method not in PREDICTION_METHODS:
         raise ValidationError(
             f"method ({method!r}) must be one of {', '.join(map(repr, PREDICTION_METHODS))}"
         )
@@ -176,6 +179,9 @@ def _check_options(model: Confusion, costs: CostMatrix, confidence: object,
         if value != round(value):
             raise ValidationError(f"{name} ({value:g}) must be an integer count: the "
                                   "high-confidence bound counts the candidate's instances")
+    if model.total > EXACT_LIMIT:
+        raise CountError(f"model counts {model.total:g} instances; the prediction limits are "
+                         f"computed in float64, exact only up to 2**53 = {EXACT_LIMIT}")
 
 
 def high_confidence_bound_from_rates(
@@ -269,8 +275,19 @@ def high_confidence_worst_cost_many(
             u_right = np.minimum(u_right, u_wrong)
         worst.append(_extremes(u_right, u_wrong, hits, misses, assumption)[0])
     fails_p, fails_n = worst
-    return (fails_p * costs.fn + (n2_p - fails_p) * costs.tp
-            + fails_n * costs.fp + (n2_n - fails_n) * costs.tn).astype(float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        cost = (fails_p * costs.fn + (n2_p - fails_p) * costs.tp
+                + fails_n * costs.fp + (n2_n - fails_n) * costs.tn).astype(float)
+    for row in np.flatnonzero(~np.isfinite(cost)):  # float64 overflowed: recompute exactly
+        cells = (n2_p[row] - fails_p[row], fails_p[row], fails_n[row], n2_n[row] - fails_n[row])
+        cost[row] = _exact_cost(tuple(int(v) for v in cells), costs)
+    rows = np.flatnonzero(~np.isfinite(cost))
+    if rows.size:
+        raise OverflowInputError(
+            f"costs too large: the high-confidence worst-case cost of row {rows[0]} overflows "
+            f"float64 ({costs!r} with {n2_p[rows[0]] + n2_n[rows[0]]} instances); rescale the "
+            "costs (divide them all by the same factor)")
+    return cost
 
 
 def _vector_limit(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: np.ndarray,

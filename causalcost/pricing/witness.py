@@ -9,18 +9,19 @@ that the system errors it implies equal the bound it witnesses.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import Confusion
+from causalcost.confusion import Confusion, _as_count, _exact, _num, _sum
 from causalcost.confusion import format_number as _fmt
-from causalcost.errors import CountError, ValidationError
+from causalcost.errors import CountError, InputTypeError, ValidationError
 from causalcost.pricing.closed_forms import _check_assumption
 
-__all__ = ["KINDS", "KIND_LABELS", "ClassWitness", "Witness"]
+__all__ = ["KINDS", "KIND_LABELS", "ClassWitness", "Witness", "display_count"]
 
 #: Instance kinds, by how the system reacts to the slot.
 KINDS: tuple[str, str, str, str] = ("never", "wrong_only", "always", "right_only")
@@ -53,45 +54,55 @@ class ClassWitness:
 
     def __post_init__(self) -> None:
         for kind in KINDS:
-            pair = tuple(float(v) for v in getattr(self, kind))
-            if len(pair) != 2 or not all(np.isfinite(pair)) or min(pair) < 0:
-                raise CountError(f"witness {kind} must be (hits, mistakes) >= 0, got {pair!r}")
+            value = getattr(self, kind)
+            if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, np.ndarray)):
+                raise InputTypeError(f"witness {kind} must be a pair (hits, mistakes), got "
+                                     f"{type(value).__name__}")
+            if len(value) != 2:
+                raise CountError(f"witness {kind} must be a pair (hits, mistakes) >= 0, got "
+                                 f"{len(value)} values")
+            pair = tuple(_as_count(f"witness {kind}", v, CountError) for v in value)
+            if min(pair) < 0:
+                raise CountError(f"witness {kind} must be (hits, mistakes) >= 0, got "
+                                 f"({_fmt(pair[0])}, {_fmt(pair[1])})")
             object.__setattr__(self, kind, pair)
+        if self.size > sys.float_info.max:
+            raise CountError("witness counts too large: the class's total overflows float64")
 
     @property
     def size(self) -> float:
         """Instances of the class."""
-        return self.hits + self.mistakes
+        return _sum(self.hits, self.mistakes)
 
     @property
     def hits(self) -> float:
         """Instances the model gets right (``nc``)."""
-        return sum(getattr(self, k)[0] for k in KINDS)
+        return _sum(*(getattr(self, k)[0] for k in KINDS))
 
     @property
     def mistakes(self) -> float:
         """Instances the model gets wrong (``nw``)."""
-        return sum(getattr(self, k)[1] for k in KINDS)
+        return _sum(*(getattr(self, k)[1] for k in KINDS))
 
     @property
     def fails_forced_correct(self) -> float:
         """System failures with the slot forced to the correct class (``fc``)."""
-        return sum(self.always) + sum(self.right_only)
+        return _sum(*self.always, *self.right_only)
 
     @property
     def fails_forced_wrong(self) -> float:
         """System failures with the slot forced to the wrong class (``fw``)."""
-        return sum(self.always) + sum(self.wrong_only)
+        return _sum(*self.always, *self.wrong_only)
 
     def errors_by_kind(self) -> dict[str, float]:
         """System errors each kind contributes under this placement of the model's outcomes."""
-        return {"never": 0.0, "wrong_only": self.wrong_only[1], "always": sum(self.always),
+        return {"never": 0.0, "wrong_only": self.wrong_only[1], "always": _sum(*self.always),
                 "right_only": self.right_only[0]}
 
     @property
     def errors(self) -> float:
         """System errors in the class under this placement."""
-        return sum(self.errors_by_kind().values())
+        return _sum(*self.errors_by_kind().values())
 
     def __repr__(self) -> str:
         shown = [k for k in KINDS if k != "right_only" or any(self.right_only)]
@@ -129,6 +140,10 @@ class Witness:
     assumption: str
 
     def __post_init__(self) -> None:
+        for name in ("positives", "negatives"):
+            if not isinstance(getattr(self, name), ClassWitness):
+                raise InputTypeError(f"witness {name} must be a ClassWitness, got "
+                                     f"{type(getattr(self, name)).__name__}")
         _check_assumption(self.assumption)
         if self.assumption == "monotone" and (any(self.positives.right_only)
                                               or any(self.negatives.right_only)):
@@ -137,8 +152,8 @@ class Witness:
     def system_confusion(self) -> Confusion:
         """The system confusion this assignment produces."""
         fn, fp = self.positives.errors, self.negatives.errors
-        return Confusion(tp=max(0.0, self.positives.size - fn), fn=fn, fp=fp,
-                         tn=max(0.0, self.negatives.size - fp))
+        return Confusion(tp=_rest(self.positives.size, fn), fn=fn, fp=fp,
+                         tn=_rest(self.negatives.size, fp))
 
     def _kinds(self) -> tuple[str, ...]:
         return KINDS if self.assumption == "none" else KINDS[:3]
@@ -152,35 +167,51 @@ class Witness:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """Rows (class, kind); columns hits, mistakes, system_errors."""
+        """Rows (class, kind); columns hits, mistakes, system_errors.
+
+        Float64 columns, or ``object`` with exact Python ints when a count exceeds ``2**53``.
+        """
         rows, index = [], []
         for cls, cw in (("P", self.positives), ("N", self.negatives)):
             errors = cw.errors_by_kind()
             for k in self._kinds():
                 rows.append([*getattr(cw, k), errors[k]])
                 index.append((cls, k))
+        exact = any(isinstance(v, int) for row in rows for v in row)
         return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["class", "kind"]),
-                            columns=["hits", "mistakes", "system_errors"])
+                            columns=["hits", "mistakes", "system_errors"],
+                            dtype=object if exact else float)
 
     def describe(self) -> str:
-        """The assignment in words, one line per class (kinds with no instance are skipped).
+        """The assignment in sentences, one line per class.
+
+        Kinds come in the order of the table in :mod:`~causalcost.pricing.bounds` (``never``,
+        ``wrong_only``, ``always``, ``right_only``), each with the model's hits and then its
+        mistakes on it; kinds with no instance are skipped. Expected (fractional) counts are rounded for
+        reading (:func:`display_count`); numbers and nouns agree ("1 model hit", "2 model
+        hits").
 
         >>> from causalcost.pricing.bounds import bound
         >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
         >>> print(b.worst_witness.describe())
         positives: 50 model mistakes on instances that fail only when the slot is wrong, 50 model hits on instances that always fail -> 100 system errors
+        >>> w = Witness(ClassWitness(always=(1, 0), never=(0, 0.915888)), ClassWitness(), "none")
+        >>> print(w.describe())
+        positives: 0.92 model mistakes on instances that never fail, 1 model hit on an instance that always fails -> 1 system error
         """  # noqa: E501
         lines = []
         for name, cw in (("positives", self.positives), ("negatives", self.negatives)):
             parts = []
             for kind in self._kinds():
-                hits, mistakes = getattr(cw, kind)
-                for count, what in ((mistakes, "mistakes"), (hits, "hits")):
-                    if count:
-                        parts.append(f"{_fmt(count)} model {what} on instances that "
-                                     f"{KIND_LABELS[kind].replace('fails', 'fail')}")
+                pair = getattr(cw, kind)
+                said = [_counted(count, f"model {noun}")
+                        for count, noun in zip(pair, ("hit", "mistake"), strict=True) if count]
+                if said:
+                    parts.append(f"{' and '.join(said)} on "
+                                 f"{_instances(_sum(*pair), KIND_LABELS[kind])}")
             if parts:
-                lines.append(f"{name}: {', '.join(parts)} -> {_fmt(cw.errors)} system errors")
+                lines.append(f"{name}: {', '.join(parts)} -> "
+                             f"{_counted(cw.errors, 'system error')}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -191,13 +222,47 @@ class Witness:
         return self.to_frame().to_html(float_format=_fmt)
 
 
+# ------------------------------------------------------------------------------ text
+def display_count(value: float) -> str:
+    """A count for reading: whole numbers whole, expected counts to two decimals.
+
+    Values under 0.005 keep two significant digits so they do not read as zero.
+
+    >>> display_count(1.0), display_count(0.915888), display_count(2.5), display_count(0.0012)
+    ('1', '0.92', '2.5', '0.0012')
+    """
+    text = _fmt(value)  # refuses what is not a real number
+    if isinstance(value, (int, np.integer)) or float(value).is_integer() or not np.isfinite(value):
+        return text
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text if text not in ("0", "-0") else f"{value:.2g}"
+
+
+def _counted(value: float, noun: str) -> str:
+    """``"1 model hit"``, ``"2 model hits"``, ``"0.5 model hits"``."""
+    text = display_count(value)
+    return f"{text} {noun}" if text == "1" else f"{text} {noun}s"
+
+
+def _instances(value: float, label: str) -> str:
+    """``"an instance that always fails"`` or ``"instances that always fail"``."""
+    if value == 1:
+        return f"an instance that {label}"
+    return f"instances that {label.replace('fails', 'fail')}"
+
+
+def _rest(size: float, part: float) -> float:
+    """``size - part`` exactly for counts, clipped at 0 (rounding of expected counts)."""
+    return _num(max(0, _exact(size) - _exact(part)))
+
+
 # ------------------------------------------------------------------------------ construction
 def _split(size: float, in_fc: float, in_fw: float) -> dict[str, float]:
     """Split a group into kinds given how many of it fail forced-correct / forced-wrong."""
-    always = max(0.0, in_fc + in_fw - size)
-    return {"never": max(0.0, size - in_fc - in_fw + always),
-            "wrong_only": max(0.0, in_fw - always), "always": always,
-            "right_only": max(0.0, in_fc - always)}
+    always = max(0, in_fc + in_fw - size)
+    return {"never": max(0, size - in_fc - in_fw + always),
+            "wrong_only": max(0, in_fw - always), "always": always,
+            "right_only": max(0, in_fc - always)}
 
 
 def _class_witness(fc: float, fw: float, nc: float, nw: float, assumption: str,
@@ -207,16 +272,16 @@ def _class_witness(fc: float, fw: float, nc: float, nw: float, assumption: str,
         if worst:  # hits where the system fails anyway, then where it never fails
             hc = min(nc, fc)
             ha = min(nc - hc, spare)
-            hb = max(0.0, nc - hc - ha)
+            hb = max(0, nc - hc - ha)
         else:  # hits where they rescue the system first
             hb = min(nc, fw - fc)
             ha = min(nc - hb, spare)
-            hc = max(0.0, nc - hb - ha)
-        return ClassWitness(never=(ha, max(0.0, spare - ha)),
-                            wrong_only=(hb, max(0.0, fw - fc - hb)),
-                            always=(hc, max(0.0, fc - hc)))
-    hits_fc = min(nc, fc) if worst else max(0.0, fc - nw)
-    mistakes_fw = min(nw, fw) if worst else max(0.0, fw - nc)
-    h = _split(nc, hits_fc, max(0.0, fw - mistakes_fw))
-    m = _split(nw, max(0.0, fc - hits_fc), mistakes_fw)
+            hc = max(0, nc - hb - ha)
+        return ClassWitness(never=(ha, max(0, spare - ha)),
+                            wrong_only=(hb, max(0, fw - fc - hb)),
+                            always=(hc, max(0, fc - hc)))
+    hits_fc = min(nc, fc) if worst else max(0, fc - nw)
+    mistakes_fw = min(nw, fw) if worst else max(0, fw - nc)
+    h = _split(nc, hits_fc, max(0, fw - mistakes_fw))
+    m = _split(nw, max(0, fc - hits_fc), mistakes_fw)
     return ClassWitness(**{k: (h[k], m[k]) for k in KINDS})

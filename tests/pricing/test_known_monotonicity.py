@@ -62,3 +62,31 @@ def test_bound_from_a_non_monotone_network_table_is_refused() -> None:
     assert free.best_cost <= free.expected_cost <= free.worst_cost
     # bare rates carry no check: only the aggregate condition can be tested then
     assert cc.bound_from_rates(table.error_rates, model).assumption == "monotone"
+
+
+def test_every_bound_refuses_a_failed_check_under_monotone() -> None:
+    # a MonotonicityCheck that found a violation (as check_monotonicity returns it): every bound
+    # function refuses the monotone worst case and accepts assumption="none"
+    check = cc.MonotonicityCheck(slot="b", system_node="S", is_monotone=False,
+                                 violation={"a": "P"}, assignments=4)
+    forced_p, forced_n = cc.Confusion(50, 50, 20, 180), cc.Confusion(0, 100, 0, 200)
+    model = cc.Confusion(50, 50, 20, 180)
+    rates = cc.ErrorRates.from_forced(forced_p, forced_n)
+    calls = {
+        "bound": lambda **kw: cc.bound(forced_p, forced_n, model, **kw),
+        "bound_from_rates": lambda **kw: cc.bound_from_rates(rates, model, **kw),
+        "bound_many": lambda **kw: cc.bound_many(forced_p, forced_n, [model.cells()], **kw),
+        "bound_many_from_rates": lambda **kw: cc.bound_many_from_rates(rates, [model.cells()],
+                                                                       **kw),
+        "worst_case_confusion": lambda **kw: cc.worst_case_confusion(forced_p, forced_n, model,
+                                                                     **kw),
+        "high_confidence_bound": lambda **kw: cc.high_confidence_bound(forced_p, forced_n, model,
+                                                                       **kw),
+    }
+    for name, call in calls.items():
+        with pytest.raises(cc.MonotonicityError, match=r"violated with a=P.*assumption='none'"):
+            call(monotonicity=check)
+        call(monotonicity=check, assumption="none")  # no assumption: the check is irrelevant
+        ok = cc.MonotonicityCheck("b", "S", True, None, 4)
+        call(monotonicity=ok)  # a passed check changes nothing
+        assert name  # every function was exercised

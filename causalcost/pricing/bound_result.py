@@ -1,0 +1,147 @@
+"""The result of a worst/best-case bound: :class:`Bound`, a value with its views.
+
+Computed by :func:`~causalcost.pricing.bounds.bound` and its relatives (see the theory in
+:mod:`causalcost.pricing.bounds`); kept apart so that the computing module stays about
+computing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from causalcost.confusion import CELLS, Confusion, CostMatrix
+from causalcost.confusion import format_number as _fmt
+from causalcost.pricing.witness import Witness
+
+__all__ = ["Bound"]
+
+_ASSUMPTION_TEXT = {
+    "monotone": "the system is monotone in the slot (a right slot prediction never makes it "
+                "fail where a wrong one would not)",
+    "none": "no assumption on how the system reacts to the slot",
+}
+
+
+_FORM_TEXT = {
+    "counts": "counts from forced runs on the model's instances",
+    "probability": "expected counts from interventional rates (may be fractional)",
+    "high-confidence": "forced runs counted on other instances than the model's",
+    "kinds": "exact for the instance kinds counted on the model's instances",
+}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """Worst, expected (cost function 1) and best system confusion for one slot model.
+
+    Attributes
+    ----------
+    worst, best : Confusion
+        System confusion in the worst / best case compatible with the inputs and assumption.
+    worst_cost, best_cost : float
+        Their costs under ``costs``.
+    expected : Confusion
+        Cost function 1's system confusion (exact under independent errors).
+    expected_cost : float
+        Its cost, ``Eval1``.
+    assumption : str
+        ``"monotone"`` or ``"none"``: what the bounds rest on.
+    form : str
+        ``"counts"`` (forced runs on the model's instances), ``"probability"`` (``F = e n``;
+        cells may be fractional), ``"kinds"`` (instance kinds counted on the model's
+        instances: exact, no assumption) or ``"high-confidence"``.
+    worst_witness, best_witness : Witness
+        Instance-level assignments attaining the two cases.
+    costs : CostMatrix
+        The system's cost matrix.
+    model : Confusion
+        The slot model's confusion.
+    confidence, method : float and str, or None
+        For a high-confidence bound (:func:`~causalcost.high_confidence_bound`): the
+        probability that the real system cost on the candidate's instances stays at or under
+        ``worst_cost``, and the prediction limit used; ``None`` for the plain bounds.
+
+    Examples
+    --------
+    Thesis §3.3: AND fusioner, model 1 right on 50 of 100 positives, slot model 50 %:
+
+    >>> from causalcost.pricing.bounds import bound
+    >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
+    >>> b.worst_cost, b.expected_cost, b.best_cost
+    (100.0, 75.0, 50.0)
+    >>> b.to_dict()["worst"]
+    {'tp': 0.0, 'fn': 100.0, 'fp': 0.0, 'tn': 0.0, 'cost': 100.0}
+    """
+
+    worst: Confusion
+    best: Confusion
+    worst_cost: float
+    best_cost: float
+    expected: Confusion
+    expected_cost: float
+    assumption: str
+    form: str
+    worst_witness: Witness
+    best_witness: Witness
+    costs: CostMatrix
+    model: Confusion
+    confidence: float | None = None
+    method: str | None = None
+
+    def _rows(self) -> dict[str, dict[str, float]]:
+        return {name: {**m.to_dict(), "cost": c} for name, m, c in (
+            ("worst", self.worst, self.worst_cost), ("expected", self.expected, self.expected_cost),
+            ("best", self.best, self.best_cost))}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; keys ``assumption``, ``worst``, ``best``, ``expected`` are a contract."""
+        rows = self._rows()
+        return {"assumption": self.assumption, "form": self.form, "worst": rows["worst"],
+                "best": rows["best"], "expected": rows["expected"],
+                "costs": self.costs.to_dict(), "model": self.model.to_dict(),
+                "witnesses": {"worst": self.worst_witness.to_dict(),
+                              "best": self.best_witness.to_dict()},
+                "confidence": self.confidence, "method": self.method}
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows worst / expected / best; columns tp, fn, fp, tn, cost.
+
+        Columns are float64, or ``object`` holding exact Python ints when a count exceeds
+        ``2**53`` (see :class:`~causalcost.confusion.Confusion`).
+        """
+        rows = self._rows()
+        columns = [*CELLS, "cost"]
+        values = [[row[c] for c in columns] for row in rows.values()]
+        exact = any(isinstance(v, int) for row in values for v in row)
+        return pd.DataFrame(values, index=list(rows), columns=columns,
+                            dtype=object if exact else float)
+
+    def __repr__(self) -> str:
+        return (f"Bound(assumption={self.assumption!r}, form={self.form!r}, "
+                f"worst_cost={_fmt(self.worst_cost)}, expected_cost={_fmt(self.expected_cost)}, "
+                f"best_cost={_fmt(self.best_cost)}, worst={self.worst!r}, best={self.best!r})")
+
+    def _header(self) -> str:
+        form = _FORM_TEXT.get(self.form, self.form)
+        if self.confidence is not None:
+            form += (f"; the worst case holds on the candidate's instances with probability "
+                     f"at least {self.confidence:.0%} ({self.method} prediction limits)")
+        return (f"System cost bounds for model {self.model!r} under {self.costs!r}\n"
+                f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}")
+
+    def __str__(self) -> str:
+        return "\n".join([
+            self._header(), self.to_frame().to_string(float_format=_fmt),
+            "How the worst case can happen:", _indent(self.worst_witness.describe()),
+            "How the best case can happen:", _indent(self.best_witness.describe()),
+        ])
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self._header()}</p>" + self.to_frame().to_html(float_format=_fmt)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines()) or "  (no instances)"
