@@ -48,6 +48,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(handle.name, 0o666 & ~_umask())  # as an ordinary open() would create it
         os.replace(handle.name, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -57,6 +58,12 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
                             "file, if any, is unchanged") from None
         raise
     return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def read_text_file(path: str | os.PathLike[str], what: str) -> str:

@@ -142,6 +142,8 @@ def _check_evidence(m: Mapping[str, Any]) -> None:
         if m["is_monotone"] != (right_only == 0):
             raise SheetError("field 'monotonicity.is_monotone' must say whether the data have "
                              "no right_only instance")
+        if "kinds" in m:
+            _check_kinds(m["kinds"], right_only)
     if source == "declared":
         if not isinstance(m.get("by"), str) or not m["by"]:
             raise SheetError("field 'monotonicity.by' must name who declared the system "
@@ -149,6 +151,21 @@ def _check_evidence(m: Mapping[str, Any]) -> None:
         if m["is_monotone"] is not True:
             raise SheetError("a declaration ('monotonicity.source' = 'declared') can only "
                              "declare the system monotone")
+
+
+def _check_kinds(kinds: Any, right_only: int) -> None:
+    """The counted kinds behind data evidence: four counts per class that add up."""
+    names = ("never", "wrong_only", "always", "right_only")
+    ok = isinstance(kinds, Mapping) and set(kinds) == {"P", "N"} and all(
+        isinstance(kinds[c], Mapping) and set(kinds[c]) == set(names)
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                for v in kinds[c].values()) for c in ("P", "N"))
+    if not ok:
+        raise SheetError("field 'monotonicity.kinds' must hold, for classes P and N, the counts "
+                         f"{', '.join(names)} (integers >= 0)")
+    if kinds["P"]["right_only"] + kinds["N"]["right_only"] != right_only:
+        raise SheetError("field 'monotonicity.right_only' must be the right_only instances "
+                         "counted in 'monotonicity.kinds'")
 
 
 def _check_class_counts(counts: object, error: type[ValidationError]) -> None:

@@ -12,28 +12,34 @@ and every model owner evaluates candidates against it alone with
 * the class sizes of the evaluation set (``class_counts``) or the class prior;
 * the rates, and the interventional table behind them with its intervals and sample sizes
   when the table was sampled or counted;
-* the forced runs themselves when they were counted on data: then candidates must be counted on
-  the same instances and the worst case uses the count form (slides), otherwise the
-  probability form ``F = e x n`` (thesis);
+* the forced runs themselves when they were counted on data: a candidate counted on the same
+  instances gets the count-form worst case (slides), any other the probability form
+  ``F = e x n`` (thesis);
 * the system cost matrix and the derived model cost matrices (cost functions 1 and 2);
-* the assumption the worst case rests on (``"monotone"`` or ``"none"``) and, when the network
-  was checked, the monotonicity check.
+* the assumption the worst case rests on (``"monotone"`` or ``"none"``) and the evidence for
+  a monotone one (``monotonicity``): the network's exact check, counts on data with no
+  ``right_only`` instance, or the system owner's declaration (which every report repeats);
+* the ``digest``, SHA-256 of everything above (:mod:`causalcost.sheet.digest`), and optionally
+  the owner's Ed25519 ``signature`` over it (:mod:`causalcost.sheet.signing`).
 
-Loading validates format, version, every field's presence and type, and recomputes the
-derived matrices: a sheet whose numbers disagree with each other is refused, never used. The
-JSON schema and its reader live in :mod:`causalcost.sheet.schema`, the field and consistency
-checks every sheet passes on construction in :mod:`causalcost.sheet.checks`; deriving a sheet
-(from a network or from forced runs) lives in :mod:`causalcost.sheet.derivation`.
+Loading validates format, version, the digest (and a signature), every field's presence, type
+and range, and recomputes the derived matrices: a sheet edited after it was issued, or whose
+numbers disagree with each other, is refused, never used. Version 1 sheets (no digest) still
+load, and every report says their content cannot be verified. The JSON schema and its reader
+live in :mod:`causalcost.sheet.schema`, the field and consistency checks every sheet passes on
+construction in :mod:`causalcost.sheet.checks`; deriving a sheet (from a network or from forced
+runs) lives in :mod:`causalcost.sheet.derivation`.
 
 Examples
 --------
 >>> import causalcost as cc
 >>> from causalcost.sheet.derivation import derive_sheet
 >>> table = cc.interventional_table(cc.load_network("thesis_and"))
->>> sheet = derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3)
+>>> sheet = derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3,
+...                      provenance={"source": "network", "network": "thesis_and"})
 >>> sheet.expected_cost_matrix
 ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
->>> derive_sheet(table, cc.CostMatrix(fn=5, fp=1), prior=1 / 3).to_dict()["version"]
+>>> sheet.to_dict()["version"]
 2
 """
 
@@ -56,6 +62,7 @@ from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_consistency, _check_fields
 from causalcost.sheet.digest import content_digest, strict_json_loads
 from causalcost.sheet.schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
+from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 
 __all__ = [
     "SHEET_FORMAT",
@@ -99,7 +106,10 @@ class CostSheet:
     assumption : str
         ``"monotone"`` or ``"none"``: what the worst and best cases rest on.
     monotonicity : dict or None
-        :meth:`MonotonicityCheck.to_dict` of the network check, when one was run.
+        The evidence for the monotone assumption: ``{"source": "network", ...}`` (the
+        network's :meth:`MonotonicityCheck.to_dict`), ``{"source": "data", "is_monotone",
+        "right_only"[, "kinds"]}`` or ``{"source": "declared", "by": .., "is_monotone": true}``.
+        Required with ``assumption="monotone"``.
     provenance : dict
         ``{"source": "network", "network": .., "file": .., "sha256": ..}``,
         ``{"source": "data", "description": ..}`` or ``{"source": "unspecified"}``.
@@ -110,6 +120,11 @@ class CostSheet:
     read_version : int
         The version of the file the sheet was read from (version 1 files carry no digest:
         reports say their content cannot be verified).
+    signature : dict or None
+        ``{"algorithm": "ed25519", "public_key": .., "value": ..}``: the system owner's
+        signature over :attr:`digest` (:func:`~causalcost.sign_sheet`). It must verify against
+        the key it carries (checked when ``cryptography`` is installed, see
+        :attr:`signature_checked`); :func:`~causalcost.verify_sheet` also checks the key.
 
     Examples
     --------
@@ -138,9 +153,12 @@ class CostSheet:
     created: str
     causalcost_version: str
     read_version: int = field(default=SHEET_VERSION, repr=False)
+    signature: dict[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         _check_fields(self)
+        if self.signature is not None:
+            object.__setattr__(self, "signature", read_signature(self.signature))
         object.__setattr__(self, "provenance", dict(self.provenance))
         if self.monotonicity is not None:
             object.__setattr__(self, "monotonicity", dict(self.monotonicity))
@@ -149,6 +167,8 @@ class CostSheet:
         if self.prior is not None:
             object.__setattr__(self, "prior", float(self.prior))
         _check_consistency(self)
+        checked = self.signature is not None and check_signature(self.signature, self.digest)
+        object.__setattr__(self, "_signature_checked", checked)
 
     # -- derived views --------------------------------------------------------------------
     @property
@@ -197,10 +217,12 @@ class CostSheet:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready sheet: format, version, every field (``None`` where unknown), and
-        ``digest``: ``{"sha256": "sha256:<hex>"}`` over the rest (see :attr:`digest`)."""
+        """The JSON-ready sheet: format, version, every field (``None`` where unknown),
+        ``digest``: ``{"sha256": "sha256:<hex>"}`` over the rest (see :attr:`digest`), and
+        ``signature`` (None when unsigned)."""
         body = self._content()
-        return {**body, "digest": {"sha256": content_digest(body)}}
+        return {**body, "digest": {"sha256": content_digest(body)},
+                "signature": None if self.signature is None else dict(self.signature)}
 
     @property
     def digest(self) -> str:
@@ -212,6 +234,18 @@ class CostSheet:
     def verified(self) -> bool:
         """Whether the file it was read from carried a digest (version 2 and later)."""
         return self.read_version >= 2
+
+    @property
+    def signature_checked(self) -> bool:
+        """Whether the sheet is signed and its signature verified against the key it carries
+        (False for an unsigned sheet, and for a signed one without ``cryptography``)."""
+        return bool(getattr(self, "_signature_checked", False))
+
+    @property
+    def signed_by(self) -> str | None:
+        """:func:`~causalcost.sheet.signature.key_fingerprint` of the key that signed the sheet,
+        or None."""
+        return None if self.signature is None else key_fingerprint(self.signature["public_key"])
 
     def to_json(self, indent: int | None = 2) -> str:
         """The sheet as JSON text."""
@@ -232,7 +266,15 @@ class CostSheet:
             wrong types, rates outside [0, 1], an invalid cost matrix, or derived numbers that
             disagree with the rates and costs.
         """
-        return cls(**_sheet_fields(data))
+        fields = _sheet_fields(data)
+        sheet = cls(**fields)
+        if sheet.verified and sheet.digest != data["digest"]["sha256"]:
+            raise SheetError(
+                "the sheet's digest matches its content, but the content is not in the form "
+                "this causalcost writes (e.g. 100.0 where a count 100 goes, or an optional field "
+                "left out): reports would echo another digest than the issued one; issue it "
+                "again with CostSheet.save")
+        return sheet
 
     # -- display --------------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
@@ -327,7 +369,8 @@ def load_sheet(path: str | Path) -> CostSheet:
     >>> import tempfile, causalcost as cc
     >>> from causalcost.sheet.derivation import derive_sheet
     >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3, assumption="none")
+    ...                      slot="clinical_history", prior=1 / 3, assumption="none",
+    ...                      provenance={"source": "thesis §4, example 1"})
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
     >>> again == sheet
@@ -337,12 +380,15 @@ def load_sheet(path: str | Path) -> CostSheet:
     try:
         data = strict_json_loads(read_text_file(path, "sheet"))
         return CostSheet.from_dict(data)
-    except CausalCostError as exc:
-        raise SheetError(f"{path.name}: {exc}") from None
+    except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
+        cls = type(exc) if isinstance(exc, SheetError) else SheetError
+        raise cls(f"{path.name}: {exc}") from None
 
 
 def _table_dict(table: InterventionalTable) -> dict[str, Any]:
     """The table's JSON without its monotonicity flag: the sheet stores the full check."""
     out = table.to_dict()
     out.pop("monotone", None)
+    if out.get("seed") is not None:  # a numpy integer seed is written as a JSON number
+        out["seed"] = int(out["seed"])
     return out

@@ -28,15 +28,20 @@ ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import (
+    CausalCostWarning,
     InfeasibleInputError,
     MonotonicityError,
     NetworkStructureError,
@@ -47,10 +52,13 @@ from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.closed_forms import _check_assumption, _check_monotonicity, _rates_of
 from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+from causalcost.pricing.kinds import _read_kinds
+from causalcost.pricing.witness import KINDS
 from causalcost.sheet.checks import _check_class_counts, _close, _is_probability, _same_rates
 from causalcost.sheet.costsheet import CostSheet
 
 __all__ = [
+    "data_evidence",
     "derive_sheet",
     "network_provenance",
     "sheet_from_forced_runs",
@@ -79,7 +87,7 @@ def derive_sheet(
     forced_p: Confusion | None = None,
     forced_n: Confusion | None = None,
     assumption: str = "monotone",
-    monotonicity: MonotonicityCheck | Mapping[str, Any] | str | None = None,
+    monotonicity: MonotonicityCheck | pd.DataFrame | Mapping[str, Any] | str | None = None,
     provenance: Mapping[str, Any] | None = None,
 ) -> CostSheet:
     """Derive the cost sheet of a slot from its interventional rates and the system's costs.
@@ -104,14 +112,18 @@ def derive_sheet(
         sheet then uses the count-form worst case.
     assumption : {"monotone", "none"}
         What the worst and best cases rest on.
-    monotonicity : MonotonicityCheck, dict or "declared", optional
+    monotonicity : MonotonicityCheck, DataFrame, dict or "declared", optional
         The evidence for the monotone assumption, stored in the sheet: the network's check
-        (taken from a table computed from a network when not given), a data record
+        (taken from a table computed from a network when not given), counted instance kinds
+        (:func:`causalcost.count_kinds`, stored by :func:`data_evidence`), a data record
         ``{"source": "data", "is_monotone": ..., "right_only": n}``, or ``"declared"``: the
         system owner declares the system monotone, unchecked (every report then says so).
         ``assumption="monotone"`` without evidence is refused.
     provenance : dict, optional
-        Where the rates come from; defaults to ``{"source": "unspecified"}``.
+        Where the rates come from, e.g. ``{"source": "data", "description": ..}``. Without it
+        the sheet records ``{"source": "unspecified"}`` and a :class:`CausalCostWarning` says
+        so; so does one when neither ``prior`` nor ``class_counts`` (nor forced runs) is given
+        (the sheet then records no class sizes and candidates use their own).
 
     Returns
     -------
@@ -135,7 +147,8 @@ def derive_sheet(
     >>> import causalcost as cc
     >>> rates = cc.ErrorRates(0.0, 0.75, 1.0, 0.5)
     >>> sheet = derive_sheet(rates, cc.CostMatrix(fn=5, fp=1), slot="clinical_history",
-    ...                      prior=1 / 3, monotonicity="declared")
+    ...                      prior=1 / 3, monotonicity="declared",
+    ...                      provenance={"source": "thesis §4, example 2"})
     >>> sheet.error_transition_matrix
     ModelCostMatrix(tp=0, fn=3.75, fp=0.5, tn=0, kind='transition')
     >>> derive_sheet(cc.ErrorRates(0.9, 0.1, 0.5, 0.5), cc.CostMatrix(), slot="m",
@@ -206,6 +219,7 @@ def derive_sheet(
             raise ValidationError(f"prior {prior:.6g} contradicts class_counts {counts} (which "
                                   f"imply {implied:.6g}); give one or make them agree")
         prior = implied
+    _warn_unspecified(provenance, prior)
     return CostSheet(
         slot=slot, system_name=system_name, rates=rates, table=kept, forced_p=forced_p,
         forced_n=forced_n, class_counts=counts, prior=prior, costs=costs,
@@ -215,6 +229,20 @@ def derive_sheet(
         provenance=dict(provenance) if provenance is not None else {"source": "unspecified"},
         created=_now(), causalcost_version=_version(),
     )
+
+
+def _warn_unspecified(provenance: Mapping[str, Any] | None, prior: float | None) -> None:
+    """No silent defaults: say what the sheet will record as unknown."""
+    if provenance is None:
+        warnings.warn("derive_sheet: no provenance given, so the sheet records "
+                      "{'source': 'unspecified'}; pass provenance={'source': 'data', "
+                      "'description': ...} (sheet_from_network and sheet_from_forced_runs "
+                      "record it themselves)", CausalCostWarning, stacklevel=3)
+    if prior is None:
+        warnings.warn("derive_sheet: no prior or class_counts given, so the sheet records no "
+                      "class sizes and each candidate is evaluated on its own, unchecked against "
+                      "the population the rates come from; pass prior= or class_counts=",
+                      CausalCostWarning, stacklevel=3)
 
 
 def _class_counts_arg(class_counts: object) -> tuple[int, int] | None:
@@ -229,7 +257,7 @@ def _class_counts_arg(class_counts: object) -> tuple[int, int] | None:
 DECLARED = {"source": "declared", "by": "system owner", "is_monotone": True}
 
 
-def _monotonicity_dict(m: MonotonicityCheck | Mapping[str, Any] | str | None,
+def _monotonicity_dict(m: MonotonicityCheck | pd.DataFrame | Mapping[str, Any] | str | None,
                        ) -> dict[str, Any] | None:
     """The evidence as stored: a network check, data counts, or the declaration."""
     if m is None:
@@ -239,12 +267,36 @@ def _monotonicity_dict(m: MonotonicityCheck | Mapping[str, Any] | str | None,
             raise ValidationError(f"monotonicity ({m!r}) must be a MonotonicityCheck, its "
                                   "to_dict(), a data record or 'declared'")
         return dict(DECLARED)
+    if isinstance(m, pd.DataFrame):
+        return data_evidence(m)
     if isinstance(m, MonotonicityCheck):
         return {"source": "network", **m.to_dict()}
     if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
         return {"source": "network", **m} if "source" not in m else dict(m)
     raise TypeError("monotonicity must be a MonotonicityCheck, its to_dict(), a data record or "
                     f"'declared', got {type(m).__name__}")
+
+
+def data_evidence(kinds: pd.DataFrame) -> dict[str, Any]:
+    """The monotonicity evidence of counted instance kinds (:func:`causalcost.count_kinds`).
+
+    The system is monotone in the slot on these instances when none of them fails only
+    because the slot is right (no ``right_only`` instance). The record keeps the kinds, so a
+    sheet shows what its assumption rests on.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> kinds = cc.kinds_frame({"never": 70, "wrong_only": 20, "always": 10},
+    ...                        {"never": 180, "wrong_only": 15, "always": 5})
+    >>> e = data_evidence(kinds)
+    >>> e["source"], e["is_monotone"], e["right_only"]
+    ('data', True, 0)
+    """
+    counts = _read_kinds(kinds)
+    right_only = sum(c[KINDS.index("right_only")] for c in counts.values())
+    return {"source": "data", "is_monotone": right_only == 0, "right_only": right_only,
+            "kinds": {cls: dict(zip(KINDS, c)) for cls, c in counts.items()}}
 
 
 def sheet_from_forced_runs(
@@ -256,7 +308,7 @@ def sheet_from_forced_runs(
     description: str,
     system_name: str = "system",
     assumption: str = "monotone",
-    monotonicity: Mapping[str, Any] | str | None = "declared",
+    monotonicity: pd.DataFrame | Mapping[str, Any] | str | None = "declared",
     confidence: float = 0.95,
     interval_method: str = "wilson",
 ) -> CostSheet:
@@ -277,11 +329,11 @@ def sheet_from_forced_runs(
         What the evaluation set is (recorded as the provenance).
     system_name, assumption
         As in :func:`derive_sheet`.
-    monotonicity : "declared", dict or None
+    monotonicity : "declared", DataFrame, dict or None
         Two confusion matrices cannot show whether the system is monotone in the slot (only
-        per-instance counts can: :func:`causalcost.forced_runs`), so by default the monotone
-        assumption is recorded as the system owner's declaration, and every report says it
-        is unchecked. Ignored with ``assumption="none"``.
+        per-instance results can: pass their kinds, :func:`causalcost.count_kinds`), so by
+        default the monotone assumption is recorded as the system owner's declaration, and
+        every report says it is unchecked. Ignored with ``assumption="none"``.
     confidence, interval_method
         Level and method of the rates' intervals (``"wilson"`` or ``"clopper-pearson"``).
 
@@ -360,7 +412,9 @@ def sheet_from_network(
     prior, class_counts, assumption
         As in :func:`derive_sheet`.
     check : bool, default True
-        Run :func:`causalcost.check_monotonicity`.
+        Run :func:`causalcost.check_monotonicity`. With ``check=False`` and the monotone
+        assumption, the sheet records it as the system owner's declaration (unchecked, and every
+        report says so).
 
     Examples
     --------
@@ -374,6 +428,10 @@ def sheet_from_network(
     from causalcost.network.netfile import load_network
     from causalcost.network.system import System
 
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ValidationError(f"seed ({seed!r}) must be a non-negative integer or None: the sheet "
+                              "records it so that the table can be sampled again")
     if isinstance(network, System):
         system = network if slot is None else network.with_slot(slot)
         source: dict[str, Any] = {"source": "network", "network": system.name,
@@ -387,10 +445,10 @@ def sheet_from_network(
                         f"{type(network).__name__}")
     if provenance is not None:
         source = dict(provenance)
-    slot = system.require_slot(slot)
+    slot = system.require_slot()  # validated above (with_slot / load_network): read it
     table = interventional_table(system, slot, method=method, samples=samples, seed=seed,
                                  confidence=confidence, interval=interval)
-    monotonicity = None
+    monotonicity: MonotonicityCheck | str | None = None
     if check:
         try:
             monotonicity = check_monotonicity(system, slot)
@@ -401,6 +459,8 @@ def sheet_from_network(
                     "(--assumption none) "
                     "(assumption-free bounds), or check=False to assume monotonicity unverified"
                 ) from None
+    if not check and assumption == "monotone" and table.monotonicity is None:
+        monotonicity = "declared"  # assumed unverified, as asked: every report says so
     if prior is None and class_counts is None:
         prior = class_prior(system)
     return derive_sheet(table, costs, system_name=system.name, prior=prior,

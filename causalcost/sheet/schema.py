@@ -1,4 +1,4 @@
-"""The cost sheet's JSON schema, version 1: reading a sheet's JSON object back, field by field.
+"""The cost sheet's JSON schema, version 2 (version 1 still read): a sheet's JSON, field by field.
 
 A sheet on disk is a JSON object with ``format`` :data:`SHEET_FORMAT` and ``version``
 :data:`SHEET_VERSION` (written by :meth:`causalcost.CostSheet.to_dict`). Reading it checks
@@ -23,6 +23,7 @@ from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_class_counts, _is_real, _same_rates
 from causalcost.sheet.digest import content_digest
+from causalcost.sheet.signature import read_signature
 
 #: Value of the ``format`` field of every sheet.
 SHEET_FORMAT = "causalcost-sheet"
@@ -217,6 +218,7 @@ def _sheet_fields(data: Any) -> dict[str, Any]:
         created=_string(d["created"], "created"),
         causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
         read_version=version,
+        signature=None if d.get("signature") is None else read_signature(d["signature"]),
     )
 
 

@@ -87,7 +87,8 @@ def test_dropping_the_evidence_is_refused_in_a_version_1_file(free_sheet: CostSh
 def test_a_consistent_edit_is_refused(tmp_path: Path) -> None:
     sheet = cc.sheet_from_network("thesis_and", COSTS)
     edited = cc.derive_sheet(cc.interventional_table(cc.load_network("thesis_and")),
-                             cc.CostMatrix(fn=50, fp=1), prior=sheet.prior)
+                             cc.CostMatrix(fn=50, fp=1), prior=sheet.prior,
+                             provenance=sheet.provenance)
     d = sheet.to_dict()
     d["costs"] = edited.to_dict()["costs"]
     d["derived"] = edited.to_dict()["derived"]  # every number consistent with the new costs

@@ -72,7 +72,8 @@ def and_sheet() -> CostSheet:
 @pytest.fixture(scope="module")
 def or_sheet() -> CostSheet:
     s = cc.load_network("thesis_or")
-    return derive_sheet(cc.interventional_table(s), COSTS, prior=1 / 3)
+    return derive_sheet(cc.interventional_table(s), COSTS, prior=1 / 3,
+                        provenance=network_provenance("thesis_or"))
 
 
 @pytest.fixture(scope="module")
@@ -301,7 +302,7 @@ def test_tampered_rates_are_refused(and_sheet: CostSheet, count_sheet: CostSheet
     d = and_sheet.to_dict()
     d["rates"]["P"]["P"] = 0.1
     sheet = derive_sheet(cc.ErrorRates(0.1, 1.0, 0.2, 0.0), COSTS, slot="clinical_history",
-                         monotonicity="declared")
+                         monotonicity="declared", prior=1 / 3, provenance={"source": "edit"})
     d["derived"] = sheet.to_dict()["derived"]
     with pytest.raises(SheetError, match="tampered or inconsistent.*table"):
         from_edited(d)
@@ -333,6 +334,151 @@ def test_load_sheet_errors_name_the_file(and_sheet: CostSheet, tmp_path: Path) -
 
 
 # -------------------------------------------------------------------------- derivation rules
+def test_count_form_rejects_fractional_candidate(count_sheet: CostSheet) -> None:
+    # on the sheet's own evaluation set (100 P / 200 N) the count form needs integer counts
+    with pytest.raises(CountError, match="integer"):
+        evaluate(count_sheet, cc.Confusion(tp=50.5, fn=49.5, fp=100, tn=100))
+
+
+def test_prior_only_sheet_uses_candidate_sizes(and_sheet: CostSheet) -> None:
+    # the probability form scales with the candidate's class sizes: a tenth of the candidate
+    # (5/5/10/10) costs a tenth (thesis §4 example 1: 320 -> 32)
+    small = evaluate(and_sheet, cc.Confusion(tp=5, fn=5, fp=10, tn=10))
+    assert small.eval1 == pytest.approx(32.0, rel=REL)
+    assert small.worst_cost == pytest.approx(39.0, rel=REL) and not small.warnings
+
+
+def test_far_class_fraction_warns(and_sheet: CostSheet) -> None:
+    # 100 of 120 positive against a prior of 1/3: z = (5/6 - 1/3) / sqrt(2/9 / 120) = 11.6
+    r = evaluate(and_sheet, cc.Confusion(tp=40, fn=60, fp=10, tn=10))
+    assert len(r.warnings) == 1 and "prior" in r.warnings[0]
+    assert r.to_dict()["warnings"] == list(r.warnings)
+
+
+def test_network_check_refuses_monotone_assumption() -> None:
+    # intervene.check_monotonicity's example: an XOR fusioner is not monotone in the slot
+    xor = (cc.SystemBuilder(class_prior=0.5)
+           .add_model("a", sensitivity=0.9, specificity=0.9)
+           .add_model("b", sensitivity=0.9, specificity=0.9)
+           .set_fusioner("function", function=lambda a, b: a != b).build(slot="b"))
+    check = cc.check_monotonicity(xor)
+    table = cc.interventional_table(xor)
+    with pytest.raises(MonotonicityError, match="assumption='none'"):
+        derive_sheet(table, COSTS, monotonicity=check)
+    with pytest.raises(MonotonicityError):
+        sheet_from_network(xor, COSTS)
+    sheet = derive_sheet(table, COSTS, monotonicity=check, assumption="none", prior=0.5,
+                         provenance={"source": "network", "network": "xor"})
+    r = evaluate(sheet, AND_CANDIDATE)
+    assert r.assumption == "none" and r.best_cost <= r.eval1 <= r.worst_cost
+    # a stored non-monotone check with assumption "monotone" is an inconsistent sheet
+    d = sheet.to_dict()
+    d["assumption"] = "monotone"
+    with pytest.raises(SheetError, match="not monotone"):
+        from_edited(d)
+
+
+def test_non_monotone_rates_refuse_monotone_assumption() -> None:
+    # e_P(P) = 0.9 > e_P(N) = 0.1 violates the specification (METHOD.md, "Feasibility")
+    rates = cc.ErrorRates(0.9, 0.1, 0.5, 0.5)
+    with pytest.raises(InfeasibleInputError, match=r"e_P\(P\)=0.9 > e_P\(N\)=0.1"):
+        derive_sheet(rates, COSTS, slot="m", monotonicity="declared")
+    free = derive_sheet(rates, COSTS, slot="m", assumption="none", prior=0.5,
+                        provenance={"source": "test"})
+    assert free.assumption == "none"
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"slot": None}, ValidationError, "slot is required"),
+    ({"assumption": "sure"}, ValidationError, "assumption"),
+    ({"prior": 0.5, "class_counts": (100, 200)}, ValidationError, "contradicts"),
+    ({"class_counts": (100, -1)}, ValidationError, "class_counts"),
+    ({"forced_p": AND_FORCED_P}, ValidationError, "both"),
+    ({"forced_p": AND_FORCED_P, "forced_n": cc.Confusion(0, 100, 0, 100)},
+     InfeasibleInputError, "same instances"),
+    ({"forced_p": cc.Confusion(90, 10, 40, 160), "forced_n": AND_FORCED_N}, ValidationError,
+     "forced runs give"),
+])
+def test_derive_sheet_argument_errors(kwargs: dict[str, Any], error: type[Exception],
+                                      match: str) -> None:
+    args = {"slot": "clinical_history", "monotonicity": "declared", **kwargs}
+    with pytest.raises(error, match=match):
+        derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), COSTS, **args)
+
+
+def test_forced_runs_sheet_intervals_come_from_statsmodels(count_sheet: CostSheet) -> None:
+    # e_P(P) = 20/100 with a 95 % Wilson interval, as statsmodels computes it
+    frame = count_sheet.to_frame()
+    lo, hi = proportion_confint(20, 100, alpha=0.05, method="wilson")
+    assert frame.loc[("P", "P"), "ci_low"] == pytest.approx(lo, rel=REL)
+    assert frame.loc[("P", "P"), "ci_high"] == pytest.approx(hi, rel=REL)
+    assert frame.loc[("N", "P"), "n"] == 200
+    assert count_sheet.class_counts == (100, 200) and count_sheet.prior == pytest.approx(1 / 3)
+    assert count_sheet.provenance == {"source": "data",
+                                      "description": "thesis §4 example 1, 100 P / 200 N"}
+
+
+def test_sheet_from_network_prior_and_provenance() -> None:
+    # thesis_and.toml declares prior 1/3; the file hash is that of the shipped file
+    sheet = sheet_from_network("thesis_and", COSTS)
+    assert sheet.prior == pytest.approx(1 / 3, rel=REL)
+    assert sheet.system_name == "thesis_and"
+    from causalcost.network.netfile import file_digest, network_path
+
+    assert sheet.provenance["sha256"] == file_digest(network_path("thesis_and"))
+
+
+def test_sheet_display(sampled_sheet: CostSheet) -> None:
+    frame = sampled_sheet.to_frame()
+    assert frame.columns.tolist() == ["symbol", "rate", "ci_low", "ci_high", "n"]
+    assert (frame["ci_low"] <= frame["rate"]).all() and (frame["rate"] <= frame["ci_high"]).all()
+    assert "CostSheet(slot='clinical_history'" in repr(sampled_sheet)
+    assert "e_P(P)" in str(sampled_sheet) and "<table" in sampled_sheet._repr_html_()
+    assert hash(sampled_sheet) == hash(CostSheet.from_dict(sampled_sheet.to_dict()))
+
+
+# ---------------------------------------------------------------------------------- compare
+def test_compare_ranks_by_eval1_then_worst(and_sheet: CostSheet) -> None:
+    # Eval1 with the thesis §4 example 1 matrix (TP 1, FN 5, FP 0.2, TN 0):
+    # perfect 100 (the perfect-slot cost), good 90 + 10*5 + 20*0.2 = 144, coin 320 (thesis);
+    # twin has coin's matrix, so the same Eval1 and worst cost (390): it shares coin's rank
+    cands = {
+        "coin": AND_CANDIDATE,
+        "good": cc.Confusion(90, 10, 20, 180),
+        "perfect": cc.Confusion(100, 0, 0, 200),
+        "twin": cc.Confusion(50, 50, 100, 100),
+    }
+    table = compare(and_sheet, cands)
+    assert list(table.columns) == ["eval1", "eval2", "perfect_slot_cost", "expected_cost",
+                                   "worst_cost", "best_cost", "rank"]
+    assert table.index.tolist() == ["perfect", "good", "coin", "twin"]
+    assert table["rank"].tolist() == [1, 2, 3, 3]
+    assert table.loc["perfect", "eval1"] == pytest.approx(100.0, rel=REL)
+    assert table.loc["good", "eval1"] == pytest.approx(144.0, rel=REL)
+
+
+def test_compare_breaks_ties_by_worst_cost() -> None:
+    # rates e_P(P) = 0.5, e_P(N) = 1 of thesis §3.3 (AND fusioner, model 1 right on half the
+    # positives), errors counted (FN cost 1), no assumption; two candidates on positives only.
+    rates = cc.ErrorRates(0.5, 1.0, 0.0, 0.0)
+    with pytest.warns(cc.CausalCostWarning, match="no prior or class_counts"):
+        sheet = derive_sheet(rates, cc.CostMatrix(fn=1, fp=1), slot="m", assumption="none",
+                             provenance={"source": "thesis §3.3"})
+    # Eval1 (C1: TP 0.5, FN 1): A = 0.5*50 + 50 = 75; B = 0.5*100 + 25 = 75.
+    # worst without assumption: min(fc, nc) + min(fw, nw): A (n=100): 50 + 50 = 100;
+    # B (n=125): fc = 62.5, fw = 125 -> min(62.5, 100) + min(125, 25) = 87.5
+    table = compare(sheet, {"A": cc.Confusion(50, 50, 0, 0), "B": cc.Confusion(100, 25, 0, 0)})
+    assert table.index.tolist() == ["B", "A"]
+    assert table["eval1"].tolist() == pytest.approx([75.0, 75.0], rel=REL)
+    assert table["worst_cost"].tolist() == pytest.approx([87.5, 100.0], rel=REL)
+    assert table["rank"].tolist() == [1, 2]
+
+
+def test_compare_names_the_bad_candidate(count_sheet: CostSheet) -> None:
+    with pytest.raises(CountError, match="candidate 'half'"):
+        compare(count_sheet, {"ok": AND_CANDIDATE, "half": cc.Confusion(50.5, 49.5, 100, 100)})
+
+
 def test_count_form_on_other_instances_uses_the_probability_form(count_sheet: CostSheet) -> None:
     """The two-split route: the forced runs counted on one split, the candidate on another."""
     other = cc.Confusion(40, 50, 100, 110)

@@ -1,0 +1,196 @@
+"""Time forced runs counted on data frame engines against one numpy bincount.
+
+Run with ``python benchmarks/bench_data.py`` (10^7 rows, 5 rounds). A table of logged
+predictions (truth ``y`` and three models ``a``, ``b``, ``c``, 0/1 int8 columns; majority vote,
+slot ``c``) is counted by :func:`causalcost.forced_runs` (forced runs, the system as deployed,
+and the kinds) held by pandas, polars (eager and lazy) and DuckDB, and by the floor: one
+``np.bincount`` over the same four encoded columns (``y*8 + a*4 + b*2 + c``), which is all the
+information the counts need. Each engine is reported as a ratio to the bincount measured in the
+same run, medians of the rounds; rounds are interleaved so a slow spell hits all alike.
+
+Targets: the best engine within 5x of bincount, none slower than 20x.
+
+``--big`` (not for CI) also writes a 10^8-row parquet file (int64 columns: 3 GiB once in memory)
+in chunks and counts it through DuckDB in a fresh process with a memory limit (``--memory-limit``,
+default 512MB), reporting the time, the peak RSS and the RSS before counting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+MODELS = ["a", "b", "c"]
+SLOT = "c"
+
+
+def make_columns(rows: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """Truth with prior 0.3 and three models with 80-90 % accuracy, as 0/1 int8 columns."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(rows) < 0.3).astype(np.int8)
+    out = {"y": y}
+    for name, accuracy in zip(MODELS, (0.85, 0.8, 0.9)):
+        right = rng.random(rows) < accuracy
+        out[name] = np.where(right, y, 1 - y).astype(np.int8)
+    return out
+
+
+def bincount(columns: dict[str, np.ndarray]) -> np.ndarray:
+    code = (columns["y"].astype(np.intp) << 3) | (columns["a"] << 2) | (columns["b"] << 1) \
+        | columns["c"]
+    return np.bincount(code, minlength=16)
+
+
+def runner(data: object) -> Callable[[], object]:
+    import causalcost as cc
+
+    def run() -> object:
+        runs = cc.forced_runs(data, truth="y", models=MODELS, slot=SLOT, fusioner="majority")
+        return runs.kinds, runs.observed
+
+    return run
+
+
+def timed(fn: Callable[[], object]) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def engines(columns: dict[str, np.ndarray]) -> dict[str, object]:
+    import duckdb
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
+
+    frame = pd.DataFrame(columns)
+    table = pa.table(columns)
+    con = duckdb.connect()
+    return {
+        "pandas": frame,
+        "polars": pl.DataFrame(columns),
+        "polars lazy": pl.DataFrame(columns).lazy(),
+        "duckdb": con.from_arrow(table),
+    }
+
+
+def check(columns: dict[str, np.ndarray], datas: dict[str, object]) -> None:
+    """Every engine's counts equal the bincount's, decoded in numpy."""
+    import causalcost as cc
+    from causalcost.network.fusioners import make_fusioner
+
+    counts = bincount(columns).reshape(2, 2, 2, 2)  # y, a, b, c (0 = N, 1 = P)
+    f = make_fusioner("majority", MODELS)
+    expected = np.zeros((2, 2))  # truth x forced-P vote
+    for y, a, b, c in np.ndindex(2, 2, 2, 2):
+        expected[1 - y, 1 - int(f((bool(a), bool(b), True)))] += counts[y, a, b, c]
+    for name, data in datas.items():
+        runs = cc.forced_runs(data, truth="y", models=MODELS, slot=SLOT, fusioner="majority")
+        got = runs.forced_p.to_array()
+        assert np.array_equal(got, expected), (name, got, expected)
+
+
+def bench(rows: int, rounds: int) -> None:
+    columns = make_columns(rows)
+    datas = engines(columns)
+    check(columns, datas)
+    fns = {"bincount": lambda: bincount(columns), **{k: runner(v) for k, v in datas.items()}}
+    for fn in fns.values():  # warm up
+        fn()
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            times[name].append(timed(fn))
+    base = statistics.median(times["bincount"])
+    print(f"{rows:,} rows, 3 models, majority, slot {SLOT!r}; median of {rounds} rounds")
+    print("| engine | ms (median) | min ms | ratio to bincount |")
+    print("| --- | ---: | ---: | ---: |")
+    ratios = {}
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        ratios[name] = med / base
+        print(f"| {name} | {med * 1e3:.1f} | {min(ts) * 1e3:.1f} | {med / base:.1f}x |")
+    engines_only = {k: v for k, v in ratios.items() if k != "bincount"}
+    best = min(engines_only, key=engines_only.__getitem__)
+    worst = max(engines_only, key=engines_only.__getitem__)
+    b, w = engines_only[best], engines_only[worst]
+    print(f"best {best} {b:.1f}x (target <= 5x: {'yes' if b <= 5 else 'NO'}); "
+          f"worst {worst} {w:.1f}x (target <= 20x: {'yes' if w <= 20 else 'NO'})")
+
+
+_BIG_CHILD = """
+import resource, sys, time, duckdb
+import causalcost as cc
+import causalcost.data.forced_runs, narwhals, polars, pandas  # noqa: F401 (imports in the baseline)
+duckdb.execute("SET memory_limit='{limit}'")
+duckdb.execute("SET enable_progress_bar=false")
+rss = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmRSS"))
+start = time.perf_counter()
+runs = cc.forced_runs(cc.read_table(sys.argv[1], engine="duckdb"), truth="y", models={models!r},
+                      slot={slot!r}, fusioner="majority")
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(runs.n, runs.forced_p, runs.forced_n, f"{{elapsed:.1f}} s", f"{{peak:.0f}} MiB",
+      f"{{rss / 1024:.0f}} MiB", sep="; ")
+"""
+
+
+def big(rows: int, chunk: int, limit: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.parquet"
+        start = time.perf_counter()
+        writer = None
+        for i, offset in enumerate(range(0, rows, chunk)):
+            columns = make_columns(min(chunk, rows - offset), seed=i)
+            table = pa.table({k: v.astype(np.int64) for k, v in columns.items()})
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table, row_group_size=1_000_000)
+        assert writer is not None
+        writer.close()
+        size = path.stat().st_size / 2**20
+        print(f"wrote {rows:,} rows to parquet ({size:.0f} MiB on disk, "
+              f"{rows * 4 * 8 / 2**30:.1f} GiB as int64 columns in memory) in "
+              f"{time.perf_counter() - start:.1f} s")
+        code = _BIG_CHILD.format(limit=limit, models=MODELS, slot=SLOT)
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                              text=True, check=True)
+        print(f"DuckDB, memory_limit {limit}: rows; forced_p; forced_n; time; peak RSS; "
+              "RSS after imports, before counting")
+        print(done.stdout.strip())
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=float, default=1e7, help="rows (default 1e7)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
+    parser.add_argument("--quick", action="store_true", help="10^6 rows, 3 rounds")
+    parser.add_argument("--big", action="store_true",
+                        help="also count a 10^8-row parquet through DuckDB (slow; not for CI)")
+    parser.add_argument("--big-rows", type=float, default=1e8, help="rows of --big")
+    parser.add_argument("--memory-limit", default="512MB", help="DuckDB memory_limit for --big")
+    args = parser.parse_args(argv)
+    rows, rounds = (10**6, 3) if args.quick else (int(args.rows), args.rounds)
+    bench(rows, rounds)
+    if args.big:
+        big(int(args.big_rows), 10**7, args.memory_limit)
+
+
+if __name__ == "__main__":
+    main()

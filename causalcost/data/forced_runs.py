@@ -1,0 +1,223 @@
+"""Forced runs from logged predictions: the system with the slot forced to P and to N.
+
+Given one row per instance (the true class and every model's vote), :func:`forced_runs`
+re-evaluates the fusioner with the slot's vote replaced by P and by N, exactly as if the real
+system had been run twice on the evaluation set (slides, stage 1), and counts
+
+* ``forced_p`` / ``forced_n``: the system's confusion under each intervention;
+* ``observed``: the system as deployed (the slot's own column among the data);
+* ``kinds``: per class, how many instances never fail, fail only when the slot is wrong,
+  always fail, or fail only when the slot is right (see :mod:`causalcost.pricing.witness`).
+
+All of it comes from one group-by run by the engine holding the data (pandas, polars, pyarrow,
+DuckDB, Dask, PySpark): rows are grouped by (class, forced-P system vote, forced-N system vote
+[, slot vote]) and only those at most 16 counts come back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from causalcost.confusion import Confusion
+from causalcost.data.counting import count_arrays, count_votes
+from causalcost.data.frames import (
+    Frame,
+    as_frame,
+    collect,
+    fills_nulls,
+    is_lazy,
+    require_columns,
+)
+from causalcost.data.labels import LabelRule, label_rule, votes_from_values
+from causalcost.data.runs import ForcedRuns, counts_digest, system_confusion
+from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
+from causalcost.errors import DataError, ValidationError
+from causalcost.network.fusioners import Fusioner
+
+__all__ = ["forced_runs", "ForcedRuns"]
+
+
+@dataclass(frozen=True)
+class DataCounter:
+    """What counting needs to see the data again (kept by :class:`ForcedRuns` for candidates)."""
+
+    frame: Frame
+    truth: LabelRule
+    rules: dict[str, LabelRule]  # fusioner inputs present in the data (slot only if used)
+    fusioner: Fusioner
+    slot: str
+    positive: Any
+    engine: str
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def count(self, extra: Sequence[LabelRule] = ()) -> np.ndarray:
+        """Counts by (class, forced-P vote, forced-N vote, *votes of ``extra`` columns)."""
+        rules = [self.truth, *(r for m, r in self.rules.items() if m != self.slot), *extra]
+        if self.fusioner.is_vote:
+            fill = fills_nulls(self.frame)
+            votes = {m: r.value(fill=fill) for m, r in self.rules.items()}
+            keys = [self.truth.vote(fill=fill),
+                    *(fuse_expr(self.fusioner, votes, slot=self.slot, forced=x)
+                      for x in (True, False)),
+                    *(r.vote(fill=fill) for r in extra)]
+            return count_votes(self.frame, rules, keys)
+        if is_lazy(self.frame):  # fuse_expr refuses a function fusioner with the reason
+            fuse_expr(self.fusioner, {}, engine=f"a lazy {self.engine} frame")
+        return count_arrays(self.frame, rules, self._array_keys(extra))
+
+    def _array_keys(self, extra: Sequence[LabelRule]) -> Callable[[Mapping[str, np.ndarray]],
+                                                                    list[np.ndarray]]:
+        def keys(v: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+            votes = {m: v[m] for m in self.rules if m != self.slot}
+            rows = len(v[self.truth.column])
+            forced = [fuse(self.fusioner, votes, slot=self.slot, forced=x, rows=rows)
+                      for x in (True, False)]
+            return [v[self.truth.column], *forced, *(v[r.column] for r in extra)]
+        return keys
+
+    def row_votes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per row: truth, forced-P system vote, forced-N system vote (eager frames only)."""
+        if "rows" not in self.memo:
+            columns = [self.truth.column, *(m for m in self.rules if m != self.slot)]
+            got = collect(self.frame.select(
+                *(r.vote().alias(f"__v{i}") for i, r in enumerate(
+                    [self.truth, *(self.rules[m] for m in columns[1:])]))))
+            v = {c: got.get_column(f"__v{i}").to_numpy().astype(bool)
+                 for i, c in enumerate(columns)}
+            rows = len(v[self.truth.column])
+            forced = [fuse(self.fusioner, {m: v[m] for m in columns[1:]}, slot=self.slot,
+                           forced=x, rows=rows) for x in (True, False)]
+            self.memo["rows"] = (v[self.truth.column], *forced)
+        return self.memo["rows"]
+
+    def candidate(self, predictions: Any, positive: Any = None) -> Confusion:
+        """The system's confusion with ``predictions`` (column name or array) in the slot."""
+        positive = self.positive if positive is None else positive
+        if isinstance(predictions, str):
+            dtype = require_columns(self.frame, [predictions])[predictions]
+            return system_confusion(self.count([label_rule(predictions, dtype, positive)]))
+        if is_lazy(self.frame):
+            raise DataError(
+                f"a candidate array needs rows in a known order, which a lazy {self.engine} "
+                "frame does not promise: pass the name of a column holding the candidate's "
+                "predictions, or count the runs on an eager frame (pandas, polars DataFrame, "
+                "pyarrow)"
+            )
+        y, forced_p, forced_n = self.row_votes()
+        vote = votes_from_values(predictions, "predictions", positive)
+        if len(vote) != len(y):
+            raise DataError(f"predictions has {len(vote)} values but the runs were counted on "
+                            f"{len(y)} rows; align it with the data's rows")
+        system = np.where(vote, forced_p, forced_n)
+        code = (~y).astype(np.int64) * 2 + (~system).astype(np.int64)
+        tp, fn, fp, tn = np.bincount(code, minlength=4).tolist()
+        return Confusion(tp=tp, fn=fn, fp=fp, tn=tn)
+
+
+def forced_runs(
+    data: Any,
+    *,
+    truth: str,
+    slot: str,
+    fusioner: str | Fusioner,
+    models: Sequence[str] | None = None,
+    positive: Any = None,
+    observed: bool | None = None,
+    k: int | None = None,
+    weights: Mapping[str, float] | Sequence[float] | None = None,
+    threshold: float | None = None,
+    tie: str | None = None,
+    function: Callable[..., bool] | None = None,
+) -> ForcedRuns:
+    """Count the system's runs with the slot forced to P and to N on logged predictions.
+
+    Parameters
+    ----------
+    data : data frame, mapping or path
+        One row per instance: pandas, polars (eager or lazy), pyarrow, DuckDB relation, Dask,
+        PySpark, a mapping column -> array, or a ``.csv`` / ``.parquet`` path (scanned lazily).
+    truth : str
+        The true-class column.
+    slot : str
+        The model under evaluation; one of ``models``.
+    fusioner : str or Fusioner
+        A rule name (``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``, ``"weighted"``,
+        ``"function"``) built with the options below, or a built :class:`Fusioner` (then
+        ``models`` defaults to its inputs).
+    models : sequence of str
+        The prediction columns, in the fusioner's input order, the slot among them.
+    positive : optional
+        The positive label of string columns (bool and 0/1 columns: ``True``/``1``).
+    observed : bool, optional
+        Whether to count the system as deployed from the slot's own column. ``None``
+        (default): when the data has a column named after the slot; ``True``: that column is
+        required; ``False``: ignore it (forced runs need only the *other* models' columns).
+    k, weights, threshold, tie, function
+        Options of the rule, as in :func:`causalcost.make_fusioner`.
+
+    Returns
+    -------
+    ForcedRuns
+
+    Raises
+    ------
+    DataError
+        A missing column, or a column that is not binary labels (nulls, a third label,
+        fractional numbers), named with a few offending values.
+    ValidationError
+        A ``function`` fusioner on a lazy frame, or bad fusioner options.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [1, 1, 1, 0, 0], "a": [1, 0, 1, 0, 1],
+    ...                    "b": [1, 1, 0, 0, 0], "c": [0, 0, 1, 1, 0]})
+    >>> runs = forced_runs(df, truth="y", models=["a", "b", "c"], slot="b", fusioner="majority")
+    >>> runs
+    ForcedRuns(slot='b', fusioner=majority of 3, n=5 (3 P, 2 N), engine=pandas)
+      forced_p: Confusion(tp=2, fn=1, fp=2, tn=0)
+      forced_n: Confusion(tp=1, fn=2, fp=0, tn=2)
+      observed: Confusion(tp=2, fn=1, fp=0, tn=2)
+      kinds P:  never=1, wrong_only=1, always=1, right_only=0
+      kinds N:  never=0, wrong_only=2, always=0, right_only=0
+      monotone_on_data: True
+    >>> int(runs.kinds.loc["P", "always"]), runs.provenance["counts_sha256"][:12]
+    (1, 'f06d0542aa7b')
+    """
+    fus, names = resolve_fusioner(fusioner, models, k=k, weights=weights, threshold=threshold,
+                                  tie=tie, function=function)
+    if not isinstance(slot, str) or slot not in names:
+        raise ValidationError(f"slot {slot!r} must be one of the models {list(names)}")
+    if truth in names:
+        raise ValidationError(f"truth column {truth!r} cannot also be a model")
+    if observed not in (None, True, False):
+        raise ValidationError(f"observed must be None, True or False, got {observed!r}")
+    frame, source = as_frame(data)
+    schema = frame.collect_schema()
+    use_slot = bool(observed) or (observed is None and slot in schema)
+    columns = [truth, *(m for m in names if m != slot or use_slot)]
+    dtypes = require_columns(frame, columns)
+    rules = {c: label_rule(c, dtypes[c], positive) for c in columns}
+    counter = DataCounter(frame, rules.pop(truth), rules, fus, slot, positive, source["engine"])
+    counts = counter.count([rules[slot]] if use_slot else [])
+    if not use_slot:
+        counts = counts[..., np.newaxis]
+    provenance = {
+        **source,
+        "rows": int(counts.sum()),
+        "truth": truth,
+        "models": list(names),
+        "slot": slot,
+        "slot_column": use_slot,
+        "columns": columns,
+        "positive": positive if positive is None or isinstance(positive, (str, bool, int))
+        else repr(positive),
+        "fusioner": fus.description,
+        "counts_sha256": counts_digest(counts),
+    }
+    return ForcedRuns(counts, slot=slot, models=names, fusioner=fus, provenance=provenance,
+                      _counter=counter)

@@ -1,0 +1,125 @@
+"""Any data frame through narwhals: wrap it, name its engine, and collect small results.
+
+Accepted inputs: pandas, polars (``DataFrame`` or ``LazyFrame``), pyarrow tables, DuckDB
+relations, Dask and PySpark data frames (anything :func:`narwhals.from_native` accepts), a
+mapping of column name -> array (read as a pandas frame) and a path to a CSV or parquet file
+(scanned lazily by :func:`causalcost.data.readers.read_table`).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import narwhals as nw
+
+from causalcost.errors import DataError
+
+__all__ = ["as_frame", "collect", "engine_error", "engine_name", "fills_nulls", "is_lazy",
+           "require_columns"]
+
+Frame = nw.DataFrame[Any] | nw.LazyFrame[Any]
+
+
+def as_frame(data: Any) -> tuple[Frame, dict[str, Any]]:
+    """``data`` as a narwhals frame, and what it came from (``{"engine": .., "lazy": ..}``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame, source = as_frame(pd.DataFrame({"y": [True, False]}))
+    >>> source
+    {'engine': 'pandas', 'lazy': False}
+    """
+    source: dict[str, Any] = {}
+    if isinstance(data, (str, os.PathLike)):
+        from causalcost.data.readers import read_table
+
+        source["file"] = os.fspath(data)
+        data = read_table(data)
+    elif isinstance(data, Mapping):
+        import pandas as pd
+
+        try:
+            data = pd.DataFrame(dict(data))
+        except ValueError as exc:
+            raise DataError(f"a mapping of columns must hold equal-length arrays: {exc}") from None
+    if isinstance(data, (nw.DataFrame, nw.LazyFrame)):
+        frame = data
+    else:
+        with warnings.catch_warnings():  # narwhals announces a separate Dask plug-in
+            warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
+            try:
+                frame = nw.from_native(data)
+            except TypeError:
+                raise DataError(
+                    f"cannot count a {type(data).__module__}.{type(data).__name__}: pass a data "
+                    "frame (pandas, polars, pyarrow, DuckDB, Dask, PySpark), a mapping of column "
+                    "name -> array, or the path of a .csv or .parquet file"
+                ) from None
+    if not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
+        raise DataError(f"expected a data frame, got a {type(data).__name__} (a single column?)")
+    return frame, {"engine": engine_name(frame), "lazy": is_lazy(frame), **source}
+
+
+def engine_name(frame: Frame) -> str:
+    """The engine holding ``frame``: ``"pandas"``, ``"polars"``, ``"duckdb"``, ..."""
+    return str(frame.implementation)
+
+
+def fills_nulls(frame: Frame) -> bool:
+    """Whether expressions on ``frame`` must not meet nulls in casts and arithmetic.
+
+    pandas-like engines and Dask fail to cast a missing boolean to an integer, so their vote
+    expressions fill nulls (the rows are flagged as not labels anyway). SQL engines, polars and
+    pyarrow carry nulls through, and skipping the fill saves DuckDB a ``COALESCE`` per column.
+    """
+    impl = frame.implementation
+    return impl.is_pandas_like() or impl.is_dask()
+
+
+def is_lazy(frame: Frame) -> bool:
+    """Whether ``frame`` is lazy (a query the engine runs on collect) rather than in memory."""
+    return isinstance(frame, nw.LazyFrame)
+
+
+def collect(frame: Frame, what: str = "counting") -> nw.DataFrame[Any]:
+    """Run a (small) query and bring its result into memory.
+
+    Polars lazy frames run on the streaming engine, so a file larger than memory is scanned
+    in batches. An engine failure (a malformed CSV line, say) becomes a :class:`DataError`.
+    """
+    if not isinstance(frame, nw.LazyFrame):
+        return frame
+    kwargs = {"engine": "streaming"} if frame.implementation is nw.Implementation.POLARS else {}
+    try:
+        return frame.collect(**kwargs)
+    except Exception as exc:  # the engine's own error types: report them as data errors
+        raise engine_error(frame, exc, what) from exc
+
+
+def engine_error(frame: Frame, exc: Exception, what: str = "counting") -> DataError:
+    """An engine's exception as a :class:`DataError` naming the engine and its message."""
+    text = " ".join(str(exc).split())
+    return DataError(f"the {engine_name(frame)} engine failed while {what}: "
+                     f"{type(exc).__name__}: {text[:500]}")
+
+
+def require_columns(frame: Frame, columns: list[str]) -> dict[str, Any]:
+    """The schema of ``columns`` (column -> narwhals dtype); a clear error for missing ones."""
+    try:
+        schema = frame.collect_schema()
+    except Exception as exc:
+        raise DataError(f"cannot read the columns of the data: {type(exc).__name__}: "
+                        f"{exc}") from exc
+    missing = [c for c in columns if c not in schema]
+    if missing:
+        have = list(schema)
+        shown = ", ".join(map(repr, have[:20])) + (", ..." if len(have) > 20 else "")
+        raise DataError(
+            f"column{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))} "
+            f"{'are' if len(missing) > 1 else 'is'} not in the data; its columns are: {shown}"
+        )
+    return {c: schema[c] for c in columns}

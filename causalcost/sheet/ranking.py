@@ -1,0 +1,248 @@
+"""Rank many candidates against a sheet at once: the vectorised path behind ``compare``.
+
+:func:`causalcost.sheet.report.compare` ranks candidates by Eval1, ties broken by the worst
+case. One :func:`~causalcost.sheet.report.evaluate` per candidate costs a fraction of a
+millisecond (witnesses, reports); a model owner with a file of fifty thousand candidates should
+not wait half a minute, so :func:`rank_candidates` computes the six costs for every candidate in
+one pass: cost functions 1 and 2 as sums over the four cells (in the order
+:meth:`~causalcost.pricing.costs.ModelCostMatrix.evaluate` uses, so the numbers agree with
+:func:`~causalcost.sheet.report.evaluate`) and the worst and best cases with
+:func:`~causalcost.pricing.bounds_many.bound_many` (count form) or
+:func:`~causalcost.pricing.bounds_many.bound_many_from_rates` (probability form).
+
+A candidate the one-at-a-time path would refuse (a class a prior of 0 or 1 rules out,
+fractional counts in the count form, no instances, costs that overflow) is found with array
+tests, and the error is the one :func:`~causalcost.sheet.report.evaluate` raises for it, prefixed
+with its name. Counts beyond 2**53 (exact Python integers) take the one-at-a-time path.
+
+This module sits below :mod:`causalcost.sheet.report` (which imports it), so ``evaluate`` is
+passed in rather than imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from causalcost.confusion import EXACT_LIMIT, Confusion
+from causalcost.errors import CausalCostError, OverflowInputError, ValidationError
+from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
+from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+from causalcost.sheet.candidates import as_confusion, candidates_frame
+from causalcost.sheet.costsheet import CostSheet
+
+__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "rank_candidates"]
+
+#: Columns of :func:`~causalcost.sheet.report.compare`'s DataFrame.
+COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
+                                    "worst_cost", "best_cost", "rank")
+#: Two-sided z beyond which a candidate's class fraction is flagged against the sheet's prior
+#: (99.9 %).
+PRIOR_Z = 3.29
+
+#: :func:`causalcost.sheet.report.evaluate`: one candidate's report.
+Evaluate = Callable[[CostSheet, Confusion], Any]
+
+
+def rank_candidates(sheet: CostSheet,
+                    candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame,
+                    evaluate: Evaluate, known_warnings: tuple[str, ...] = (),
+                    ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+    """:func:`~causalcost.sheet.report.compare`'s work (see there for the parameters).
+
+    Returns
+    -------
+    (DataFrame, tuple of str, str)
+        The ranked frame (columns :data:`COMPARE_COLUMNS`, best first), the warnings about the
+        candidates (besides ``known_warnings``, the sheet's own), and the form of the worst
+        and best cases: ``"counts"``, ``"probability"`` or ``"mixed"``.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
+    ...                         slot="clinical_history", prior=1 / 3, monotonicity="declared",
+    ...                         provenance={"source": "thesis §4"})
+    >>> frame, warnings, form = rank_candidates(
+    ...     sheet, {"coin": cc.Confusion(50, 50, 100, 100), "good": cc.Confusion(90, 10, 20, 180)},
+    ...     cc.evaluate)
+    >>> frame.index.tolist(), frame["rank"].tolist(), warnings, form
+    (['good', 'coin'], [1, 2], (), 'probability')
+    """
+    if not isinstance(sheet, CostSheet):
+        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    if not isinstance(candidates, (Mapping, pd.DataFrame)):
+        raise TypeError(f"candidates must be a mapping of name to Confusion or a candidate "
+                        f"frame (read_candidates_frame), got {type(candidates).__name__}")
+    if len(candidates) == 0:
+        raise ValidationError("no candidates to compare")
+    if isinstance(candidates, Mapping):
+        confusions = {name: as_confusion(c, name) for name, c in candidates.items()}
+        frame = candidates_frame(confusions)
+    else:
+        confusions, frame = None, candidates_frame(candidates)
+    names = frame.index.tolist()
+    m = frame.to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        beyond = bool((np.abs(m) > EXACT_LIMIT).any())
+    if beyond or not np.isfinite(m).all():
+        rows = confusions or dict(zip(names, m.tolist()))
+        costs, warnings, form = _scalar_costs(sheet, rows, evaluate, known_warnings)
+    else:
+        costs, warnings, form = _vector_costs(sheet, names, m, evaluate)
+    return _ranked(names, costs), warnings, form
+
+
+# ---------------------------------------------------------------------- one at a time
+def _refuse(sheet: CostSheet, name: str, cells: Any, evaluate: Evaluate) -> None:
+    """Raise what :func:`evaluate` raises for this candidate, its name first."""
+    try:
+        evaluate(sheet, cells if isinstance(cells, Confusion) else Confusion(*cells))
+    except CausalCostError as exc:
+        raise type(exc)(f"candidate {name!r}: {exc}") from None
+
+
+def _scalar_costs(sheet: CostSheet, rows: Mapping[str, Any], evaluate: Evaluate,
+                  known_warnings: tuple[str, ...]) -> tuple[np.ndarray, tuple[str, ...], str]:
+    out = np.empty((len(rows), 6))
+    own = set(known_warnings)
+    warnings: list[str] = []
+    forms = set()
+    for i, (name, cells) in enumerate(rows.items()):
+        try:
+            report = evaluate(sheet, cells if isinstance(cells, Confusion) else Confusion(*cells))
+        except CausalCostError as exc:
+            raise type(exc)(f"candidate {name!r}: {exc}") from None
+        out[i] = report.to_series().to_numpy()
+        forms.add(report.form)
+        warnings += [f"candidate {name!r}: {w}" for w in report.warnings if w not in own]
+    return out, tuple(warnings), forms.pop() if len(forms) == 1 else "mixed"
+
+
+# ---------------------------------------------------------------------- all at once
+def _refused_rows(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
+    """Rows :func:`evaluate` refuses: no instances, a class a prior of 0 or 1 rules out, and
+    fractional counts on the sheet's own evaluation set in the count form."""
+    total = m.sum(axis=1)
+    bad = ~(total > 0) | (m < 0).any(axis=1)
+    if sheet.class_counts is None and sheet.prior is not None:
+        prior = sheet.prior
+        with np.errstate(all="ignore"):
+            spread = np.sqrt(prior * (1 - prior) / total)
+            bad |= (spread == 0) & ((m[:, 0] + m[:, 1]) / total != prior)
+    if sheet.form == "counts":
+        bad |= same & (m != np.round(m)).any(axis=1)
+    return bad
+
+
+def _same_instances(sheet: CostSheet, m: np.ndarray) -> np.ndarray:
+    """Rows counted on the sheet's own evaluation set (its class sizes)."""
+    if sheet.class_counts is None:
+        return np.zeros(len(m), dtype=bool)
+    sp, sn = sheet.class_counts
+    return (m[:, 0] + m[:, 1] == float(sp)) & (m[:, 2] + m[:, 3] == float(sn))
+
+
+def _shown(names: list[str], rows: np.ndarray) -> str:
+    return ", ".join(repr(names[i]) for i in rows[:3]) + (", ..." if rows.size > 3 else "")
+
+
+def _other_instances(sheet: CostSheet, names: list[str], same: np.ndarray) -> tuple[str, ...]:
+    """One warning for the candidates counted on other instances than the sheet's."""
+    other = np.flatnonzero(~same)
+    if sheet.class_counts is None or not other.size:
+        return ()
+    sp, sn = sheet.class_counts
+    return (f"{other.size} candidate(s) ({_shown(names, other)}) were counted on other instances "
+            f"than the sheet's ({sp} positives, {sn} negatives): their worst and best cases use "
+            "the probability form on their own class sizes, exact only up to sampling error; "
+            "evaluate one with a confidence level for a worst case that holds with a stated "
+            "probability",)
+
+
+def _far_from_prior(sheet: CostSheet, names: list[str], m: np.ndarray) -> tuple[str, ...]:
+    """One warning for the candidates whose class fraction is far from the sheet's prior."""
+    if sheet.class_counts is not None or sheet.prior is None:
+        return ()
+    prior, total = sheet.prior, m.sum(axis=1)
+    with np.errstate(all="ignore"):
+        spread = np.sqrt(prior * (1 - prior) / total)
+        z = ((m[:, 0] + m[:, 1]) / total - prior) / spread
+    far = np.flatnonzero((spread != 0) & (np.abs(z) > PRIOR_Z))
+    if not far.size:
+        return ()
+    return (f"{far.size} candidate(s) ({_shown(names, far)}) have a positive fraction far from "
+            f"the sheet's prior {prior:.4g} (|z| > {PRIOR_Z}): they may come from another "
+            "population than the sheet's rates",)
+
+
+def _dot(cells: tuple[float, float, float, float], m: np.ndarray) -> np.ndarray:
+    """``sum(cell cost x count)`` per row, summed left to right as ``np.dot`` does."""
+    return ((cells[0] * m[:, 0] + cells[1] * m[:, 1]) + cells[2] * m[:, 2]) + cells[3] * m[:, 3]
+
+
+def _bounds(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
+    """Worst and best cost per row: the count form on the sheet's own evaluation set, the
+    probability form elsewhere (as :func:`evaluate` chooses)."""
+    kwargs = {"assumption": sheet.assumption, "monotonicity": sheet.monotonicity_check}
+    columns = ["worst_cost", "best_cost"]
+    out = np.empty((len(m), 2))
+    counted = same if sheet.form == "counts" else np.zeros(len(m), dtype=bool)
+    if counted.any():
+        b = bound_many(sheet.forced_p, sheet.forced_n, m[counted], sheet.costs,  # type: ignore[arg-type]
+                       **kwargs)
+        out[counted] = b[columns].to_numpy()
+    if not counted.all():
+        b = bound_many_from_rates(sheet.rates, m[~counted], sheet.costs, **kwargs)
+        out[~counted] = b[columns].to_numpy()
+    return out
+
+
+def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, evaluate: Evaluate,
+                  ) -> tuple[np.ndarray, tuple[str, ...], str]:
+    same = _same_instances(sheet, m)
+    for i in np.flatnonzero(_refused_rows(sheet, m, same))[:1]:
+        _refuse(sheet, names[i], m[i].tolist(), evaluate)
+    # recomputed from the rates and costs, as evaluate_costs does
+    c1 = expected_cost_matrix(sheet.rates, sheet.costs).cells()
+    c2 = error_transition_matrix(sheet.rates, sheet.costs).cells()
+    zero = np.zeros(len(m))
+    perfect = np.column_stack([m[:, 0] + m[:, 1], zero, zero, m[:, 2] + m[:, 3]])
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            eval1 = _dot(c1, m)  # cost function 1 is also the bounds' expected cost
+            out = np.column_stack([eval1, _dot(c2, m), _dot(c1, perfect), eval1,
+                                   _bounds(sheet, m, same)])
+    except CausalCostError:  # the same refusal from evaluate, naming a candidate
+        with np.errstate(over="ignore"):
+            scale = max(abs(c) for c in sheet.costs.cells()) * m.sum(axis=1)
+        for i in (np.flatnonzero(~np.isfinite(scale)) if not np.isfinite(scale).all() else [0]):
+            _refuse(sheet, names[i], m[i].tolist(), evaluate)
+        raise
+    overflow = np.flatnonzero(~np.isfinite(out).all(axis=1))
+    if overflow.size:
+        i = int(overflow[0])
+        _refuse(sheet, names[i], m[i].tolist(), evaluate)
+        raise OverflowInputError(
+            f"candidate {names[i]!r}: its costs overflow float64 ({overflow.size} candidate(s) "
+            "do); rescale the counts or the sheet's costs")
+    form = "probability"
+    if sheet.form == "counts" and same.any():
+        form = "counts" if same.all() else "mixed"
+    return out, _other_instances(sheet, names, same) + _far_from_prior(sheet, names, m), form
+
+
+def _ranked(names: list[str], costs: np.ndarray) -> pd.DataFrame:
+    order = np.lexsort((costs[:, 4], costs[:, 0]))  # eval1, then worst_cost; stable
+    costs = costs[order]
+    key = costs[:, [0, 4]]
+    new = np.ones(len(costs), dtype=bool)
+    new[1:] = (key[1:] != key[:-1]).any(axis=1)
+    rank = np.maximum.accumulate(np.where(new, np.arange(1, len(costs) + 1), 0))
+    frame = pd.DataFrame(costs, columns=list(COMPARE_COLUMNS[:-1]),
+                         index=pd.Index([names[i] for i in order], name="candidate", dtype=object))
+    frame["rank"] = rank
+    return frame

@@ -1,0 +1,266 @@
+"""Sign a cost sheet, and check that a sheet comes from the system owner who issued it.
+
+The digest (:mod:`causalcost.sheet.digest`) makes any edit of a sheet visible, but whoever
+edits a sheet can also write a new digest. A signature closes that gap: the system owner signs
+the sheet's digest with an Ed25519 private key that only they hold, and a model owner checks it
+against the owner's public key, received by another channel. The signature travels inside the
+sheet JSON::
+
+    "signature": {"algorithm": "ed25519", "public_key": "<base64, 32 bytes>",
+                  "value": "<base64, 64 bytes>"}
+
+``value`` signs the ASCII bytes of the digest (``"sha256:<hex>"``), and ``public_key`` is the
+key that made it. Loading a signed sheet (:func:`~causalcost.load_sheet`) refuses a signature
+that does not verify against the key it carries (a sheet edited after signing);
+:func:`verify_sheet` also checks that this key is the owner's. Keys are PEM files (PKCS#8 for the
+private key, SubjectPublicKeyInfo for the public one), made with :func:`generate_signing_key`.
+
+Signing needs the optional dependency ``cryptography`` (``pip install 'causalcost[sign]'``);
+it is imported only when a signature is made or checked (:mod:`causalcost.sheet.signature`).
+Without it a signed sheet still loads and every report says its signature was not checked.
+
+Examples
+--------
+>>> import tempfile, causalcost as cc
+>>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     private, public = cc.generate_signing_key(f"{tmp}/owner.pem", f"{tmp}/owner.pub.pem")
+...     signed = cc.sign_sheet(sheet.save(f"{tmp}/sheet.json"), private)
+...     verified = cc.verify_sheet(signed, public)
+>>> verified.digest == sheet.digest, verified.sheet.signature_checked
+(True, True)
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from causalcost.errors import CausalCostError, SheetError
+from causalcost.files import read_text_file, write_atomic
+from causalcost.sheet import signature
+from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.digest import strict_json_loads
+from causalcost.sheet.signature import (
+    SIGNATURE_ALGORITHM,
+    SignatureError,
+    SigningUnavailableError,
+    check_signature,
+    key_fingerprint,
+)
+
+__all__ = [
+    "SIGNATURE_ALGORITHM",
+    "SignatureError",
+    "SigningUnavailableError",
+    "VerifiedSheet",
+    "generate_signing_key",
+    "key_fingerprint",
+    "sign_sheet",
+    "verify_sheet",
+]
+
+
+# --------------------------------------------------------------------------------- keys
+def _key_file(path: Path, private: bool) -> Any:
+    ed25519, serialization, _ = signature.crypto()
+    what = "private" if private else "public"
+    data = read_text_file(path, f"{what} key").encode("utf-8")
+    try:
+        key = (serialization.load_pem_private_key(data, password=None) if private
+               else serialization.load_pem_public_key(data))
+    except (ValueError, TypeError) as exc:
+        raise SignatureError(f"{path.name}: not a readable unencrypted PEM {what} key "
+                             f"({str(exc).split('.')[0]}); make one with "
+                             "cc.generate_signing_key") from None
+    kind = ed25519.Ed25519PrivateKey if private else ed25519.Ed25519PublicKey
+    if not isinstance(key, kind):
+        raise SignatureError(f"{path.name}: a {type(key).__name__}, not an Ed25519 {what} key")
+    return key
+
+
+def _raw_public(key: Any) -> bytes:
+    """The 32 raw bytes of a public key, or of a private key's public half."""
+    _, serialization, _ = signature.crypto()
+    key = key.public_key() if hasattr(key, "public_key") else key
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def generate_signing_key(private_path: str | os.PathLike[str],
+                         public_path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """Make an Ed25519 key pair: the private key (keep it) and the public one (hand it out).
+
+    The private key file is readable by its owner only; an existing one is never overwritten.
+
+    Returns
+    -------
+    (Path, Path)
+        The private and the public key files (PEM).
+
+    Raises
+    ------
+    SigningUnavailableError
+        Without ``cryptography``.
+    SignatureError
+        If ``private_path`` exists.
+    """
+    ed25519, serialization, _ = signature.crypto()
+    private_path, public_path = Path(private_path), Path(public_path)
+    if private_path.exists():
+        raise SignatureError(f"{str(private_path)!r} exists: a signing key is never overwritten; "
+                             "choose another path, or delete the old key yourself")
+    key = ed25519.Ed25519PrivateKey.generate()
+    private_pem = key.private_bytes(serialization.Encoding.PEM,
+                                    serialization.PrivateFormat.PKCS8,
+                                    serialization.NoEncryption())
+    public_pem = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                               serialization.PublicFormat.SubjectPublicKeyInfo)
+    write_atomic(private_path, private_pem)
+    os.chmod(private_path, 0o600)
+    write_atomic(public_path, public_pem)
+    os.chmod(public_path, 0o644)
+    return private_path, public_path
+
+
+# ------------------------------------------------------------------------------- sheets
+def _read_sheet(path: Path) -> tuple[dict[str, Any], CostSheet]:
+    try:
+        data = strict_json_loads(read_text_file(path, "sheet"))
+        sheet = CostSheet.from_dict(data)
+    except CausalCostError as exc:
+        cls = type(exc) if isinstance(exc, SheetError) else SheetError
+        raise cls(f"{path.name}: {exc}") from None
+    return data, sheet
+
+
+def sign_sheet(sheet_path: str | os.PathLike[str], private_key_path: str | os.PathLike[str],
+               output: str | os.PathLike[str] | None = None) -> Path:
+    """Sign a saved sheet with the system owner's private key.
+
+    The sheet is read and validated first (format, digest, every field), then the signature
+    over its digest is added as the ``signature`` field; the content and digest are unchanged.
+    An earlier signature is replaced.
+
+    Parameters
+    ----------
+    sheet_path : path
+        A version 2 sheet written by :meth:`~causalcost.CostSheet.save`.
+    private_key_path : path
+        The PEM private key from :func:`generate_signing_key`.
+    output : path, optional
+        Where to write the signed sheet; by default over ``sheet_path`` (atomically).
+
+    Returns
+    -------
+    Path
+        The signed sheet.
+
+    Raises
+    ------
+    SheetError
+        If the sheet does not load, or is a version 1 sheet (no digest to sign: load and save
+        it again first).
+    SignatureError
+        If the key file is not an unencrypted Ed25519 private key.
+    SigningUnavailableError
+        Without ``cryptography``.
+    """
+    signature.crypto()
+    path = Path(sheet_path)
+    data, sheet = _read_sheet(path)
+    if not sheet.verified:
+        raise SheetError(f"{path.name}: a version {sheet.read_version} sheet has no digest to "
+                         "sign; write it as version 2 first (cc.load_sheet(path).save(path))")
+    key = _key_file(Path(private_key_path), private=True)
+    digest = sheet.digest
+    data["signature"] = {
+        "algorithm": SIGNATURE_ALGORITHM,
+        "public_key": base64.b64encode(_raw_public(key)).decode("ascii"),
+        "value": base64.b64encode(key.sign(digest.encode("ascii"))).decode("ascii"),
+    }
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return write_atomic(path if output is None else output, text)
+
+
+@dataclass(frozen=True)
+class VerifiedSheet:
+    """A sheet whose signature verified against the system owner's public key.
+
+    Attributes
+    ----------
+    sheet : CostSheet
+        The sheet, loaded and checked.
+    digest : str
+        The digest the signature covers (``"sha256:<hex>"``), as every report echoes it.
+    fingerprint : str
+        :func:`key_fingerprint` of the key that signed it.
+    path : Path
+        The file it was read from.
+    """
+
+    sheet: CostSheet
+    digest: str
+    fingerprint: str
+    path: Path
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"path", "slot", "sha256", "signed_by"}``."""
+        return {"path": str(self.path), "slot": self.sheet.slot, "sha256": self.digest,
+                "signed_by": self.fingerprint}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: the fields of :meth:`to_dict`."""
+        return pd.DataFrame([self.to_dict()])
+
+    def __repr__(self) -> str:
+        return (f"VerifiedSheet(slot={self.sheet.slot!r}, digest={self.digest[:19]}..., "
+                f"signed_by={self.fingerprint!r})")
+
+
+def verify_sheet(sheet_path: str | os.PathLike[str],
+                 public_key_path: str | os.PathLike[str]) -> VerifiedSheet:
+    """Load a signed sheet and check that the system owner's key signed it.
+
+    Parameters
+    ----------
+    sheet_path : path
+        The signed sheet (:func:`sign_sheet`).
+    public_key_path : path
+        The system owner's PEM public key, received by another channel than the sheet.
+
+    Returns
+    -------
+    VerifiedSheet
+
+    Raises
+    ------
+    SignatureError
+        If the sheet is not signed, was signed with another key, or its signature does not
+        verify (it was changed after signing).
+    SheetError
+        If the sheet does not load.
+    SigningUnavailableError
+        Without ``cryptography``.
+    """
+    trusted = _raw_public(_key_file(Path(public_key_path), private=False))
+    path = Path(sheet_path)
+    _, sheet = _read_sheet(path)
+    block = sheet.signature
+    if block is None:
+        raise SignatureError(f"{path.name}: the sheet is not signed; ask the system owner for "
+                             "the signed sheet (cc.sign_sheet)")
+    carried = base64.b64decode(block["public_key"])
+    if carried != trusted:
+        raise SignatureError(
+            f"{path.name}: signed with key {key_fingerprint(carried)}, not with the key in "
+            f"{Path(public_key_path).name} ({key_fingerprint(trusted)}): it does not come from "
+            "that system owner")
+    check_signature(block, sheet.digest)
+    return VerifiedSheet(sheet=sheet, digest=sheet.digest, fingerprint=key_fingerprint(trusted),
+                         path=path)
