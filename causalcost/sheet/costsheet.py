@@ -185,7 +185,8 @@ class CostSheet:
         return MonotonicityCheck(slot=str(m.get("slot", self.slot)),
                                  system_node=str(m.get("system_node", "")),
                                  is_monotone=bool(m["is_monotone"]), violation=m.get("violation"),
-                                 assignments=int(m.get("assignments", 0)))
+                                 assignments=int(m.get("assignments", 0)),
+                                 method=str(m.get("method", "enumeration")))
 
     # -- serialisation --------------------------------------------------------------------
     def _content(self) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from causalcost.confusion import EXACT_LIMIT, Confusion
 from causalcost.errors import CausalCostError, OverflowInputError, ValidationError
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.candidates import as_confusion, candidates_frame
 from causalcost.sheet.costsheet import CostSheet
 
@@ -184,6 +185,14 @@ def _dot(cells: tuple[float, float, float, float], m: np.ndarray) -> np.ndarray:
     return ((cells[0] * m[:, 0] + cells[1] * m[:, 1]) + cells[2] * m[:, 2]) + cells[3] * m[:, 3]
 
 
+def kinds_of(sheet: CostSheet) -> pd.DataFrame | None:
+    """The instance kinds a sheet from data keeps in its monotonicity evidence, or None."""
+    m = sheet.monotonicity
+    if m is None or m.get("source") != "data" or not isinstance(m.get("kinds"), Mapping):
+        return None
+    return kinds_frame(m["kinds"]["P"], m["kinds"]["N"])
+
+
 def _bounds(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
     """Worst and best cost per row: the count form on the sheet's own evaluation set, the
     probability form elsewhere (as :func:`evaluate` chooses)."""
@@ -191,7 +200,11 @@ def _bounds(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
     columns = ["worst_cost", "best_cost"]
     out = np.empty((len(m), 2))
     counted = same if sheet.form == "counts" else np.zeros(len(m), dtype=bool)
-    if counted.any():
+    kinds = kinds_of(sheet)
+    if counted.any() and kinds is not None:  # exact for the sheet's own instances
+        b = bound_many(models=m[counted], costs=sheet.costs, kinds=kinds)
+        out[counted] = b[columns].to_numpy()
+    elif counted.any():
         b = bound_many(sheet.forced_p, sheet.forced_n, m[counted], sheet.costs,  # type: ignore[arg-type]
                        **kwargs)
         out[counted] = b[columns].to_numpy()

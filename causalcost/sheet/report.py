@@ -51,7 +51,7 @@ from causalcost.pricing.high_confidence import (
 )
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.ranking import COMPARE_COLUMNS, PRIOR_Z, rank_candidates
+from causalcost.sheet.ranking import COMPARE_COLUMNS, PRIOR_Z, kinds_of, rank_candidates
 
 __all__ = ["Report", "evaluate", "compare", "sheet_warnings", "COMPARE_COLUMNS"]
 
@@ -63,6 +63,7 @@ _ASSUMPTION_TEXT = {
 _FORM_TEXT = {
     "counts": "counts from forced runs on the candidate's evaluation set",
     "probability": "expected counts from the interventional rates on the candidate's class sizes",
+    "kinds": "exact for the candidate's instances, from the kinds counted on them",
 }
 
 
@@ -424,7 +425,10 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     check = sheet.monotonicity_check
     b: Bound
     counted = sheet.forced_p is not None and sheet.forced_n is not None
-    if counted and same_instances(sheet, model):
+    kinds = kinds_of(sheet)
+    if kinds is not None and same_instances(sheet, model):
+        b = bound(model=model, costs=sheet.costs, kinds=kinds)  # exact for these instances
+    elif counted and same_instances(sheet, model):
         b = bound(sheet.forced_p, sheet.forced_n, model, sheet.costs,  # type: ignore[arg-type]
                   assumption=sheet.assumption, monotonicity=check)
     else:

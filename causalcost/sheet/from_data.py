@@ -1,0 +1,115 @@
+"""A cost sheet from logged predictions: the data route, end to end.
+
+The system owner holds a table: one row per instance, the true class and each model's
+prediction. :func:`sheet_from_data` counts the two forced runs on it (the slot forced to P and
+to N, with the other models' logged votes) and the instance kinds in one group-by on whatever
+engine holds the rows (:func:`causalcost.forced_runs`), and derives the same versioned sheet
+as from a network: the rates with their intervals, the class counts (so the prior) of the
+data, and as monotonicity evidence the kinds themselves. When no instance fails only because
+the slot is right, the monotone assumption holds on these data and is recorded as such;
+otherwise the sheet uses the assumption-free bounds (asking for ``"monotone"`` is refused).
+A model owner evaluating a candidate on the same rows then gets the exact kinds bound; on
+other rows (the common two-split case) the probability form, and with a confidence level the
+high-confidence worst case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from causalcost.confusion import CostMatrix
+from causalcost.data.forced_runs import forced_runs
+from causalcost.data.runs import ForcedRuns
+from causalcost.errors import MonotonicityError, ValidationError
+from causalcost.inference.table import InterventionalTable
+from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.derivation import data_evidence, derive_sheet
+
+__all__ = ["sheet_from_data"]
+
+
+def sheet_from_data(
+    data: Any,
+    costs: CostMatrix,
+    *,
+    truth: str | None = None,
+    slot: str | None = None,
+    fusioner: Any = None,
+    models: list[str] | None = None,
+    positive: Any = None,
+    description: str | None = None,
+    system_name: str = "system",
+    assumption: str | None = None,
+    confidence: float = 0.95,
+    interval_method: str = "wilson",
+    **fusioner_options: Any,
+) -> CostSheet:
+    """Derive a slot's cost sheet from a table of logged predictions (or counted runs).
+
+    Parameters
+    ----------
+    data : data frame, path or ForcedRuns
+        Any frame :func:`causalcost.forced_runs` reads (pandas, polars, pyarrow, DuckDB,
+        Dask, PySpark, a ``.csv`` / ``.parquet`` path), or runs already counted.
+    costs : CostMatrix
+        The system's cost matrix.
+    truth, slot, fusioner, models, positive, **fusioner_options
+        As in :func:`causalcost.forced_runs` (not needed with ``ForcedRuns``).
+    description : str, optional
+        What the data are (recorded as the provenance, beside the engine, rows and a hash of
+        the counts); by default the engine and row count.
+    system_name : str
+    assumption : {"monotone", "none"}, optional
+        Default: ``"monotone"`` when the data show no ``right_only`` instance, else ``"none"``.
+    confidence, interval_method
+        Of the rates' intervals.
+
+    Returns
+    -------
+    CostSheet
+
+    Raises
+    ------
+    MonotonicityError
+        ``assumption="monotone"`` while some instance fails only because the slot is right.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, causalcost as cc
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(3000) < 0.3
+    >>> logs = pd.DataFrame({"y": y, **{m: np.where(rng.random(3000) < acc, y, ~y)
+    ...                      for m, acc in (("a", 0.8), ("b", 0.7), ("c", 0.75))}})
+    >>> sheet = sheet_from_data(logs, cc.CostMatrix(fn=5, fp=1), truth="y",
+    ...                         models=["a", "b", "c"], slot="b", fusioner="majority")
+    >>> sheet.assumption, sheet.monotonicity["source"], sheet.class_counts == (int(y.sum()),
+    ...                                                                       3000 - int(y.sum()))
+    ('monotone', 'data', True)
+    """
+    if isinstance(data, ForcedRuns):
+        runs = data
+    else:
+        if truth is None or slot is None or fusioner is None:
+            raise ValidationError("sheet_from_data needs truth=, slot= and fusioner= (and "
+                                  "models= for a rule name) to count the forced runs")
+        runs = forced_runs(data, truth=truth, slot=slot, fusioner=fusioner, models=models,
+                           positive=positive, **fusioner_options)
+    evidence = data_evidence(runs.kinds)
+    if assumption is None:
+        assumption = "monotone" if runs.monotone_on_data else "none"
+    elif assumption == "monotone" and not runs.monotone_on_data:
+        raise MonotonicityError(
+            f"the data hold {evidence['right_only']} instance(s) on which the system fails only "
+            "because the slot is right: the system is not monotone in the slot on these data; "
+            "use assumption='none' (the default here)")
+    table = InterventionalTable.from_forced(runs.slot, runs.forced_p, runs.forced_n,
+                                            confidence=confidence,
+                                            interval_method=interval_method)
+    provenance = {key: value for key, value in runs.provenance.items()
+                  if isinstance(value, (str, int, float, bool)) or value is None}
+    rows = provenance.get("rows", runs.n)
+    provenance.update(source="data", description=description or
+                      f"{rows} logged instances ({provenance.get('engine', 'data frame')})")
+    return derive_sheet(table, costs, system_name=system_name, forced_p=runs.forced_p,
+                        forced_n=runs.forced_n, assumption=assumption,
+                        monotonicity=evidence, provenance=provenance)
