@@ -1,0 +1,128 @@
+"""``causalcost experiment coverage|ratio``: the seeds' experiments, with CSV and pictures."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from causalcost.cli.common import count, probability, seed
+from causalcost.errors import ValidationError
+from causalcost.files import write_atomic
+
+__all__ = ["register"]
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        return [count(part) for part in text.split(",") if part.strip()]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"sizes {text!r}: {exc}") from None
+
+
+def _costs(text: str | None) -> Any:
+    from causalcost.confusion import CostMatrix
+
+    return None if text is None else CostMatrix.parse(text)
+
+
+def _folder(path: str) -> Path:
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValidationError(f"-o {path!r} is a file: give a folder for the CSV and pictures")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _cmd_coverage(args: argparse.Namespace) -> int:
+    from causalcost.experiments.coverage import COVERAGE_COLUMNS, coverage_experiment
+    from causalcost.plotting.drawing import save_figure
+    from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
+
+    folder = _folder(args.output)
+    result = coverage_experiment(
+        args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,
+        costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
+        workers=args.workers, progress=False if args.quiet else None)
+    frame = result.frame
+    write_atomic(folder / "coverage.csv",
+                 frame[[*COVERAGE_COLUMNS, "tightness_plain"]].to_csv(index=False))
+    save_figure(draw_coverage_heatmap(result), folder / "coverage_heatmap.png")
+    save_figure(draw_coverage_curves(result), folder / "coverage_curves.png")
+    print(repr(result))
+    print(f"wrote {folder / 'coverage.csv'}, coverage_heatmap.png and coverage_curves.png")
+    return 0
+
+
+def _cmd_ratio(args: argparse.Namespace) -> int:
+    from causalcost.experiments.ratio import RATIO_COLUMNS, ratio_experiment
+    from causalcost.plotting.drawing import save_figure
+    from causalcost.plotting.experiments import draw_ratio_histogram
+
+    folder = _folder(args.output)
+    result = ratio_experiment(
+        args.network, n=args.n, repetitions=args.repetitions, seed=args.seed,
+        costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
+        progress=False if args.quiet else None)
+    write_atomic(folder / "ratio.csv", result.frame[list(RATIO_COLUMNS)].to_csv(index=False))
+    save_figure(draw_ratio_histogram(result), folder / "ratio.png")
+    print(repr(result))
+    print(result.summary().to_string(float_format=lambda v: f"{v:.4g}"))
+    print(f"wrote {folder / 'ratio.csv'} and ratio.png")
+    return 0
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repetitions", type=count, metavar="R", help="repetitions (per cell)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S",
+                   help="results depend only on the seed (default: 0)")
+    p.add_argument("--costs", metavar="CELLS", help="system costs (default: fn=1,fp=1)")
+    p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
+                   help="of the high-confidence bound (default: 0.95)")
+    p.add_argument("--engine", choices=("counts", "instances"), default="counts",
+                   help="multinomial cell counts (fast, default) or per-instance sampling from "
+                        "the network (the validation path)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="folder for the CSV and the PNG pictures")
+
+
+def register(sub: Any) -> None:
+    """Add ``experiment coverage`` and ``experiment ratio`` to the ``causalcost`` parser."""
+    from causalcost.cli.common import Parser
+
+    p = sub.add_parser("experiment", help="the seeds' two experiments (coverage, ratio)",
+                       description="Simulate the two-stage evaluation of the seeds: forced runs "
+                                   "on n1 instances, the candidate on n2 others.")
+    kinds = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", parser_class=Parser)
+    kinds.required = True
+
+    c = kinds.add_parser(
+        "coverage", help="P(worst case >= real cost) over a grid of (n1, n2)",
+        description="Experiment 1: how often the plain and the high-confidence worst case hold. "
+                    "Writes DIR/coverage.csv (n1, n2, repetitions, p_plain, p_high_confidence, "
+                    "tightness_high_confidence, tightness_plain) and two PNG pictures.")
+    c.add_argument("network", metavar="NETWORK", nargs="?", default=None,
+                   help="the system (default: the slides' experiment_or)")
+    grid = "10,31,100,316,1000,3162,10000"
+    c.add_argument("--n1", type=_sizes, default=_sizes(grid), metavar="SIZES",
+                   help=f"forced-run sizes (default: {grid})")
+    c.add_argument("--n2", type=_sizes, default=_sizes(grid), metavar="SIZES",
+                   help=f"candidate sizes (default: {grid})")
+    c.add_argument("--workers", type=count, default=1, metavar="W",
+                   help="processes (results do not depend on it)")
+    _common(c)
+    c.set_defaults(func=_cmd_coverage, repetitions=1000)
+
+    r = kinds.add_parser(
+        "ratio", help="the distribution of real cost / worst case",
+        description="Experiment 2: real cost over the plain and the high-confidence worst case, "
+                    "and over cost function 1. Writes DIR/ratio.csv (one row per repetition: "
+                    "ratio_plain, ratio_high_confidence, ratio_expected) and DIR/ratio.png. "
+                    "Without NETWORK, a new random two-model OR system per repetition.")
+    r.add_argument("network", metavar="NETWORK", nargs="?", default=None,
+                   help="the system (default: random two-model systems)")
+    r.add_argument("--n", type=count, default=20_000, metavar="N",
+                   help="instances in each stage (default: 20000)")
+    _common(r)
+    r.set_defaults(func=_cmd_ratio, repetitions=100_000)

@@ -1,0 +1,143 @@
+"""Subcommands on a network: ``query``, ``draw``, ``export``, ``networks``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from causalcost.cli.common import (
+    load_system,
+    network_arguments,
+    print_json,
+    sampling_arguments,
+)
+from causalcost.errors import CausalCostError, ValidationError
+
+__all__ = ["register"]
+
+
+def _table(system: Any, args: argparse.Namespace) -> Any:
+    from causalcost.inference.query import interventional_table
+
+    return interventional_table(system, method=args.method, samples=args.samples, seed=args.seed,
+                                confidence=args.confidence, interval=args.interval)
+
+
+def _cmd_query(args: argparse.Namespace) -> int:
+    from causalcost.inference.intervene import check_monotonicity
+
+    system = load_system(args)
+    table = _table(system, args)
+    if args.json:
+        print_json(table.to_dict())
+        return 0
+    print(f"system {system.name!r}: slot {table.slot!r}, method {table.method}")
+    print(table)
+    print()
+    print("interventional error rates (system failure rate, by true class and forced slot value)")
+    print(table.error_rates.to_frame().to_string(float_format=lambda v: f"{v:.6g}"))
+    if table.has_intervals:
+        assert table.lower is not None and table.upper is not None and table.counts is not None
+        print(f"\n{table.confidence:.0%} {table.interval_method} intervals "
+              "(--json gives every cell's interval and standard error):")
+        for label, c, x, k in (("e_P(P)", 0, 0, 1), ("e_P(N)", 0, 1, 1),
+                               ("e_N(P)", 1, 0, 2), ("e_N(N)", 1, 1, 2)):
+            print(f"  {label} = {table.probabilities[c, x, k]:.4f}  "
+                  f"[{table.lower[c, x, k]:.4f}, {table.upper[c, x, k]:.4f}]  "
+                  f"n = {int(table.counts[c, x, k])}")
+    try:
+        check = check_monotonicity(system)
+        verdict = "monotone" if check.is_monotone else f"NOT monotone (e.g. at {check.violation})"
+        print(f"\nsystem is {verdict} in slot {table.slot!r}")
+    except CausalCostError as exc:
+        print(f"\nmonotonicity not decided: {exc}")
+    return 0
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from causalcost.plotting.drawing import draw_intervention, draw_system, save_figure
+
+    system = load_system(args)
+    if args.do is None:
+        fig = draw_system(system, slot=args.slot)
+    else:
+        fig = draw_intervention(system, slot=args.slot, value=args.do)
+    save_figure(fig, args.output)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    system = load_system(args)
+    if Path(args.output).suffix.lower() != ".bif":
+        raise ValidationError(f"--output must end in .bif, got {args.output!r}")
+    _write_via_temporary(args.output, system.to_bif)
+    print(f"wrote {args.output}; read it back with: causalcost query {args.output} "
+          f"--class-node {system.class_node} --system-node {system.system_node} "
+          f"--positive {system.positive} --slot {system.slot or '<model>'}")
+    return 0
+
+
+def _write_via_temporary(path: str, write: Any) -> None:
+    """``write(temporary path)`` in the target's folder, then rename: a failed write leaves the
+    previous file intact."""
+    import os
+    import tempfile
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValidationError(f"cannot write {path!r}: the folder {str(folder)!r} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=target.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _cmd_networks(args: argparse.Namespace) -> int:
+    from causalcost.network.netfile import list_networks, read_network
+
+    for name in list_networks():  # read, not built: no pgmpy
+        spec = read_network(name)
+        print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
+              f"models={', '.join(spec.models)}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the network subcommands to the ``causalcost`` parser."""
+    p = sub.add_parser("query", help="P(Conf | Class, do(slot = x)) and the four error rates",
+                       description="Print the interventional table P(Conf^S | Class, do(slot = x)) "
+                                   "and the slot's four interventional error rates.")
+    network_arguments(p)
+    sampling_arguments(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_query)
+
+    p = sub.add_parser("draw", help="draw the DAG (and the mutilated graph) to PNG or SVG",
+                       description="Draw the system's DAG in layers; with --do, the mutilated "
+                                   "graph for do(slot = x) beside it.")
+    network_arguments(p)
+    p.add_argument("--do", choices=("P", "N"), default=None,
+                   help="also draw the graph mutilated by do(slot = P or N)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="a .png or .svg path")
+    p.set_defaults(func=_cmd_draw)
+
+    p = sub.add_parser("export", help="write a network as BIF (for pgmpy, pyAgrum, ...)",
+                       description="Write the network as a BIF file that pgmpy reads back "
+                                   "exactly (pyAgrum reads BIF probabilities at float32 "
+                                   "precision). The command prints how to query it back.")
+    network_arguments(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE.bif",
+                   help="the .bif path to write (written atomically)")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("networks", help="list the shipped networks",
+                       description="List the shipped networks with their slot, fusioner and "
+                                   "models (read without building them).")
+    p.set_defaults(func=_cmd_networks)

@@ -1,0 +1,318 @@
+"""Subcommands on cost sheets: ``derive``, ``evaluate``, ``bound``, ``sign``, ``verify``,
+``keygen``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from causalcost.cli.common import (
+    load_system,
+    print_json,
+    probability,
+    sampling_arguments,
+)
+from causalcost.confusion import Confusion, CostMatrix
+from causalcost.errors import ValidationError
+
+__all__ = ["register"]
+
+
+def _cmd_derive(args: argparse.Namespace) -> int:
+    from causalcost.network.netfile import network_path
+    from causalcost.sheet.derivation import (
+        network_provenance,
+        sheet_from_forced_runs,
+        sheet_from_network,
+    )
+
+    costs = CostMatrix.parse(args.costs)
+    routes = [name for name, used in (("NETWORK", args.network),
+                                      ("--forced-p/--forced-n", args.forced_p or args.forced_n),
+                                      ("--data", args.data)) if used]
+    if len(routes) != 1:
+        raise ValidationError("derive takes exactly one of NETWORK, --forced-p with --forced-n, "
+                              f"or --data FILE; got {', '.join(routes) or 'none'}")
+    if args.data:
+        sheet = _sheet_from_data(args, costs)
+    elif args.forced_p or args.forced_n:
+        if not (args.forced_p and args.forced_n):
+            raise ValidationError("derive from forced runs takes both --forced-p and --forced-n")
+        if not args.slot:
+            raise ValidationError("derive from forced runs needs --slot NAME (the model whose "
+                                  "forced runs these are)")
+        sheet = sheet_from_forced_runs(
+            Confusion.parse(args.forced_p), Confusion.parse(args.forced_n), costs,
+            slot=args.slot,
+            description=args.description or "forced runs given on the command line",
+            system_name=args.name or "system",
+            assumption=args.assumption or "monotone", confidence=args.confidence,
+        )
+    else:
+        system = load_system(args)
+        path = network_path(args.network)
+        sheet = sheet_from_network(
+            system, costs, method=args.method, samples=args.samples, seed=args.seed,
+            confidence=args.confidence, interval=args.interval,
+            assumption=args.assumption or "monotone",
+            provenance={**network_provenance(path), "network": system.name},
+        )
+    sheet.save(args.output)
+    print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption}, "
+          f"{sheet.digest})")
+    return 0
+
+
+def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
+    from causalcost.data.readers import read_table
+    from causalcost.sheet.from_data import sheet_from_data
+
+    missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
+                                        ("--slot", args.slot), ("--fusioner", args.fusioner))
+               if not value]
+    if missing:
+        raise ValidationError(f"derive --data needs {', '.join(missing)}")
+    return sheet_from_data(
+        read_table(args.data, engine=args.engine), costs, truth=args.truth,
+        models=_names(args.models), slot=args.slot, fusioner=args.fusioner,
+        positive=args.positive_label, description=args.description or f"logged predictions "
+        f"in {args.data}", system_name=args.name or "system", assumption=args.assumption,
+        confidence=args.confidence, **_vote_options(args))
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValidationError(f"--models must list model columns, e.g. a,b,c; got {text!r}")
+    return names
+
+
+def _vote_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if args.k is not None:
+        options["k"] = args.k
+    if args.tie is not None:
+        options["tie"] = args.tie
+    if args.weights is not None:
+        try:
+            options["weights"] = [float(w) for w in args.weights.split(",")]
+        except ValueError:
+            raise ValidationError(f"--weights must be numbers, e.g. 1,2,1; got "
+                                  f"{args.weights!r}") from None
+    if args.threshold is not None:
+        options["threshold"] = args.threshold
+    return options
+
+
+def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
+    name, sep, cells = text.partition(":")
+    if sep and "=" not in name:
+        if not name.strip():
+            raise ValidationError(f"--model {text!r}: the name before ':' is empty; write "
+                                  "NAME:tp=..,fn=..,fp=..,tn=.. or leave out the ':'")
+        return name.strip(), Confusion.parse(cells)
+    return f"model{index}", Confusion.parse(text)
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.report import compare, evaluate
+
+    sheet = load_sheet(args.sheet)
+    given: dict[str, Confusion] = {}
+    for i, text in enumerate(args.model or [], start=1):
+        name, model = _parse_named_model(text, i)
+        if name in given:
+            raise ValidationError(f"two candidates are named {name!r}")
+        given[name] = model
+    parts: list[Any] = [given]
+    if args.candidates:
+        parts.append(read_candidates_frame(args.candidates))
+    candidates = candidates_frame(*parts)
+    if candidates.empty:
+        raise ValidationError(
+            "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
+    if len(candidates) == 1:
+        model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
+        report = evaluate(sheet, model, confidence=args.confidence)
+        if args.json:
+            print_json(report.to_dict())
+        else:
+            print(report)
+        return 0
+    frame = compare(sheet, candidates)
+    if args.json:
+        records = frame.reset_index(names="name").to_dict(orient="records")
+        print_json({"slot": sheet.slot, "assumption": sheet.assumption,
+                    "sheet_sha256": frame.attrs.get("sheet_sha256", sheet.digest),
+                    "warnings": list(frame.attrs.get("warnings", [])),
+                    "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
+    else:
+        print(f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
+              f"(bounds assume: {sheet.assumption}); sheet {sheet.digest}")
+        print(frame.to_string(float_format=lambda v: f"{v:.6g}"))
+        for warning in frame.attrs.get("warnings", []):
+            print(f"warning: {warning}")
+    return 0
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def _cmd_bound(args: argparse.Namespace) -> int:
+    from causalcost.pricing.bounds import bound
+    from causalcost.pricing.high_confidence import high_confidence_bound
+
+    forced_p, forced_n = Confusion.parse(args.forced_p), Confusion.parse(args.forced_n)
+    model, costs = Confusion.parse(args.model), CostMatrix.parse(args.costs)
+    if args.confidence is None:
+        result = bound(forced_p, forced_n, model, costs, assumption=args.assumption)
+    else:
+        result = high_confidence_bound(forced_p, forced_n, model, costs,
+                                       confidence=args.confidence, assumption=args.assumption)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _cmd_keygen(args: argparse.Namespace) -> int:
+    from causalcost.sheet.signing import generate_signing_key
+
+    private, public = generate_signing_key(args.private, args.public)
+    print(f"wrote {private} (keep it secret) and {public} (give it to model owners)")
+    return 0
+
+
+def _cmd_sign(args: argparse.Namespace) -> int:
+    from causalcost.sheet.signing import sign_sheet
+
+    out = sign_sheet(args.sheet, args.key, args.output)
+    print(f"signed {out}")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from causalcost.sheet.signing import verify_sheet
+
+    verified = verify_sheet(args.sheet, args.public_key)
+    if args.json:
+        print_json(verified.to_dict())
+    else:
+        info = verified.to_dict()
+        print(f"{info['path']}: signature valid; slot {info['slot']!r}, {info['sha256']}, "
+              f"signed by {info['signed_by']}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the sheet subcommands to the ``causalcost`` parser."""
+    p = sub.add_parser(
+        "derive", help="derive a cost sheet for model owners",
+        description="Derive a cost sheet (JSON) from exactly one source: a network (NETWORK); "
+                    "the system's confusion with the slot forced to P and to N (--forced-p, "
+                    "--forced-n, --slot); or logged predictions (--data FILE with --truth, "
+                    "--models, --slot, --fusioner). --slot is needed for forced runs and "
+                    "data; for a network it overrides the file's slot.")
+    p.add_argument("network", metavar="NETWORK", nargs="?",
+                   help="a network file or shipped network (omit with --forced-p or --data)")
+    p.add_argument("--slot", metavar="NAME",
+                   help="the model under evaluation (required with --forced-p or --data)")
+    bif = p.add_argument_group("roles for BIF files (a TOML file names its own roles)")
+    bif.add_argument("--class-node", metavar="NAME", help="the true-class node")
+    bif.add_argument("--system-node", metavar="NAME", help="the system-prediction node")
+    bif.add_argument("--positive", metavar="STATE", default=None,
+                     help="positive state of a BIF file's roles (default: P)")
+    sampling_arguments(p)
+    p.add_argument("--costs", required=True, metavar="CELLS",
+                   help="system cost matrix, e.g. fn=5,fp=1[,tp=0,tn=0]")
+    p.add_argument("--assumption", choices=("monotone", "none"), default=None,
+                   help="bound assumption (default: monotone, checked on the network; for data, "
+                        "monotone when no instance fails only because the slot is right)")
+    counted = p.add_argument_group("forced runs counted elsewhere")
+    counted.add_argument("--forced-p", metavar="CELLS",
+                         help="system confusion with the slot forced to P, e.g. "
+                              "tp=80,fn=20,fp=40,tn=160")
+    counted.add_argument("--forced-n", metavar="CELLS",
+                         help="system confusion with the slot forced to N")
+    data = p.add_argument_group("logged predictions (--data)")
+    data.add_argument("--data", metavar="FILE", help="a .csv or .parquet file, read lazily")
+    data.add_argument("--truth", metavar="COLUMN", help="the true-class column")
+    data.add_argument("--models", metavar="A,B,C", help="the models' prediction columns, in the "
+                                                        "fusioner's input order")
+    data.add_argument("--fusioner", metavar="RULE",
+                      choices=("and", "or", "majority", "k_of_n", "weighted"),
+                      help="the system's rule: and, or, majority, k_of_n, weighted")
+    data.add_argument("--k", type=int, metavar="K", help="for k_of_n")
+    data.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
+    data.add_argument("--weights", metavar="W1,W2,..", help="for weighted")
+    data.add_argument("--threshold", type=float, metavar="T", help="for weighted")
+    data.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
+                      help="the positive label when the columns hold strings")
+    data.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
+                      help="the engine that scans the file (default: polars)")
+    p.add_argument("--description", metavar="TEXT", help="provenance of forced runs or data")
+    p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
+    p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
+                   help="where to write the sheet (written atomically)")
+    p.set_defaults(func=_cmd_derive)
+
+    p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
+                       description="Evaluate one candidate (a report) or several (a ranked "
+                                   "comparison) against a cost sheet. Every report echoes the "
+                                   "sheet's SHA-256.")
+    p.add_argument("sheet", metavar="SHEET.json", help="a sheet written by 'causalcost derive'")
+    p.add_argument("--model", action="append", metavar="[NAME:]CELLS",
+                   help="candidate confusion, e.g. tp=50,fn=50,fp=100,tn=100; repeat to compare")
+    p.add_argument("--candidates", metavar="CSV", help="CSV with columns name,tp,fn,fp,tn")
+    p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
+                   help="add intervals on every cost and the worst case that holds on the "
+                        "candidate's own instances with this probability, e.g. 0.95")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_evaluate)
+
+    p = sub.add_parser("bound", help="worst/best-case system confusion from counts",
+                       description="Worst and best system confusion for a candidate, from the "
+                                   "system's confusion with the slot forced to P and to N. On "
+                                   "the candidate's own instances the bound is exact; counted on "
+                                   "other instances, add --confidence.")
+    p.add_argument("--forced-p", required=True, metavar="CELLS",
+                   help="system confusion with the slot forced to P, e.g. tp=80,fn=20,fp=40,tn=160")
+    p.add_argument("--forced-n", required=True, metavar="CELLS",
+                   help="system confusion with the slot forced to N")
+    p.add_argument("--model", required=True, metavar="CELLS",
+                   help="the candidate's confusion, e.g. tp=50,fn=50,fp=100,tn=100")
+    p.add_argument("--costs", default="fn=1,fp=1", metavar="CELLS",
+                   help="system cost matrix (default: fn=1,fp=1: counts errors)")
+    p.add_argument("--assumption", choices=("monotone", "none"), default="monotone",
+                   help="monotone (default) or none (valid for any system)")
+    p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
+                   help="the forced runs were counted on other instances: a worst case that "
+                        "holds on the candidate's instances with this probability")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_bound)
+
+    p = sub.add_parser("keygen", help="make an Ed25519 key pair for signing sheets",
+                       description="Write a private key (mode 0600, never overwritten) and its "
+                                   "public key as PEM files. Needs causalcost[sign].")
+    p.add_argument("private", metavar="PRIVATE.pem", help="the private key to write")
+    p.add_argument("public", metavar="PUBLIC.pem", help="the public key to write")
+    p.set_defaults(func=_cmd_keygen)
+
+    p = sub.add_parser("sign", help="sign a cost sheet with a private key",
+                       description="Add an Ed25519 signature over the sheet's digest.")
+    p.add_argument("sheet", metavar="SHEET.json")
+    p.add_argument("--key", required=True, metavar="PRIVATE.pem", help="the private key")
+    p.add_argument("-o", "--output", metavar="OUT.json", help="default: sign in place")
+    p.set_defaults(func=_cmd_sign)
+
+    p = sub.add_parser("verify", help="check a sheet's signature against a public key",
+                       description="Check that the sheet was signed by the holder of the "
+                                   "public key's private key, and is unchanged since.")
+    p.add_argument("sheet", metavar="SHEET.json")
+    p.add_argument("--public-key", required=True, metavar="PUBLIC.pem")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_verify)
