@@ -45,3 +45,18 @@ def test_readme_correlated_example_gives_the_slides_rates() -> None:
     reference = cc.error_rates(cc.load_network("experiment_or"))
     for c in ("P", "N"):
         assert rates.to_dict()[c] == pytest.approx(reference.to_dict()[c], abs=1e-12)
+
+
+def test_readme_breast_cancer_example_keeps_every_real_cost_inside_the_bounds() -> None:
+    """The data route on scikit-learn's breast-cancer set: forced runs and candidates on the
+    same rows, so the kinds bound is exact and every real system cost lies in [best, worst]."""
+    block = next(b for b in python_blocks() if "load_breast_cancer" in b)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md[breast cancer]", "exec"), namespace)
+    table = namespace["table"]
+    assert len(table) == 4  # type: ignore[arg-type]
+    assert (table["best_cost"] <= table["real_cost"]).all()  # type: ignore[index]
+    assert (table["real_cost"] <= table["worst_cost"]).all()  # type: ignore[index]
+    code = [line for line in block.splitlines()
+            if line.strip() and not line.startswith(("import", "from")) and line[0] != " "]
+    assert len(code) < 15  # the issue: under 15 lines of user code
