@@ -1,0 +1,166 @@
+"""Pictures of a threshold sweep: the ROC in system terms, and system cost against threshold.
+
+:func:`draw_system_roc` draws the candidate's ROC curve (notes 001: TPR against FPR, one point
+per threshold) with the chance diagonal, the line of equal expected system cost through the
+expected optimum (its slope is the sheet's, :attr:`~causalcost.ThresholdSweep.iso_cost_slope`:
+every ROC point lies on or above-left of it in cost), and the operating points marked: the
+two the system prefers (lowest expected and lowest worst-case cost) and the model-only one
+(highest accuracy), with Youden's J. :func:`draw_cost_by_threshold` draws the expected system
+cost against the threshold inside the band from best to worst case, the chosen thresholds
+marked.
+
+Only :class:`matplotlib.figure.Figure` is used (no pyplot, no GUI backend). Every drawn artist
+carries a ``gid`` naming what it is (``"roc"``, ``"chance"``, ``"iso-cost"``,
+``"point:<criterion>"``, ``"expected_cost"``, ``"worst_cost"``, ``"best_cost"``, ``"band"``,
+``"threshold:<criterion>"``), so a figure can be inspected programmatically.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from causalcost.confusion import format_number as _fmt
+from causalcost.errors import InputTypeError
+from causalcost.sheet.thresholds import ThresholdSweep
+
+__all__ = ["draw_system_roc", "draw_cost_by_threshold"]
+
+_STYLE = {  # criterion: (label, colour, marker)
+    "expected": ("lowest expected system cost", "#55a868", "o"),
+    "worst": ("lowest worst-case system cost", "#c44e52", "s"),
+    "accuracy": ("highest accuracy (model only)", "#4c72b0", "D"),
+    "youden": ("highest Youden's J (model only)", "#8172b2", "^"),
+}
+_SIZE = {"expected": 15, "worst": 10, "accuracy": 10, "youden": 7}
+_DASH = {"expected": "--", "worst": ":", "accuracy": "-."}
+_CURVE, _GREY = "#3b3b3b", "#999999"
+
+
+def _check(sweep: object) -> ThresholdSweep:
+    if not isinstance(sweep, ThresholdSweep):
+        raise InputTypeError(f"sweep must be a ThresholdSweep (causalcost.system_thresholds), "
+                             f"got {type(sweep).__name__}")
+    return sweep
+
+
+def _iso_segment(fpr: float, tpr: float, slope: float) -> tuple[list[float], list[float]] | None:
+    """The part inside the unit square of the line of ``slope`` through ``(fpr, tpr)``."""
+    if math.isnan(slope):
+        return None
+    if math.isinf(slope):
+        return [fpr, fpr], [0.0, 1.0]
+    xs = np.array([0.0, 1.0])
+    ys = tpr + slope * (xs - fpr)
+    if slope != 0:  # clip where the line leaves through the top or the bottom
+        lo, hi = sorted(((0.0 - tpr) / slope + fpr, (1.0 - tpr) / slope + fpr))
+        xs = np.clip(xs, lo, hi)
+        ys = tpr + slope * (xs - fpr)
+    return xs.tolist(), ys.tolist()
+
+
+def draw_system_roc(sweep: ThresholdSweep) -> Figure:
+    """The candidate's ROC with the system's iso-cost line and operating points.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        From :func:`~causalcost.system_thresholds`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from causalcost.sheet.thresholds import system_thresholds
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> sweep = system_thresholds(sheet, [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
+    >>> ax = draw_system_roc(sweep).axes[0]
+    >>> sorted(line.get_gid() for line in ax.get_lines())  # doctest: +NORMALIZE_WHITESPACE
+    ['chance', 'iso-cost', 'point:accuracy', 'point:expected', 'point:worst', 'point:youden',
+     'roc']
+    """
+    s = _check(sweep)
+    fig = Figure(figsize=(6.4, 6.0), layout="constrained")
+    ax = fig.subplots()
+    f = s.frame
+    ax.plot([0, 1], [0, 1], ls=":", color=_GREY, lw=1, gid="chance", label="chance")
+    ax.plot(f["fpr"], f["tpr"], "-", color=_CURVE, lw=1.6, gid="roc",
+            label=f"ROC (AUC = {s.auc:.3f})", drawstyle="default")
+    e = s.expected_optimum
+    segment = _iso_segment(e.fpr, e.tpr, s.iso_cost_slope)
+    if segment is not None:
+        ax.plot(*segment, ls="--", color=_STYLE["expected"][1], lw=1, gid="iso-cost",
+                label=f"equal expected system cost ({_fmt(e.expected_cost)}), "
+                      f"slope {s.iso_cost_slope:.3g}")
+    for key, point in s.points.items():  # hollow markers, the larger below, so all show
+        name, colour, marker = _STYLE[key]
+        ax.plot([point.fpr], [point.tpr], ls="none", marker=marker, ms=_SIZE[key], mfc="none",
+                mec=colour, mew=2, gid=f"point:{key}", zorder=3,
+                label=f"{name}: t = {point.threshold:.4g}, expected {_fmt(point.expected_cost)}, "
+                      f"worst {_fmt(point.worst_cost)}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate of the candidate")
+    ax.set_ylabel("true positive rate of the candidate")
+    ax.set_title(f"Candidate for slot {s.slot!r}: ROC in system terms", fontsize=11)
+    ax.legend(fontsize=7, loc="lower right")
+    return fig
+
+
+def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
+    """Expected system cost against threshold, in the band between best and worst case.
+
+    The costs are step functions of the threshold (they change only at a score); the step at
+    ``t`` holds for thresholds just below ``t`` down to the next score. The row at
+    ``threshold = inf`` (predict nothing positive) is left out.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        From :func:`~causalcost.system_thresholds`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from causalcost.sheet.thresholds import system_thresholds
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> sweep = system_thresholds(sheet, [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
+    >>> ax = draw_cost_by_threshold(sweep).axes[0]
+    >>> [line.get_gid() for line in ax.get_lines()][:3]
+    ['worst_cost', 'expected_cost', 'best_cost']
+    """
+    s = _check(sweep)
+    f = s.frame[np.isfinite(s.frame["threshold"])].sort_values("threshold")
+    fig = Figure(figsize=(8.0, 4.6), layout="constrained")
+    ax = fig.subplots()
+    t = f["threshold"].to_numpy()
+    ax.fill_between(t, f["best_cost"], f["worst_cost"], step="pre", color="#f2c4a0", alpha=0.5,
+                    gid="band", label="best to worst case")
+    ax.plot(t, f["worst_cost"], drawstyle="steps-pre", color="#c44e52", lw=1, gid="worst_cost",
+            label="worst case")
+    ax.plot(t, f["expected_cost"], drawstyle="steps-pre", color=_CURVE, lw=1.6,
+            gid="expected_cost", label="expected (Eval1)")
+    ax.plot(t, f["best_cost"], drawstyle="steps-pre", color="#dd8452", lw=1, gid="best_cost",
+            label="best case")
+    for key in ("expected", "worst", "accuracy"):
+        point = s.points[key]
+        name, colour, _ = _STYLE[key]
+        if math.isfinite(point.threshold):
+            ax.axvline(point.threshold, color=colour, ls=_DASH[key], lw=1.2,
+                       gid=f"threshold:{key}",
+                       label=f"{name} (t = {point.threshold:.4g})")
+    ax.set_xlabel("threshold (the candidate predicts P when score >= threshold)")
+    ax.set_ylabel("system cost")
+    ax.set_title(f"System cost of the candidate for slot {s.slot!r} by threshold", fontsize=11)
+    ax.legend(fontsize=7, loc="upper left")
+    return fig
