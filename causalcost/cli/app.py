@@ -3,7 +3,8 @@
 Subcommands live in modules by job: :mod:`~causalcost.cli.network_commands` (``query``,
 ``draw``, ``export``, ``networks``), :mod:`~causalcost.cli.sheet_commands` (``derive``,
 ``evaluate``, ``bound``, ``keygen``, ``sign``, ``verify``),
-:mod:`~causalcost.cli.data_commands` (``runs``) and
+:mod:`~causalcost.cli.data_commands` (``runs``), :mod:`~causalcost.cli.roc_commands`
+(``roc``) and
 :mod:`~causalcost.cli.experiment_commands` (``experiment coverage|ratio``). Every subcommand
 has ``--help``. A user error (a :class:`~causalcost.errors.CausalCostError`, a file that
 cannot be read or written, an input too large or too deep to process) prints one line to
@@ -17,7 +18,13 @@ import sys
 from collections.abc import Sequence
 
 from causalcost import __version__
-from causalcost.cli import data_commands, experiment_commands, network_commands, sheet_commands
+from causalcost.cli import (
+    data_commands,
+    experiment_commands,
+    network_commands,
+    roc_commands,
+    sheet_commands,
+)
 from causalcost.cli.common import EXIT_USER_ERROR, Parser
 from causalcost.errors import CausalCostError
 
@@ -43,7 +50,8 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"causalcost {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (network_commands, sheet_commands, data_commands, experiment_commands):
+    for module in (network_commands, sheet_commands, data_commands, roc_commands,
+                   experiment_commands):
         module.register(sub)
     return parser
 

@@ -136,10 +136,18 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if len(candidates) == 1:
         model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
         report = evaluate(sheet, model, confidence=args.confidence)
+        noise = None
+        if args.label_accuracy is not None:
+            from causalcost.sheet.label_noise import label_noise_range
+
+            noise = label_noise_range(sheet, model, args.label_accuracy)
         if args.json:
-            print_json(report.to_dict())
+            print_json({**report.to_dict(),
+                        **({"label_noise": noise.to_dict()} if noise is not None else {})})
         else:
             print(report)
+            if noise is not None:
+                print(noise)
         return 0
     frame = compare(sheet, candidates)
     if args.json:
@@ -271,6 +279,9 @@ def register(sub: Any) -> None:
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="add intervals on every cost and the worst case that holds on the "
                         "candidate's own instances with this probability, e.g. 0.95")
+    p.add_argument("--label-accuracy", type=probability, default=None, metavar="A",
+                   help="the truth labels the candidate was counted against are right with "
+                        "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_evaluate)
 

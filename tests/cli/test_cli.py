@@ -13,7 +13,7 @@ import pytest
 import causalcost as cc
 from causalcost.cli.app import build_parser, main
 
-SUBCOMMANDS = ("query", "draw", "export", "networks", "derive", "evaluate", "bound", "runs",
+SUBCOMMANDS = ("query", "draw", "export", "networks", "derive", "evaluate", "bound", "runs", "roc",
                "keygen", "sign", "verify", "experiment")
 
 

@@ -151,3 +151,29 @@ def test_user_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 2, (out, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert needle in err
+
+
+def test_roc_and_label_accuracy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    y = rng.random(400) < 0.33
+    scores = tmp_path / "scores.csv"
+    pd.DataFrame({"y": y, "s": np.where(y, rng.normal(1, 1, 400),
+                                        rng.normal(0, 1, 400))}).to_csv(scores, index=False)
+    sheet = tmp_path / "sheet.json"
+    assert main(["derive", "thesis_and", "--costs", "fn=5,fp=1", "-o", str(sheet)]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "roc", str(sheet), "--scores", str(scores), "--truth", "y",
+                         "--score", "s", "--json", "-o", str(tmp_path / "roc.png"))
+    assert code == 0, err
+    assert (tmp_path / "roc.png").exists() and (tmp_path / "roc_costs.png").exists()
+    code, out, err = run(capsys, "roc", str(sheet), "--scores", str(scores), "--truth", "nope",
+                         "--score", "s")
+    assert code == 2 and "no column(s) ['nope']" in err
+    code, out, err = run(capsys, "evaluate", str(sheet), "--model", "tp=50,fn=50,fp=100,tn=100",
+                         "--label-accuracy", "0.96", "--json")
+    assert code == 0, err
+    noise = strict_json(out)["label_noise"]
+    assert noise["worst_cost"]["low"] <= 390 <= noise["worst_cost"]["high"]  # thesis §4: 390
+    code, _, err = run(capsys, "evaluate", str(sheet), "--model", "tp=50,fn=50,fp=100,tn=100",
+                       "--label-accuracy", "0.4")
+    assert code == 2 and len(err.strip().splitlines()) == 1

@@ -1,0 +1,67 @@
+"""``causalcost roc``: a scored candidate's thresholds priced for the system."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from causalcost.cli.common import print_json
+from causalcost.errors import ValidationError
+
+__all__ = ["register"]
+
+
+def _cmd_roc(args: argparse.Namespace) -> int:
+    import narwhals as nw
+
+    from causalcost.data.readers import read_table
+    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.thresholds import system_thresholds
+
+    sheet = load_sheet(args.sheet)
+    frame = nw.from_native(read_table(args.scores), allow_series=False)
+    missing = [c for c in (args.truth, args.score) if c not in frame.columns]
+    if missing:
+        raise ValidationError(f"{args.scores}: no column(s) {missing}; the file has "
+                              f"{list(frame.columns)}")
+    if isinstance(frame, nw.LazyFrame):
+        frame = frame.select(args.truth, args.score).collect()
+    y = frame[args.truth].to_numpy()
+    scores = frame[args.score].to_numpy()
+    sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)
+    if args.json:
+        print_json(sweep.to_dict())
+    else:
+        print(sweep)
+    if args.output:
+        from causalcost.plotting.drawing import save_figure
+        from causalcost.plotting.roc import draw_cost_by_threshold, draw_system_roc
+
+        out = Path(args.output)
+        save_figure(draw_system_roc(sweep), out)
+        costs = out.with_name(f"{out.stem}_costs{out.suffix}")
+        save_figure(draw_cost_by_threshold(sweep), costs)
+        print(f"wrote {out} and {costs}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``roc`` to the ``causalcost`` parser."""
+    p = sub.add_parser(
+        "roc", help="price every threshold of a scored candidate for the system",
+        description="Sweep a scored candidate's thresholds (positive when score >= threshold): "
+                    "its confusion, expected system cost (cost function 1), worst and best "
+                    "case at each; the threshold that minimises the expected and the worst "
+                    "system cost, beside the model-only optimum (maximum accuracy).")
+    p.add_argument("sheet", metavar="SHEET.json", help="the slot's cost sheet")
+    p.add_argument("--scores", required=True, metavar="FILE",
+                   help="a .csv or .parquet file with the candidate's scores and the truth")
+    p.add_argument("--truth", required=True, metavar="COLUMN", help="the true-class column")
+    p.add_argument("--score", required=True, metavar="COLUMN", help="the score column")
+    p.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
+                   help="the positive label when the truth column holds strings")
+    p.add_argument("-o", "--output", metavar="ROC.png",
+                   help="also draw the ROC (and ROC_costs.png: system cost against threshold)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_roc)
