@@ -166,7 +166,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _plain(value: Any) -> Any:
-    return value.item() if hasattr(value, "item") else value
+    """A JSON value: numpy scalars as Python numbers, an undefined metric (NaN) as null."""
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and value != value else value
 
 
 def _cmd_bound(args: argparse.Namespace) -> int:

@@ -50,8 +50,13 @@ from causalcost.pricing.high_confidence import (
     high_confidence_bound_from_rates,
 )
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
+from causalcost.sheet.candidates import candidates_frame
 from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.metrics import candidate_metrics, metrics_frame
 from causalcost.sheet.ranking import COMPARE_COLUMNS, PRIOR_Z, kinds_of, rank_candidates
+
+#: The candidate's own metrics shown beside the system costs.
+METRIC_COLUMNS = ("accuracy", "precision", "recall", "f1")
 
 __all__ = ["Report", "evaluate", "compare", "sheet_warnings", "COMPARE_COLUMNS"]
 
@@ -177,6 +182,8 @@ class Report:
             "costs": self.costs.to_dict(),
             "warnings": list(self.warnings),
             "sheet_sha256": self.sheet_digest,
+            "metrics": {k: (None if v != v else float(v))
+                        for k, v in candidate_metrics(self.model).items()},
             **self._uncertainty_dict(rows),
         }
         _check_finite(out, "")
@@ -228,6 +235,9 @@ class Report:
             f"tn={_fmt(m.tn)} ({_fmt(m.positives)} positives, {_fmt(m.negatives)} negatives)",
             f"  system costs:    {self.costs!r}",
             f"  sheet:           {self.sheet_digest}",
+            "  model alone:     " + ", ".join(
+                f"{k} {_fmt(round(float(v), 4)) if v == v else 'undefined'}"
+                for k, v in candidate_metrics(self.model)[list(METRIC_COLUMNS)].items()),
         ]
 
     def __str__(self) -> str:
@@ -504,7 +514,9 @@ def compare(sheet: CostSheet,
     pandas.DataFrame
         One row per candidate (index ``candidate``), best first; columns ``eval1``, ``eval2``,
         ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``, ``best_cost`` and ``rank``
-        (1 is best; equal (eval1, worst_cost) pairs share a rank). ``attrs`` holds the
+        (1 is best; equal (eval1, worst_cost) pairs share a rank), then the candidate's own
+        ``accuracy``, ``precision``, ``recall`` and ``f1`` (NaN where undefined), so one sees
+        where accuracy and system cost disagree. ``attrs`` holds the
         ``assumption``, the ``form`` (``"counts"``, ``"probability"``, or ``"mixed"`` when
         only some candidates were counted on the sheet's own evaluation set), the ``slot``,
         ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and one for each
@@ -532,6 +544,10 @@ def compare(sheet: CostSheet,
     """
     own = sheet_warnings(sheet) if isinstance(sheet, CostSheet) else ()
     frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own)
+    cells = candidates_frame(candidates)
+    scores = metrics_frame(cells.loc[frame.index])
+    for column in METRIC_COLUMNS:  # the notes' metrics, beside the system costs
+        frame[column] = scores[column].to_numpy()
     frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
                        sheet_sha256=sheet.digest, warnings=[*own, *warnings])
     return frame

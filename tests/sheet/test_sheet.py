@@ -450,7 +450,10 @@ def test_compare_ranks_by_eval1_then_worst(and_sheet: CostSheet) -> None:
     }
     table = compare(and_sheet, cands)
     assert list(table.columns) == ["eval1", "eval2", "perfect_slot_cost", "expected_cost",
-                                   "worst_cost", "best_cost", "rank"]
+                                   "worst_cost", "best_cost", "rank", "accuracy", "precision",
+                                   "recall", "f1"]
+    assert table.loc["good", "accuracy"] == pytest.approx(270 / 300)  # (90 + 180) / 300
+    assert table.loc["good", "recall"] == pytest.approx(0.9)
     assert table.index.tolist() == ["perfect", "good", "coin", "twin"]
     assert table["rank"].tolist() == [1, 2, 3, 3]
     assert table.loc["perfect", "eval1"] == pytest.approx(100.0, rel=REL)
