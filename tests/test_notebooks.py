@@ -165,3 +165,15 @@ def test_experiments_notebook_reproduces_the_slides() -> None:
     assert summary.loc["ratio_plain", "share_above_1"] < 0.01
     assert summary.loc["ratio_high_confidence", "max"] <= 1
     assert ns["high"].worst_cost >= ns["plain"].worst_cost
+
+
+def test_operating_points_notebook_prefers_the_system_threshold() -> None:
+    """On held-out rows of the breast-cancer data, the threshold that minimises the system's
+    worst case costs the real system no more than the model-only (max accuracy) one."""
+    path = NOTEBOOKS / "03_operating_points.ipynb"
+    if not path.exists():
+        pytest.skip("notebooks/03_operating_points.ipynb is missing")
+    ns = run_notebook(path)
+    real = ns["real"]
+    assert real["worst-case optimum"] <= real["model-only optimum (max accuracy)"]
+    assert ns["sweep"].worst_case_optimum.worst_cost <= ns["sweep"].model_only_optimum.worst_cost
