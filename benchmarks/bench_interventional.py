@@ -5,6 +5,7 @@ Run from the repository root (the package must be importable, e.g. installed edi
     python benchmarks/bench_interventional.py            # full run, k = 2, 5, 10, 15
     python benchmarks/bench_interventional.py --quick    # smoke run, k = 2, 5, 3 rounds
     python benchmarks/bench_interventional.py --json results.json
+    python benchmarks/bench_interventional.py --rss 3e7 --k 2 10   # peak memory of sampling
 
 Systems (see ``systems.py``): k models, each with parents (Class, Difficulty), a shared
 3-state latent Difficulty (parent Class), a majority fusioner; the slot is the last model.
@@ -45,6 +46,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -65,6 +67,7 @@ from systems import K_VALUES, build_system  # noqa: E402
 
 import causalcost as cc  # noqa: E402
 import causalcost.inference.exact  # noqa: E402
+import causalcost.inference.forward  # noqa: E402
 import causalcost.inference.sampling  # noqa: E402
 from causalcost.inference.table import OUTCOMES  # noqa: E402
 
@@ -141,11 +144,15 @@ def measure_group(
 def clear_plan_caches(system: cc.System) -> None:
     """Forget every planned computation, so the next call plans from scratch.
 
-    The module caches (``inference.exact._CACHE``, ``inference.sampling._CACHE``) and, in
-    versions that have it, the system's own memo (``System._plans``).
+    The module caches (``inference.exact._CACHE``, ``inference.forward._CACHE``, the sampler's,
+    or ``inference.sampling._CACHE`` in versions before it) and, in versions that have it, the
+    system's own memo (``System._plans``).
     """
     causalcost.inference.exact._CACHE.clear()
-    causalcost.inference.sampling._CACHE.clear()
+    for module in ("forward", "sampling"):
+        cache = getattr(getattr(causalcost.inference, module, None), "_CACHE", None)
+        if cache is not None:
+            cache.clear()
     plans = getattr(system, "_plans", None)
     if plans is not None:
         plans.clear()
@@ -155,8 +162,9 @@ def source_digest() -> dict[str, str]:
     """sha256 (first 12 hex digits) of the modules timed, to tie numbers to a code version."""
     root = Path(causalcost.__file__).resolve().parent
     return {name: hashlib.sha256((root / name).read_bytes()).hexdigest()[:12]
-            for name in ("inference/exact.py", "inference/sampling.py", "network/system.py",
-                         "inference/table.py", "inference/query.py")}
+            for name in ("inference/exact.py", "inference/sampling.py", "inference/forward.py",
+                         "network/system.py", "inference/table.py", "inference/query.py")
+            if (root / name).exists()}
 
 
 # -- pgmpy route ---------------------------------------------------------------------------
@@ -193,10 +201,11 @@ def check_agreement(system: cc.System) -> float:
 
 # -- one k ---------------------------------------------------------------------------------
 def bench_k(k: int, args: argparse.Namespace) -> dict[str, Any]:
-    system = build_system(k, seed=args.seed)
+    system = build_system(k, seed=args.seed, divorce=args.divorce)
     slot = system.slot
     rounds = args.rounds
-    res: dict[str, Any] = {"k": k, "slot": slot, "nodes": len(system.network)}
+    res: dict[str, Any] = {"k": k, "slot": slot, "nodes": len(system.network),
+                           "divorced": args.divorce}
     res["max_abs_diff"] = check_agreement(system)
 
     # exact: pgmpy (a), pgmpy (b), ours first call (planning), ours steady state
@@ -246,6 +255,41 @@ def bench_k(k: int, args: argparse.Namespace) -> dict[str, Any]:
     res["sampling_target_met"] = res["sampling_ratio"] >= SAMPLING_TARGET
     res["sampling_target_met_conservative"] = res["sampling_ratio_conservative"] >= SAMPLING_TARGET
     return res
+
+
+# -- memory --------------------------------------------------------------------------------
+_RSS_CHILD = """
+import resource, sys, time, tracemalloc
+sys.path.insert(0, {here!r})
+from systems import build_system
+import causalcost as cc
+system = build_system({k}, seed={seed})
+cc.interventional_table(system, method="sampling", samples=1000, seed=0)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tracemalloc.start()
+t0 = time.perf_counter()
+cc.interventional_table(system, method="sampling", samples={samples}, seed={seed})
+seconds = time.perf_counter() - t0
+traced = tracemalloc.get_traced_memory()[1]
+print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, traced, seconds)
+"""
+
+
+def peak_rss(k: int, samples: int, seed: int) -> dict[str, float]:
+    """Peak memory (MiB) of one sampled table, measured in a fresh process.
+
+    ``rss_peak_mib``: the process's peak resident set (``ru_maxrss``) after the call, which
+    includes the imports (``rss_before_mib``); ``call_peak_mib``: the call's own peak
+    allocation as ``tracemalloc`` sees it (numpy reports its buffers to it).
+    """
+    code = _RSS_CHILD.format(here=str(Path(__file__).resolve().parent), k=k, samples=samples,
+                             seed=seed)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if run.returncode:
+        raise RuntimeError(f"the memory measurement at k={k} failed:\n{run.stderr}")
+    before, after, traced, seconds = map(float, run.stdout.split())
+    return {"k": k, "samples": samples, "rss_before_mib": before / 1024,
+            "rss_peak_mib": after / 1024, "call_peak_mib": traced / 2**20, "seconds": seconds}
 
 
 # -- output --------------------------------------------------------------------------------
@@ -313,7 +357,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="minimum seconds per round for fast calls (default 0.1)")
     parser.add_argument("--seed", type=int, default=20261122)
     parser.add_argument("--json", type=Path, default=None, help="write the numbers here")
+    parser.add_argument("--divorce", action="store_true",
+                        help="declare each majority through count nodes (parent divorcing) "
+                             "instead of one fusioner table")
+    parser.add_argument("--rss", type=lambda s: int(float(s)), default=None, metavar="N",
+                        help="only measure the peak memory of one sampled table of N instances "
+                             "at each --k (default k: 10), each in a fresh process")
     args = parser.parse_args(argv)
+    if args.rss is not None:
+        for k in args.k or (10,):
+            r = peak_rss(k, args.rss, args.seed)
+            print(f"k={k:>2}, {args.rss:.0e} instances: process peak RSS "
+                  f"{r['rss_peak_mib']:.0f} MiB (before the call {r['rss_before_mib']:.0f} MiB), "
+                  f"the call's own peak {r['call_peak_mib']:.0f} MiB, {r['seconds']:.1f} s")
+        return 0
     ks = args.k or ((2, 5) if args.quick else K_VALUES)
     args.rounds = args.rounds or (3 if args.quick else 9)
     args.sim_rounds = args.sim_rounds or args.rounds
@@ -337,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         "samples": args.samples,
         "seed": args.seed,
         "quick": args.quick,
+        "divorce": args.divorce,
         "sources": source_digest(),
     }
     print(f"causalcost {meta['causalcost']}, pgmpy {meta['pgmpy']}, numpy {meta['numpy']}, "

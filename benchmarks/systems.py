@@ -6,6 +6,11 @@ Structure (for every k)::
     Class, Difficulty -> model_1 ... model_k
     model_1 ... model_k -> Fusioner (majority, ties negative) -> Confusion
 
+By default the fusioner is one node over every model (the seeds' shape, ``2^(k+1)`` entries),
+as in the published numbers; ``divorce=True`` declares the same vote through a chain of
+deterministic count nodes (parent divorcing, ``causalcost.network.divorce``), which the
+builder does by itself beyond 12 models.
+
 Every CPD is drawn from a seeded ``numpy`` generator, so a given ``(k, seed)`` always gives the
 same network. Models are informative (more often positive on positives, less so as the
 difficulty rises) but otherwise random. The slot is the last model.
@@ -25,8 +30,12 @@ K_VALUES = (2, 5, 10, 15)
 DIFFICULTY_STATES = ("easy", "medium", "hard")
 
 
-def build_system(k: int, seed: int = 20261122, class_prior: float = 0.3) -> cc.System:
-    """A majority system of ``k`` models with a shared latent difficulty; slot = last model."""
+def build_system(k: int, seed: int = 20261122, class_prior: float = 0.3,
+                 divorce: bool = False) -> cc.System:
+    """A majority system of ``k`` models with a shared latent difficulty; slot = last model.
+
+    ``divorce``: declare the majority through count nodes instead of one fusioner table.
+    """
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     rng = np.random.default_rng([seed, k])
@@ -44,5 +53,5 @@ def build_system(k: int, seed: int = 20261122, class_prior: float = 0.3) -> cc.S
             parents=["Class", "Difficulty"],
             positive_probability=[*on_positive.tolist(), *on_negative.tolist()],
         )
-    builder.set_fusioner("majority")
+    builder.set_fusioner("majority", divorce=divorce)
     return builder.build(slot=models[-1])

@@ -42,6 +42,20 @@ __version__ = "0.1.0"
 
 #: Public name -> the module that defines it (loaded on first access).
 _LAZY: dict[str, str] = {
+    "CausalCostWarning": "errors",
+    "candidates_frame": "sheet.candidates",
+    "generate_signing_key": "sheet.signing",
+    "read_candidates_frame": "sheet.candidates",
+    "sign_sheet": "sheet.signing",
+    "SignatureError": "sheet.signing",
+    "SigningUnavailableError": "sheet.signing",
+    "VerifiedSheet": "sheet.signing",
+    "verify_sheet": "sheet.signing",
+    "InputTypeError": "errors",
+    "OverflowInputError": "errors",
+    "count_kinds": "pricing.kinds",
+    "forced_from_kinds": "pricing.kinds",
+    "kinds_frame": "pricing.kinds",
     "best_case_confusion": "pricing.bounds",
     "Bound": "pricing.bounds",
     "bound": "pricing.bounds",
@@ -71,6 +85,46 @@ _LAZY: dict[str, str] = {
     "expected_cost_matrix": "pricing.costs",
     "expected_system_confusion": "pricing.costs",
     "Fusioner": "network.fusioners",
+    "system_thresholds": "sheet.thresholds",
+    "ThresholdSweep": "sheet.thresholds",
+    "OperatingPoint": "sheet.thresholds",
+    "system_threshold_classifier": "sheet.estimator",
+    "classifier_scores": "sheet.estimator",
+    "candidate_metrics": "sheet.metrics",
+    "metrics_frame": "sheet.metrics",
+    "label_noise_range": "sheet.label_noise",
+    "LabelNoiseRange": "sheet.label_noise",
+    "noisy_accuracy": "stats.noisy_labels",
+    "NoisyAccuracy": "stats.noisy_labels",
+    "LabelErrors": "stats.noisy_labels",
+    "correct_confusion": "stats.noisy_labels",
+    "confusion_range": "stats.noisy_labels",
+    "ConfusionRange": "stats.noisy_labels",
+    "LabelNoiseError": "stats.noisy_labels",
+    "draw_system_roc": "plotting.roc",
+    "draw_cost_by_threshold": "plotting.roc",
+    "sheet_from_data": "sheet.from_data",
+    "proportion_interval": "stats.intervals",
+    "Z_TABLE": "stats.intervals",
+    "error_difference": "stats.comparisons",
+    "ErrorDifference": "stats.comparisons",
+    "mcnemar_test": "stats.comparisons",
+    "mcnemar_from_counts": "stats.comparisons",
+    "McNemarResult": "stats.comparisons",
+    "paired_t_test": "stats.crossval",
+    "PairedTTest": "stats.crossval",
+    "five_by_two_cv_t_test": "stats.crossval",
+    "five_by_two_cv_differences": "stats.crossval",
+    "FiveByTwoCVTest": "stats.crossval",
+    "fit_system": "network.learning",
+    "confusion_at_threshold": "data.predictions",
+    "confusion_from_predictions": "data.predictions",
+    "DataError": "errors",
+    "ForcedRuns": "data.runs",
+    "forced_runs": "data.forced_runs",
+    "read_table": "data.readers",
+    "paired_cost_difference": "sheet.paired",
+    "PairedDifference": "sheet.paired",
     "cost_intervals": "pricing.uncertainty",
     "CostIntervals": "pricing.uncertainty",
     "coverage_experiment": "experiments.coverage",
@@ -86,6 +140,8 @@ _LAZY: dict[str, str] = {
     "InterventionalTable": "inference.table",
     "layered_positions": "plotting.layout",
     "list_networks": "network.netfile",
+    "read_network": "network.netfile",
+    "NetworkSpec": "network.netschema",
     "load_bif": "network.netfile",
     "load_network": "network.netfile",
     "load_sheet": "sheet.costsheet",
@@ -109,6 +165,11 @@ _LAZY: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from .data.forced_runs import forced_runs
+    from .data.predictions import confusion_at_threshold, confusion_from_predictions
+    from .data.readers import read_table
+    from .data.runs import ForcedRuns
+    from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
     from .experiments.coverage import CoverageResult, coverage_experiment
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
@@ -122,7 +183,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.builder import SystemBuilder
     from .network.correlation import correlated_correctness, correlation_range
     from .network.fusioners import Fusioner, make_fusioner
-    from .network.netfile import list_networks, load_bif, load_network
+    from .network.learning import fit_system
+    from .network.netfile import list_networks, load_bif, load_network, read_network
+    from .network.netschema import NetworkSpec
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
     from .plotting.experiments import (
@@ -131,6 +194,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         draw_ratio_histogram,
     )
     from .plotting.layout import layered_positions
+    from .plotting.roc import draw_cost_by_threshold, draw_system_roc
     from .pricing.bounds import (
         Bound,
         ClassWitness,
@@ -152,11 +216,50 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         perfect_slot_cost,
     )
     from .pricing.high_confidence import high_confidence_bound
+    from .pricing.kinds import count_kinds, forced_from_kinds, kinds_frame
     from .pricing.uncertainty import CostIntervals, cost_intervals
-    from .sheet.candidates import read_candidates_csv
+    from .sheet.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
     from .sheet.costsheet import CostSheet, load_sheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
+    from .sheet.estimator import classifier_scores, system_threshold_classifier
+    from .sheet.from_data import sheet_from_data
+    from .sheet.label_noise import LabelNoiseRange, label_noise_range
+    from .sheet.metrics import candidate_metrics, metrics_frame
+    from .sheet.paired import PairedDifference, paired_cost_difference
     from .sheet.report import Report, compare, evaluate
+    from .sheet.signing import (
+        SignatureError,
+        SigningUnavailableError,
+        VerifiedSheet,
+        generate_signing_key,
+        sign_sheet,
+        verify_sheet,
+    )
+    from .sheet.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
+    from .stats.comparisons import (
+        ErrorDifference,
+        McNemarResult,
+        error_difference,
+        mcnemar_from_counts,
+        mcnemar_test,
+    )
+    from .stats.crossval import (
+        FiveByTwoCVTest,
+        PairedTTest,
+        five_by_two_cv_differences,
+        five_by_two_cv_t_test,
+        paired_t_test,
+    )
+    from .stats.intervals import Z_TABLE, proportion_interval
+    from .stats.noisy_labels import (
+        ConfusionRange,
+        LabelErrors,
+        LabelNoiseError,
+        NoisyAccuracy,
+        confusion_range,
+        correct_confusion,
+        noisy_accuracy,
+    )
     from .stats.prediction import binomial_prediction_limit
 
 
@@ -174,6 +277,20 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CausalCostWarning",
+    "candidates_frame",
+    "generate_signing_key",
+    "read_candidates_frame",
+    "sign_sheet",
+    "SignatureError",
+    "SigningUnavailableError",
+    "VerifiedSheet",
+    "verify_sheet",
+    "InputTypeError",
+    "OverflowInputError",
+    "count_kinds",
+    "forced_from_kinds",
+    "kinds_frame",
     "Bound",
     "CELLS",
     "CPDError",
@@ -187,9 +304,49 @@ __all__ = [
     "CountError",
     "ErrorRates",
     "Fusioner",
+    "DataError",
+    "ForcedRuns",
+    "confusion_at_threshold",
+    "confusion_from_predictions",
+    "forced_runs",
+    "read_table",
     "InfeasibleInputError",
     "InterventionalTable",
     "ModelCostMatrix",
+    "system_thresholds",
+    "ThresholdSweep",
+    "OperatingPoint",
+    "system_threshold_classifier",
+    "classifier_scores",
+    "candidate_metrics",
+    "metrics_frame",
+    "label_noise_range",
+    "LabelNoiseRange",
+    "noisy_accuracy",
+    "NoisyAccuracy",
+    "LabelErrors",
+    "correct_confusion",
+    "confusion_range",
+    "ConfusionRange",
+    "LabelNoiseError",
+    "draw_system_roc",
+    "draw_cost_by_threshold",
+    "sheet_from_data",
+    "proportion_interval",
+    "Z_TABLE",
+    "error_difference",
+    "ErrorDifference",
+    "mcnemar_test",
+    "mcnemar_from_counts",
+    "McNemarResult",
+    "paired_t_test",
+    "PairedTTest",
+    "five_by_two_cv_t_test",
+    "five_by_two_cv_differences",
+    "FiveByTwoCVTest",
+    "fit_system",
+    "PairedDifference",
+    "paired_cost_difference",
     "CostIntervals",
     "cost_intervals",
     "CoverageResult",
@@ -204,6 +361,8 @@ __all__ = [
     "MonotonicityCheck",
     "MonotonicityError",
     "NetworkFileError",
+    "NetworkSpec",
+    "read_network",
     "NetworkStructureError",
     "OUTCOMES",
     "Report",

@@ -24,14 +24,21 @@ class MonotonicityCheck:
     violation : dict or None
         A violating assignment of the other inputs (node -> state), when not monotone.
     assignments : int
-        How many assignments were checked.
+        How many assignments were checked (0 when monotone by construction).
+    method : str
+        ``"enumeration"`` (every assignment checked) or ``"by construction"`` (a vote
+        fusioner in which the slot has a non-negative weight: nothing to enumerate).
 
     Examples
     --------
     >>> import causalcost as cc
-    >>> check = cc.check_monotonicity(cc.load_network("thesis_or"))
-    >>> check.is_monotone, check.violation, check.assignments
-    (True, None, 2)
+    >>> check = cc.check_monotonicity(cc.load_network("thesis_or"))  # an OR vote
+    >>> check.is_monotone, check.violation, check.method
+    (True, None, 'by construction')
+    >>> check
+    MonotonicityCheck('Fusioner' in slot 'clinical_history': monotone by construction)
+    >>> MonotonicityCheck("b", "S", False, {"a": "P"}, 2)
+    MonotonicityCheck('S' in slot 'b': NOT monotone, e.g. at {'a': 'P'}; 2 assignments checked)
     """
 
     slot: str
@@ -39,6 +46,7 @@ class MonotonicityCheck:
     is_monotone: bool
     violation: dict[str, str] | None
     assignments: int
+    method: str = "enumeration"
 
     def __bool__(self) -> bool:
         return self.is_monotone
@@ -47,9 +55,10 @@ class MonotonicityCheck:
         """JSON-ready form."""
         return {"slot": self.slot, "system_node": self.system_node,
                 "is_monotone": self.is_monotone, "violation": self.violation,
-                "assignments": self.assignments}
+                "assignments": self.assignments, "method": self.method}
 
     def __repr__(self) -> str:
         verdict = "monotone" if self.is_monotone else f"NOT monotone, e.g. at {self.violation}"
-        return (f"MonotonicityCheck({self.system_node!r} in slot {self.slot!r}: {verdict}; "
-                f"{self.assignments} assignments checked)")
+        how = (" by construction" if self.method == "by construction"
+               else f"; {self.assignments} assignments checked")
+        return f"MonotonicityCheck({self.system_node!r} in slot {self.slot!r}: {verdict}{how})"

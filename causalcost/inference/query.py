@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from causalcost.errors import ValidationError
-from causalcost.inference.exact import exact_table
-from causalcost.inference.sampling import sampled_table
+from causalcost.inference.exact import exact_table_of
+from causalcost.inference.sampling import sampled_table_of
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.network.system import System
 
@@ -23,6 +23,7 @@ def interventional_table(
     seed: int | None = None,
     confidence: float = 0.95,
     interval: str = "wilson",
+    progress: bool | None = None,
 ) -> InterventionalTable:
     """``P(Conf^S | Class = c, do(slot = x))`` for both classes and both forced values.
 
@@ -33,9 +34,10 @@ def interventional_table(
         The model to intervene on; defaults to the system's slot.
     method : {"exact", "sampling"}
         Exact contraction of the mutilated network, or forward sampling with intervals.
-    samples, seed, confidence, interval
-        Sampling only: simulated instances, random seed, interval level and method
-        (``"wilson"`` or ``"clopper-pearson"``).
+    samples, seed, confidence, interval, progress
+        Sampling only: simulated instances, random seed (non-negative), interval level and
+        method (``"wilson"`` or ``"clopper-pearson"``), progress bar (None: automatic, on a
+        terminal for long runs). Memory does not grow with ``samples``.
 
     Examples
     --------
@@ -46,12 +48,14 @@ def interventional_table(
     >>> round(t.probability("N", "N", "TN"), 6)
     0.5
     """
+    if method not in METHODS:
+        raise ValidationError(
+            f"method ({method!r}) must be one of {', '.join(map(repr, METHODS))}")
+    slot = system.require_slot(slot)  # validated once, here
     if method == "exact":
-        return exact_table(system, slot)
-    if method == "sampling":
-        return sampled_table(system, slot, samples=samples, seed=seed, confidence=confidence,
-                             interval=interval)
-    raise ValidationError(f"method ({method!r}) must be one of {', '.join(map(repr, METHODS))}")
+        return exact_table_of(system, slot)
+    return sampled_table_of(system, slot, samples=samples, seed=seed, confidence=confidence,
+                            interval=interval, progress=progress)
 
 
 def error_rates(system: System, slot: str | None = None, **kwargs: object) -> ErrorRates:

@@ -7,147 +7,167 @@ simulated instance is therefore seen under both interventions, exactly as when a
 is run once with the slot forced to P and once forced to N on the same evaluation set:
 :func:`simulate_forced_runs` returns those two confusion matrices, and :func:`sampled_table`
 turns the counts into a table with a binomial confidence interval per cell.
+
+Memory does not grow with the number of samples: instances are drawn in chunks (at most
+``MAX_CHUNK``, fewer for large networks so a chunk stays near ``CHUNK_MEMORY`` bytes) and only
+the counts are kept. Each random node draws from its own stream, derived from the seed with
+``numpy.random.SeedSequence(seed).spawn`` (:mod:`causalcost.inference.forward`), so a seed gives
+the same counts whatever the chunk size. Long runs show a ``tqdm`` progress bar on a terminal.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass
+import sys
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from causalcost.confusion import Confusion
-from causalcost.errors import ValidationError
+from causalcost.errors import InputTypeError, ValidationError
+from causalcost.inference.forward import plan_sampling
 from causalcost.inference.intervene import known_monotonicity
-from causalcost.inference.table import InterventionalTable
-from causalcost.network.system import System, node_table
+from causalcost.inference.table import InterventionalTable, check_interval_settings
+from causalcost.network.system import System
 
-__all__ = ["sampled_table", "simulate_forced_runs", "outcome_counts"]
+__all__ = [
+    "CHUNK_MEMORY", "MAX_CHUNK", "MAX_SAMPLES", "outcome_counts", "sampled_table",
+    "simulate_forced_runs",
+]
 
-_CACHE: OrderedDict[tuple[Any, ...], _Plan] = OrderedDict()
-
-
-@dataclass(frozen=True)
-class _Step:
-    node: str
-    parents: tuple[str, ...]
-    strides: tuple[int, ...]
-    lookup: np.ndarray | None  # deterministic: state index per parent configuration
-    cumulative: np.ndarray | None  # random: (card - 1, n_configs) cumulative probabilities
-    downstream: bool  # descends from the slot: drawn once per forced value
-
-
-@dataclass(frozen=True)
-class _Plan:
-    steps: tuple[_Step, ...]
-    slot: str
-    slot_values: tuple[int, int]
-    class_node: str
-    class_positive: int
-    system_node: str
-    system_positive: int
+#: Most instances drawn at once.
+MAX_CHUNK = 1 << 20
+#: Target memory of one chunk in bytes; large networks get smaller chunks.
+CHUNK_MEMORY = 64 << 20
+#: Most samples accepted: counts are float64, exact up to 2**53.
+MAX_SAMPLES = 1 << 53
+#: ``progress=None`` shows a bar when stderr is a terminal and samples x sampled nodes
+#: reaches this (a run of a second or more).
+PROGRESS_WORK = 10**8
 
 
-def _plan(system: System, slot: str) -> _Plan:
-    net = system.network
-    signature = (id(net), slot, system.positive,
-                 tuple((tuple(c.variables), tuple(c.state_names[c.variable]), c.values.shape,
-                        c.values.tobytes()) for c in net.cpds))
-    cached = _CACHE.get(signature)
-    if cached is not None:
-        return cached
-    graph = nx.DiGraph(net.edges())
-    graph.add_nodes_from(net.nodes())
-    graph.remove_edges_from(list(graph.in_edges(slot)))
-    targets = {system.class_node, system.system_node}
-    relevant = set(targets).union(*(nx.ancestors(graph, t) for t in targets))
-    below = nx.descendants(graph, slot)
-    steps = []
-    for node in nx.topological_sort(graph):
-        if node not in relevant or node == slot:
-            continue
-        cpd = net.get_cpds(node)
-        parents = tuple(cpd.variables[1:])
-        cards = [len(cpd.state_names[p]) for p in parents]
-        strides = tuple(int(np.prod(cards[i + 1:], dtype=np.int64)) for i in range(len(cards)))
-        table = node_table(cpd)
-        if system.is_deterministic(node):
-            lookup, cumulative = np.argmax(table, axis=0).astype(np.intp), None
-        else:
-            lookup, cumulative = None, np.cumsum(table, axis=0)[:-1]
-        steps.append(_Step(node, parents, strides, lookup, cumulative, node in below))
-    states = system.states(slot)
-    negative = next(s for s in states if s != system.positive)
-    plan = _Plan(
-        steps=tuple(steps), slot=slot,
-        slot_values=(states.index(system.positive), states.index(negative)),
-        class_node=system.class_node,
-        class_positive=system.states(system.class_node).index(system.positive),
-        system_node=system.system_node,
-        system_positive=system.states(system.system_node).index(system.positive),
-    )
-    _CACHE[signature] = plan
-    if len(_CACHE) > 32:
-        _CACHE.popitem(last=False)
-    return plan
+def _check_samples(samples: object) -> int:
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise ValidationError(
+            f"samples must be a positive integer, got {samples!r}; write e.g. 100_000 or "
+            "int(1e5)"
+        )
+    if samples > MAX_SAMPLES:
+        raise ValidationError(
+            f"samples ({samples}) exceeds {MAX_SAMPLES} (2**53), the largest count a float64 "
+            "holds exactly; use fewer samples"
+        )
+    return int(samples)
 
 
-def _draw(step: _Step, values: dict[str, np.ndarray], u: np.ndarray | None, n: int) -> np.ndarray:
-    if step.parents:
-        config = values[step.parents[0]] * step.strides[0]
-        for p, s in zip(step.parents[1:], step.strides[1:]):
-            config = config + values[p] * s
-    else:
-        config = np.zeros(n, dtype=np.intp)
-    if step.lookup is not None:
-        return step.lookup[config]
-    assert step.cumulative is not None and u is not None
-    out = (u >= step.cumulative[0][config]).astype(np.intp)
-    for row in step.cumulative[1:]:
-        out += u >= row[config]
-    return out
+def _check_seed(seed: object) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise InputTypeError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if seed < 0:
+        raise ValidationError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return int(seed)
+
+
+def _check_chunk(chunk_size: object, plan_bytes: int) -> int:
+    if chunk_size is None:
+        return int(min(MAX_CHUNK, max(1 << 12, CHUNK_MEMORY // plan_bytes)))
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) \
+            or chunk_size < 1:
+        raise ValidationError(f"chunk_size must be a positive integer or None, got "
+                              f"{chunk_size!r}")
+    return int(chunk_size)
+
+
+def _progress_bar(progress: object, samples: int, work: int) -> Any:
+    """A tqdm bar, or None (``progress``: None = automatic, True, False)."""
+    if progress is not None and not isinstance(progress, bool):
+        raise InputTypeError(f"progress must be True, False or None (automatic), got "
+                             f"{progress!r}")
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        progress = bool(isatty and isatty()) and work >= PROGRESS_WORK
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=samples, unit="inst", unit_scale=True, desc="sampling", leave=False,
+                file=sys.stderr)
 
 
 def outcome_counts(
-    system: System, slot: str | None = None, *, samples: int = 100_000, seed: int | None = None
+    system: System,
+    slot: str | None = None,
+    *,
+    samples: int = 100_000,
+    seed: int | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
 ) -> np.ndarray:
-    """Counts ``[class, forced value, outcome]`` from ``samples`` paired simulated instances."""
+    """Counts ``[class, forced value, outcome]`` from ``samples`` paired simulated instances.
+
+    Parameters
+    ----------
+    system : System
+    slot : str, optional
+        The model to intervene on; defaults to the system's slot.
+    samples : int
+        Simulated instances, each seen with the slot forced to P and to N (at most 2**53).
+    seed : int, optional
+        A non-negative seed; None draws fresh entropy.
+    progress : bool, optional
+        Show a tqdm progress bar on stderr; None (default) shows one on a terminal for runs
+        of about a second or more.
+    chunk_size : int, optional
+        Instances drawn at once (memory is proportional to it); None picks one from the
+        network's size. It does not change the counts.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> counts = outcome_counts(cc.load_network("thesis_and"), samples=1000, seed=0)
+    >>> counts.shape, int(counts[:, 0].sum()), int(counts[:, 1].sum())
+    ((2, 2, 4), 1000, 1000)
+    >>> bool((counts == outcome_counts(cc.load_network("thesis_and"), samples=1000, seed=0,
+    ...                                chunk_size=7)).all())
+    True
+    """
     slot = system.require_slot(slot)
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ValidationError(f"samples must be a positive integer, got {samples!r}")
-    n = int(samples)
-    plan = _plan(system, slot)
-    rng = np.random.default_rng(seed)
-    upstream: dict[str, np.ndarray] = {}
-    uniforms: dict[str, np.ndarray] = {}
-    for step in plan.steps:
-        u = rng.random(n) if step.lookup is None else None
-        if step.downstream:
-            if u is not None:
-                uniforms[step.node] = u
-        else:
-            upstream[step.node] = _draw(step, upstream, u, n)
-    is_positive = upstream[plan.class_node] == plan.class_positive
-    counts = np.zeros((2, 2, 4))
-    for x, forced in enumerate(plan.slot_values):
-        values = dict(upstream)
-        values[plan.slot] = np.full(n, forced, dtype=np.intp)
-        for step in plan.steps:
-            if step.downstream:
-                values[step.node] = _draw(step, values, uniforms.get(step.node), n)
-        says_positive = values[plan.system_node] == plan.system_positive
-        code = np.bincount((~is_positive) * 2 + (~says_positive), minlength=4)
-        counts[0, x, :2] = code[:2]  # TP, FN
-        counts[1, x, 2:] = code[2:]  # FP, TN
-    return counts
+    return _outcome_counts(system, slot, _check_samples(samples), _check_seed(seed), progress,
+                           chunk_size)
+
+
+def _outcome_counts(system: System, slot: str, samples: int, seed: int | None,
+                    progress: object, chunk_size: object) -> np.ndarray:
+    """:func:`outcome_counts`; assumes validated slot, samples and seed."""
+    plan = plan_sampling(system, slot)
+    chunk = _check_chunk(chunk_size, plan.bytes_per_instance)
+    bar = _progress_bar(progress, samples, samples * len(plan.steps))
+    tables = plan.read(system)
+    generators = [np.random.Generator(np.random.PCG64(s))
+                  for s in np.random.SeedSequence(seed).spawn(plan.streams)]
+    counts = np.zeros((2, 2, 4), dtype=np.int64)
+    try:
+        done = 0
+        while done < samples:
+            m = min(chunk, samples - done)
+            counts += plan.chunk(tables, generators, m)
+            done += m
+            if bar is not None:
+                bar.update(m)
+    finally:
+        if bar is not None:
+            bar.close()
+    return counts.astype(float)
 
 
 def simulate_forced_runs(
-    system: System, slot: str | None = None, *, samples: int = 100_000, seed: int | None = None
+    system: System, slot: str | None = None, *, samples: int = 100_000,
+    seed: int | None = None, progress: bool | None = None,
 ) -> tuple[Confusion, Confusion]:
     """The system's confusion with the slot forced to P and forced to N on the same instances.
+
+    Arguments as for :func:`outcome_counts`.
 
     Examples
     --------
@@ -157,7 +177,7 @@ def simulate_forced_runs(
     >>> forced_p.positives == forced_n.positives, forced_n.fn == forced_n.positives
     (True, True)
     """
-    counts = outcome_counts(system, slot, samples=samples, seed=seed)
+    counts = outcome_counts(system, slot, samples=samples, seed=seed, progress=progress)
     forced = []
     for x in range(2):
         tp, fn = counts[0, x, :2]
@@ -174,22 +194,37 @@ def sampled_table(
     seed: int | None = None,
     confidence: float = 0.95,
     interval: str = "wilson",
+    progress: bool | None = None,
 ) -> InterventionalTable:
     """``P(Conf^S | Class, do(slot = x))`` estimated from ``samples`` simulated instances.
 
     Each cell carries a binomial confidence interval (``interval``: ``"wilson"`` or
     ``"clopper-pearson"``, from statsmodels) on the number of simulated instances of its class.
+    ``samples``, ``seed`` and ``progress`` are as for :func:`outcome_counts`.
 
     Examples
     --------
     >>> import causalcost as cc
-    >>> t = sampled_table(cc.load_network("thesis_and"), samples=20_000, seed=0)
+    >>> t = sampled_table(cc.load_network("thesis_and"), samples=20_000, seed=0,
+    ...                   confidence=0.999)
     >>> lo, hi = t.lower[0, 0, 1], t.upper[0, 0, 1]   # e_P(P), exactly 0.2
-    >>> bool(lo < 0.2 < hi)
-    True
+    >>> bool(lo < 0.2 < hi), int(t.counts[0, 0, 0] + t.counts[1, 0, 0])
+    (True, 20000)
     """
-    counts = outcome_counts(system, slot, samples=samples, seed=seed)
     slot = system.require_slot(slot)
+    return sampled_table_of(system, slot, samples=samples, seed=seed, confidence=confidence,
+                            interval=interval, progress=progress)
+
+
+def sampled_table_of(
+    system: System, slot: str, *, samples: int, seed: int | None, confidence: float,
+    interval: str, progress: bool | None,
+) -> InterventionalTable:
+    """:func:`sampled_table` for a slot already validated by the caller (assumes validated
+    ``slot``; validates the other arguments)."""
+    samples, seed = _check_samples(samples), _check_seed(seed)
+    check_interval_settings(confidence, interval)
+    counts = _outcome_counts(system, slot, samples, seed, progress, None)
     return InterventionalTable.from_counts(
         slot, counts, method="sampling", confidence=confidence, interval_method=interval,
         seed=seed, monotonicity=known_monotonicity(system, slot),

@@ -22,7 +22,9 @@ from causalcost.confusion import CLASSES, OUTCOMES, Confusion
 from causalcost.errors import ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
 
-__all__ = ["ErrorRates", "InterventionalTable", "OUTCOMES", "INTERVAL_METHODS"]
+__all__ = [
+    "ErrorRates", "InterventionalTable", "OUTCOMES", "INTERVAL_METHODS", "check_interval_settings",
+]
 
 #: Interval methods accepted by :meth:`InterventionalTable.from_counts` (statsmodels names).
 INTERVAL_METHODS = {"wilson": "wilson", "clopper-pearson": "beta", "beta": "beta"}
@@ -321,13 +323,7 @@ class InterventionalTable:
             raise ValidationError(f"counts must have shape (2, 2, 4), got {k.shape}")
         if np.any(~np.isfinite(k)) or np.any(k < 0) or np.any(k != np.round(k)):
             raise ValidationError("outcome counts must be finite non-negative integers")
-        if not 0 < confidence < 1:
-            raise ValidationError(f"confidence must lie in (0, 1), got {confidence!r}")
-        if interval_method not in INTERVAL_METHODS:
-            raise ValidationError(
-                f"interval_method ({interval_method!r}) must be one of "
-                + ", ".join(repr(m) for m in INTERVAL_METHODS)
-            )
+        check_interval_settings(confidence, interval_method)
         n = k.sum(axis=2, keepdims=True)
         empty = [(CLASSES[c], CLASSES[x]) for c in range(2) for x in range(2) if n[c, x, 0] == 0]
         if empty:
@@ -423,6 +419,19 @@ class InterventionalTable:
                               columns=list(OUTCOMES))
         text = frame.to_string(float_format=lambda v: f"{v:.6g}")
         return f"P(Conf | Class, do({self.slot})) [{self.method}]\n{text}"
+
+
+def check_interval_settings(confidence: object, interval_method: object) -> None:
+    """Raise :class:`ValidationError` unless ``0 < confidence < 1`` and ``interval_method`` is
+    one of :data:`INTERVAL_METHODS` (checked before sampling, not after)."""
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) \
+            or not 0 < confidence < 1:
+        raise ValidationError(f"confidence must lie in (0, 1), got {confidence!r}")
+    if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
+        raise ValidationError(
+            f"interval_method ({interval_method!r}) must be one of "
+            + ", ".join(repr(m) for m in INTERVAL_METHODS)
+        )
 
 
 def _index(name: str, valid: tuple[str, ...], what: str) -> int:

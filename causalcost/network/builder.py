@@ -20,46 +20,28 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from causalcost.errors import CPDError, NetworkStructureError, UnknownNameError, ValidationError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
 from causalcost.network.correlation import correlated_correctness
-from causalcost.network.fusioners import make_fusioner
-from causalcost.network.system import System, confusion_cpd
+from causalcost.network.divorce import NodeTable as _Node
+from causalcost.network.divorce import fusioner_nodes, should_divorce
+from causalcost.network.fusioners import Fusioner, make_fusioner
+from causalcost.network.tables import (
+    check_distributions,
+    check_row_count,
+    complement,
+    declaration,
+    pair,
+    probability,
+)
+
+if TYPE_CHECKING:  # pgmpy loads with build(), not with the declarations
+    from causalcost.network.system import System
 
 __all__ = ["SystemBuilder"]
-
-
-@dataclass(frozen=True)
-class _Node:
-    name: str
-    states: tuple[str, ...]
-    parents: tuple[str, ...]
-    rows: np.ndarray  # (n_parent_configs, n_states)
-
-
-def _probability(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number in [0, 1], got {value!r}")
-    v = float(value)
-    if not 0.0 <= v <= 1.0:
-        raise CPDError(f"{name} must be a probability in [0, 1], got {v!r}")
-    return v
-
-
-def _complement(p: float) -> float:
-    """``1 - p`` computed on the decimal the user wrote, then rounded once.
-
-    In binary floating point ``1 - 0.8`` is 0.19999999999999996; working on the shortest
-    decimal that round-trips (``repr``) gives the double nearest to 0.2, so the thesis's
-    numbers come out as printed.
-    """
-    return float(Decimal(1) - Decimal(repr(float(p))))
 
 
 class SystemBuilder:
@@ -99,17 +81,27 @@ class SystemBuilder:
         negative: str = "N",
         name: str = "system",
     ) -> None:
+        for label, value in (("class_node", class_node), ("positive", positive),
+                             ("negative", negative), ("name", name)):
+            if not isinstance(value, str) or not value:
+                raise ValidationError(f"{label} must be a non-empty string, got {value!r}")
         if positive == negative:
             raise ValidationError("positive and negative state names must differ")
-        self._class_node = class_node
-        self._states = (positive, negative)
-        self._name = name
+        self._class_node = str(class_node)
+        self._states = (str(positive), str(negative))
+        self._name = str(name)
         self._nodes: dict[str, _Node] = {}
         self._models: list[str] = []
-        self._fusioner: _Node | None = None
+        self._fusioner: list[_Node] | None = None  # the count nodes, then the fusioner node
+        self._rule: Fusioner | None = None
         self._class_prior = (
-            None if class_prior is None else _probability("class_prior", class_prior)
+            None if class_prior is None else probability("class_prior", class_prior)
         )
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models declared so far, in order."""
+        return tuple(self._models)
 
     # -- generic nodes ------------------------------------------------------------------
     def add_node(
@@ -126,12 +118,13 @@ class SystemBuilder:
         root node), each a distribution over ``states``. Parents may be declared in any
         order; they must all exist by :meth:`build`.
         """
+        name = _plain_name(name, "node name")
         if name == self._class_node and self._class_prior is not None:
             raise ValidationError(
                 f"class_prior was given and the class node {name!r} was declared with its own "
                 "CPD: give one or the other"
             )
-        if name == self._class_node and tuple(states) != self._states:
+        if name == self._class_node and tuple(map(str, states)) != self._states:
             raise ValidationError(
                 f"the class node's states must be {list(self._states)} (positive, negative), "
                 f"got {list(states)}; set positive=/negative= on the builder"
@@ -159,13 +152,14 @@ class SystemBuilder:
                 "class_prior was given and a population was added: with a population the class "
                 "depends on it through class_positive; drop class_prior"
             )
+        name = _plain_name(name, "the population's name")
         self._add(self._make(name, states, [list(probabilities)], ()))
         if len(class_positive) != len(states):
             raise CPDError(
                 f"class_positive needs one probability per population state ({len(states)}), "
                 f"got {len(class_positive)}"
             )
-        rows = [[_probability(f"class_positive[{s}]", p), _complement(p)]
+        rows = [[probability(f"class_positive[{s}]", p), complement(p)]
                 for s, p in zip(states, class_positive)]
         self._add(self._make(self._class_node, self._states, rows, (name,)))
         return self
@@ -186,6 +180,7 @@ class SystemBuilder:
         directly), or by ``parents`` and ``positive_probability``: one ``P(pred = positive)``
         per parent configuration.
         """
+        name = _plain_name(name, "model name")
         by_rates = sensitivity is not None or specificity is not None
         by_table = parents is not None or positive_probability is not None
         if by_rates == by_table:
@@ -196,14 +191,14 @@ class SystemBuilder:
         if by_rates:
             if sensitivity is None or specificity is None:
                 raise ValidationError(f"model {name!r} needs both sensitivity and specificity")
-            se = _probability(f"sensitivity of {name!r}", sensitivity)
-            sp = _probability(f"specificity of {name!r}", specificity)
-            rows = [[se, _complement(se)], [_complement(sp), sp]]
+            se = probability(f"sensitivity of {name!r}", sensitivity)
+            sp = probability(f"specificity of {name!r}", specificity)
+            rows = [[se, complement(se)], [complement(sp), sp]]
             node = self._make(name, self._states, rows, (self._class_node,))
         else:
             if parents is None or positive_probability is None:
                 raise ValidationError(f"model {name!r} needs both parents and positive_probability")
-            rows = [[_probability(f"positive_probability of {name!r}", p), _complement(p)]
+            rows = [[probability(f"positive_probability of {name!r}", p), complement(p)]
                     for p in positive_probability]
             node = self._make(name, self._states, rows, tuple(parents))
         self._add(node)
@@ -212,16 +207,21 @@ class SystemBuilder:
 
     def add_correlated_models(
         self,
-        first: str,
-        second: str,
+        first: str | None = None,
+        second: str | None = None,
         *,
-        sensitivity: tuple[float, float],
-        specificity: tuple[float, float],
-        correlation_positive: float,
-        correlation_negative: float,
+        sensitivity: Sequence[float] | None = None,
+        specificity: Sequence[float] | None = None,
+        correlation_positive: float | None = None,
+        correlation_negative: float | None = None,
         latent: str = "Difficulty",
     ) -> SystemBuilder:
         """Add two models whose correctness is correlated through a shared latent node.
+
+        Called as ``add_correlated_models("images", "history", sensitivity=(0.8, 0.5),
+        specificity=(0.8, 0.5), correlation_positive=0.3, correlation_negative=0.0)``: the two
+        model names first, then a pair (first model, second model) for each rate and the
+        Pearson correlation of the two models' correctness on positives and on negatives.
 
         The latent node (parent: the class) has one state per joint outcome of the two
         models (both right, only the first right, only the second right, both wrong) and
@@ -229,6 +229,12 @@ class SystemBuilder:
         per-class Pearson correlation of the two correctness indicators is met exactly.
         Reachable correlations are those of :func:`causalcost.correlation_range`; others
         raise :class:`~causalcost.errors.ValidationError` stating the range.
+
+        Raises
+        ------
+        ValidationError
+            A missing name or argument (the message shows the full call), a rate that is not
+            a pair, or an unreachable correlation.
 
         Examples
         --------
@@ -241,11 +247,26 @@ class SystemBuilder:
         >>> cc.error_rates(b.set_fusioner("or").build(slot="m2"))
         ErrorRates(e_P(P)=0, e_P(N)=0.5, e_N(P)=1, e_N(N)=0.5)
         """
+        given = {"first": first, "second": second, "sensitivity": sensitivity,
+                 "specificity": specificity, "correlation_positive": correlation_positive,
+                 "correlation_negative": correlation_negative}
+        missing = [k for k, v in given.items() if v is None]
+        if missing:
+            raise ValidationError(
+                f"add_correlated_models is missing {', '.join(missing)}; it is called as "
+                "add_correlated_models('first_model', 'second_model', sensitivity=(se1, se2), "
+                "specificity=(sp1, sp2), correlation_positive=rho_p, correlation_negative=rho_n)"
+            )
+        first = _plain_name(first, "first (a model name)")
+        second = _plain_name(second, "second (a model name)")
+        latent = _plain_name(latent, "latent (a node name)")
         if first == second:
             raise ValidationError("the two correlated models must have different names")
-        joint_p = correlated_correctness(sensitivity[0], sensitivity[1], correlation_positive,
+        se = pair("sensitivity", sensitivity)
+        sp = pair("specificity", specificity)
+        joint_p = correlated_correctness(se[0], se[1], correlation_positive,  # type: ignore
                                          what="positives")
-        joint_n = correlated_correctness(specificity[0], specificity[1], correlation_negative,
+        joint_n = correlated_correctness(sp[0], sp[1], correlation_negative,  # type: ignore
                                          what="negatives")
         kinds = ("both_right", f"only_{first}_right", f"only_{second}_right", "both_wrong")
         self._add(self._make(latent, kinds, [list(joint_p), list(joint_n)], (self._class_node,)))
@@ -272,37 +293,73 @@ class SystemBuilder:
         k: int | None = None,
         weights: Mapping[str, float] | Sequence[float] | None = None,
         threshold: float | None = None,
-        tie: str = "negative",
+        tie: str | None = None,
         function: Callable[..., bool] | None = None,
+        divorce: bool | None = None,
     ) -> SystemBuilder:
         """Merge the models (all of them, or ``inputs``) with a deterministic rule.
 
-        See :func:`causalcost.network.fusioners.make_fusioner` for the rules and their parameters.
+        See :func:`causalcost.network.fusioners.make_fusioner` for the rules and their
+        parameters (a ``function`` is called with one keyword argument per model).
+
+        ``divorce`` chooses how a vote is declared (:mod:`causalcost.network.divorce`):
+        ``False``, one fusioner node over every model (the seeds' shape; ``2**k`` columns);
+        ``True``, a chain of deterministic count nodes (``<name>_count_1 ..``), polynomial in
+        the number of models; ``None`` (default), the chain only when the single table would
+        pass 2**12 columns (more than 12 models). Either way the system computes the same
+        vote and carries it as ``system.fusioner``.
+
+        Raises
+        ------
+        ValidationError
+            A bad rule or option, a vote that cannot be divorced (non-integer weights over
+            more than 12 models), or a function fusioner over more than 20 models.
+
+        Examples
+        --------
+        >>> import causalcost as cc
+        >>> b = cc.SystemBuilder(class_prior=0.3)
+        >>> for i in range(40):
+        ...     _ = b.add_model(f"m{i}", sensitivity=0.9, specificity=0.9)
+        >>> system = b.set_fusioner("and").build(slot="m0")
+        >>> len(system.counts), system.states("Fusioner_count_2"), system.known_monotone
+        (40, ['at_most_1', '2'], True)
         """
-        inputs = tuple(inputs) if inputs is not None else tuple(self._models)
+        if isinstance(inputs, str):
+            raise ValidationError(f"inputs must be a list of model names, got {inputs!r}")
+        inputs = (tuple(str(m) for m in inputs) if inputs is not None
+                  else tuple(self._models))
         unknown = [m for m in inputs if m not in self._models]
         if unknown:
             raise UnknownNameError(
                 f"fusioner inputs {unknown} are not models; models: {self._models}"
             )
-        rule_fn = make_fusioner(rule, inputs, k=k, weights=weights, threshold=threshold, tie=tie,
-                                function=function)
-        votes = itertools.product((True, False), repeat=len(inputs))  # state order (P, N)
-        positive = np.fromiter((rule_fn(v) for v in votes), dtype=bool,
-                               count=2 ** len(inputs))
-        rows = np.column_stack([positive, ~positive]).astype(float)
-        self._fusioner = self._make(name, self._states, rows, inputs)
+        name = _plain_name(name, "the fusioner's name")
+        fusioner = make_fusioner(rule, inputs, k=k, weights=weights, threshold=threshold,
+                                 tie=tie, function=function)
+        nodes = fusioner_nodes(fusioner, name, self._states,
+                               divorce=should_divorce(fusioner, divorce))
+        taken = [n.name for n in nodes if n.name in self._nodes or n.name == self._class_node]
+        if taken:
+            raise NetworkStructureError(
+                f"node name {taken[0]!r} is used twice (the fusioner's nodes are {name!r} and "
+                f"its count nodes {name}_count_1, ...); rename the node or pass name=..."
+            )
+        self._fusioner, self._rule = nodes, fusioner
         return self
 
     # -- build --------------------------------------------------------------------------
     def build(self, slot: str | None = None) -> System:
         """Assemble and validate the pgmpy network; returns a :class:`~causalcost.System`."""
-        if self._fusioner is None:
+        from causalcost.network.assemble import assemble
+
+        if self._fusioner is None or self._rule is None:
             raise NetworkStructureError("no fusioner: call set_fusioner(...) before build()")
         nodes = dict(self._nodes)
-        if self._fusioner.name in nodes:
-            raise NetworkStructureError(f"node name {self._fusioner.name!r} is used twice")
-        nodes[self._fusioner.name] = self._fusioner
+        for node in self._fusioner:
+            if node.name in nodes:
+                raise NetworkStructureError(f"node name {node.name!r} is used twice")
+            nodes[node.name] = node
         if self._class_node not in nodes:
             if self._class_prior is None:
                 raise NetworkStructureError(
@@ -310,9 +367,7 @@ class SystemBuilder:
                 )
             p = self._class_prior
             nodes[self._class_node] = self._make(self._class_node, self._states,
-                                                 [[p, _complement(p)]], ())
-        graph = nx.DiGraph()
-        graph.add_nodes_from(nodes)
+                                                 [[p, complement(p)]], ())
         for node in nodes.values():
             for parent in node.parents:
                 if parent not in nodes:
@@ -320,86 +375,29 @@ class SystemBuilder:
                         f"parent {parent!r} of {node.name!r} is not declared; declared nodes: "
                         f"{sorted(nodes)}"
                     )
-                graph.add_edge(parent, node.name)
-        if not nx.is_directed_acyclic_graph(graph):
-            edges = nx.find_cycle(graph)
-            cycle = " -> ".join([u for u, _ in edges] + [edges[0][0]])
-            raise NetworkStructureError(f"the network has a cycle: {cycle}; remove one edge of it")
-        for node in nodes.values():
-            self._check_rows(node.name, node.rows, node.parents,
-                             [nodes[p].states for p in node.parents])
-        network = DiscreteBayesianNetwork()
-        network.add_nodes_from(nodes)
-        network.add_edges_from(graph.edges())
-        network.add_cpds(*(self._cpd(n, nodes) for n in nodes.values()))
-        confusion = "Confusion"
-        if confusion in nodes:
-            raise NetworkStructureError(
-                "node name 'Confusion' is reserved for the system's confusion node"
-            )
-        system_node = self._fusioner.name
-        network.add_edges_from([(self._class_node, confusion), (system_node, confusion)])
-        network.add_cpds(confusion_cpd(confusion, self._class_node, self._states, system_node,
-                                       self._states, self._states[0]))
-        return System.from_pgmpy(
-            network, class_node=self._class_node, system_node=system_node, slot=slot,
-            positive=self._states[0], confusion_node=confusion, models=tuple(self._models),
-            name=self._name,
+        return assemble(
+            nodes, class_node=self._class_node, states=self._states, fusioner=self._rule,
+            system_node=self._fusioner[-1].name, models=tuple(self._models), name=self._name,
+            slot=slot, check_rows=check_row_count,
         )
 
     # -- internals ----------------------------------------------------------------------
     def _add(self, node: _Node) -> None:
-        if node.name in self._nodes or (self._fusioner and node.name == self._fusioner.name):
+        fusioner = {n.name for n in self._fusioner or ()}
+        if node.name in self._nodes or node.name in fusioner:
             raise NetworkStructureError(f"node name {node.name!r} is used twice")
         self._nodes[node.name] = node
 
     def _make(self, name: str, states: Sequence[str], cpd: object, parents: Sequence[str]) -> _Node:
-        if not isinstance(name, str) or not name:
-            raise ValidationError(f"node names must be non-empty strings, got {name!r}")
-        states = tuple(str(s) for s in states)
-        if len(states) < 2 or len(set(states)) != len(states):
-            raise ValidationError(f"node {name!r} needs at least two distinct states, got {states}")
-        rows = np.asarray(cpd, dtype=float)
-        if rows.ndim == 1:
-            rows = rows[None, :]
-        if rows.ndim != 2 or rows.shape[1] != len(states):
-            raise CPDError(
-                f"CPD of {name!r} needs rows of {len(states)} probabilities (one per state of "
-                f"{list(states)}), got shape {rows.shape}"
-            )
-        known = all(p == self._class_node or p in self._nodes for p in parents)
-        if known:  # parents declared later are checked in build()
-            self._check_rows(name, rows, parents, [self._states_of(p, name) for p in parents])
-        bad_value = ~np.all(np.isfinite(rows) & (rows >= 0) & (rows <= 1), axis=1)
-        bad_sum = np.abs(rows.sum(axis=1) - 1.0) > 1e-9
-        bad = np.flatnonzero(bad_value | bad_sum)
-        if bad.size:
-            i = int(bad[0])
-            if known:
-                configs = itertools.product(*(self._states_of(p, name) for p in parents))
-                config = next(itertools.islice(configs, i, None))
-                where = ", ".join(f"{p}={s}" for p, s in zip(parents, config)) or "no parents"
-            else:
-                where = f"row {i}"
-            row = rows[i]
-            if bad_value[i]:
-                raise CPDError(
-                    f"CPD of {name!r} at ({where}) has a probability outside [0, 1]: {row.tolist()}"
-                )
-            raise CPDError(
-                f"CPD of {name!r} at ({where}) sums to {row.sum():.12g}, not 1: {row.tolist()}"
-            )
-        return _Node(name, states, tuple(parents), rows)
-
-    @staticmethod
-    def _check_rows(name: str, rows: np.ndarray, parents: Sequence[str],
-                    parent_states: Sequence[Sequence[str]]) -> None:
-        n_configs = int(np.prod([len(s) for s in parent_states], dtype=np.int64))
-        if rows.shape[0] != n_configs:
-            raise CPDError(
-                f"CPD of {name!r} needs {n_configs} row(s) (one per configuration of "
-                f"{list(parents) or 'no parents'}), got {rows.shape[0]}"
-            )
+        name, states, parents, rows = declaration(name, states, cpd, parents)
+        if all(p == self._class_node or p in self._nodes for p in parents):
+            # parents declared later are checked in build()
+            parent_states = [self._states_of(p, name) for p in parents]
+            check_row_count(name, rows, parents, parent_states)
+            check_distributions(name, rows, parents, parent_states)
+        else:
+            check_distributions(name, rows, parents, None)
+        return _Node(name, states, parents, rows)
 
     def _states_of(self, node: str, child: str) -> tuple[str, ...]:
         if node == self._class_node:
@@ -411,11 +409,9 @@ class SystemBuilder:
             f"{sorted([self._class_node, *self._nodes])}"
         )
 
-    def _cpd(self, node: _Node, nodes: dict[str, _Node]) -> TabularCPD:
-        return TabularCPD(
-            node.name, len(node.states), node.rows.T,
-            evidence=list(node.parents) or None,
-            evidence_card=[len(nodes[p].states) for p in node.parents] or None,
-            state_names={node.name: list(node.states),
-                         **{p: list(nodes[p].states) for p in node.parents}},
-        )
+
+def _plain_name(value: object, what: str) -> str:
+    """A node name as a plain ``str`` (a numpy string would print as ``np.str_('a')``)."""
+    if not isinstance(value, str) or not value:
+        raise ValidationError(f"{what} must be a non-empty string, got {value!r}")
+    return str(value)

@@ -13,22 +13,35 @@ when the weights of the positive voters add up to at least ``threshold`` (compar
 AND, OR, majority, k-of-n and weighted votes with non-negative weights are monotone in every
 input (the worst case needs that); a user function need not be, and
 :func:`causalcost.check_monotonicity` will say so.
+
+:func:`decision_table` lists the rule's output at every combination of votes, the fusioner's
+CPD. For a vote it is computed with numpy from the weights and the threshold (never by calling
+the rule ``2**k`` times); a user function is called once per combination, so it is refused
+beyond :data:`MAX_FUNCTION_INPUTS` models.
 """
 
 from __future__ import annotations
 
+import inspect
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from causalcost.errors import ValidationError
 
-__all__ = ["Fusioner", "make_fusioner", "RULES"]
+__all__ = ["Fusioner", "make_fusioner", "decision_table", "RULES", "MAX_FUNCTION_INPUTS"]
 
 Vote = tuple[bool, ...]
 
 #: Rule names accepted by :func:`make_fusioner` (and by network files).
 RULES = ("and", "or", "majority", "k_of_n", "weighted", "function")
+#: Most models a user ``function`` rule may read: its table calls it ``2**k`` times in Python.
+MAX_FUNCTION_INPUTS = 20
+#: Tolerance of the weighted-vote comparison ``sum >= threshold - TOLERANCE``.
+TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -97,7 +110,7 @@ def make_fusioner(
     k: int | None = None,
     weights: Mapping[str, float] | Sequence[float] | None = None,
     threshold: float | None = None,
-    tie: str = "negative",
+    tie: str | None = None,
     function: Callable[..., bool] | None = None,
 ) -> Fusioner:
     """Build a fusioner for the models ``inputs``.
@@ -106,17 +119,25 @@ def make_fusioner(
     ----------
     rule : {"and", "or", "majority", "k_of_n", "weighted", "function"}
     inputs : sequence of str
-        Model names in the order votes are passed.
+        Model names (distinct) in the order votes are passed.
     k : int, optional
-        For ``k_of_n``: positive when at least ``k`` models vote positive (1 <= k <= n).
+        For ``k_of_n`` only: positive when at least ``k`` models vote positive (1 <= k <= n).
     weights, threshold : optional
-        For ``weighted``: one weight per input (a mapping by name or a sequence); positive
-        when the weights of positive voters sum to at least ``threshold``.
-    tie : {"negative", "positive"}
-        For ``majority`` with an even number of inputs: the output on a tie.
+        For ``weighted`` only: one weight per input (a mapping by name or a sequence);
+        positive when the weights of positive voters sum to at least ``threshold``.
+    tie : {"negative", "positive"}, optional
+        For ``majority`` only: the output on a tie with an even number of inputs (default
+        ``"negative"``).
     function : callable, optional
-        For ``function``: called with one bool per input (keyword arguments named after the
-        models), returns the system's vote.
+        For ``function`` only: called with **one keyword argument per model**, each a bool
+        (``function(images=True, history=False)``), returns the system's vote. A function
+        taking one tuple of votes does not fit: write ``lambda images, history: ...``.
+
+    Raises
+    ------
+    ValidationError
+        An unknown rule, duplicate inputs, an option the rule does not take (``k`` for
+        ``and``), or a function whose parameters are not the models' names.
 
     Examples
     --------
@@ -125,13 +146,20 @@ def make_fusioner(
     (True, False)
     >>> make_fusioner("k_of_n", ["a", "b", "c"], k=2)((True, False, True))
     True
+    >>> make_fusioner("function", ["a", "b"], function=lambda a, b: a and not b)((True, False))
+    True
     """
-    n = len(inputs)
-    if n == 0:
-        raise ValidationError("a fusioner needs at least one input model")
     if rule not in RULES:
         raise ValidationError(f"fusioner rule ({rule!r}) must be one of {', '.join(RULES)}")
-    names = tuple(inputs)
+    names = tuple(str(m) for m in inputs)
+    n = len(names)
+    if n == 0:
+        raise ValidationError("a fusioner needs at least one input model")
+    repeated = sorted({m for m in names if names.count(m) > 1})
+    if repeated:
+        raise ValidationError(f"fusioner inputs name {repeated} more than once; list each model "
+                              "once")
+    _only_for(rule, k=k, weights=weights, threshold=threshold, tie=tie, function=function)
     ones = (1.0,) * n
 
     def vote(decide: Callable[[Vote], bool], description: str, threshold: float,
@@ -143,6 +171,7 @@ def make_fusioner(
     if rule == "or":
         return vote(any, "OR: positive when any model says positive", 1)
     if rule == "majority":
+        tie = "negative" if tie is None else tie
         if tie not in ("negative", "positive"):
             raise ValidationError(f"tie ({tie!r}) must be 'negative' or 'positive'")
         positive_tie = tie == "positive"
@@ -155,33 +184,131 @@ def make_fusioner(
         need = n // 2 + 1 if n % 2 or not positive_tie else n // 2
         return vote(majority, f"majority of {n}{extra}", need)
     if rule == "k_of_n":
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
             raise ValidationError(f"k_of_n needs an integer k with 1 <= k <= {n}, got k={k!r}")
-        return vote(lambda votes: sum(votes) >= k, f"{k} of {n}", k)
+        need_k = int(k)
+        return vote(lambda votes: sum(votes) >= need_k, f"{need_k} of {n}", need_k)
     if rule == "weighted":
-        w = _weights(weights, inputs)
-        if threshold is None or not math.isfinite(float(threshold)):
-            raise ValidationError("weighted vote needs a finite threshold")
+        w = _weights(weights, names)
+        if (threshold is None or isinstance(threshold, bool)
+                or not isinstance(threshold, (int, float, np.integer, np.floating))
+                or not math.isfinite(float(threshold))):
+            raise ValidationError(f"weighted vote needs a finite threshold, got {threshold!r}")
         t = float(threshold)
         return vote(
-            lambda votes: sum(wi for wi, v in zip(w, votes) if v) >= t - 1e-12,
-            f"weighted vote {dict(zip(inputs, w))} >= {t:g}",
+            lambda votes: sum(wi for wi, v in zip(w, votes) if v) >= t - TOLERANCE,
+            f"weighted vote {dict(zip(names, w))} >= {t:g}",
             t,
             tuple(w),
         )
     if function is None or not callable(function):
         raise ValidationError("rule 'function' needs a callable function=...")
+    label = getattr(function, "__name__", "function")
+    _check_signature(function, names, label)
 
     def user(votes: Vote) -> bool:
-        result = function(**dict(zip(names, votes)))
+        arguments = dict(zip(names, votes))
+        try:
+            result = function(**arguments)
+        except Exception as exc:  # the user's code: say how it was called
+            raise ValidationError(
+                f"fusioner function {label} failed with {type(exc).__name__}: {exc}. It is "
+                f"called with one keyword argument per model: {_call_text(label, arguments)}"
+            ) from exc
+        if isinstance(result, np.bool_):
+            result = bool(result)
         if not isinstance(result, (bool, int)) or result not in (0, 1):
             raise ValidationError(
-                f"fusioner function must return True or False, got {result!r} for {votes}"
+                f"fusioner function must return True or False, got {result!r} for "
+                f"{_call_text(label, arguments)}"
             )
         return bool(result)
 
-    label = getattr(function, "__name__", "function")
     return Fusioner(rule, user, f"user function {label}", names)
+
+
+def decision_table(fusioner: Fusioner) -> np.ndarray:
+    """The rule's output at every combination of votes: a bool array of length ``2**k``.
+
+    Combinations follow ``itertools.product((True, False), repeat=k)`` (the first input
+    slowest, positive first): the column order of the fusioner's CPD. A vote is computed
+    with numpy from its weights and threshold; a user function is called once per
+    combination, and refused beyond :data:`MAX_FUNCTION_INPUTS` inputs.
+
+    Raises
+    ------
+    ValidationError
+        A user function over more than :data:`MAX_FUNCTION_INPUTS` models (the message
+        says how many calls it would take and suggests a vote rule).
+
+    Examples
+    --------
+    >>> decision_table(make_fusioner("and", ["a", "b"])).tolist()
+    [True, False, False, False]
+    >>> decision_table(make_fusioner("weighted", ["a", "b"], weights=[2, 1], threshold=2))
+    array([ True,  True, False, False])
+    """
+    k = len(fusioner.inputs)
+    if not fusioner.is_vote:
+        if k > MAX_FUNCTION_INPUTS:
+            raise ValidationError(
+                f"a function fusioner over {k} models would be called 2**{k} = {2 ** k:,} times "
+                f"to tabulate it (at most {MAX_FUNCTION_INPUTS} models, 2**"
+                f"{MAX_FUNCTION_INPUTS} calls); declare the rule as a vote (and, or, majority, "
+                "k_of_n, or weighted with weights and a threshold), which is tabulated without "
+                "calling Python per combination and can be divorced into count nodes"
+            )
+        out = np.fromiter((fusioner(v) for v in itertools.product((True, False), repeat=k)),
+                          dtype=bool, count=2**k)
+        return out
+    index = np.arange(2**k, dtype=np.int64)
+    total = np.zeros(2**k)
+    for i, w in enumerate(fusioner.weights or ()):
+        says_positive = ((index >> (k - 1 - i)) & 1) == 0
+        total += w * says_positive  # same order of additions as the rule's sum
+    threshold = float(fusioner.threshold)  # type: ignore[arg-type]
+    if fusioner.rule == "weighted":
+        return total >= threshold - TOLERANCE
+    return total >= threshold
+
+
+_OPTIONS = {"k": "k_of_n", "weights": "weighted", "threshold": "weighted", "tie": "majority",
+            "function": "function"}
+
+
+def _only_for(rule: str, **given: object) -> None:
+    """Refuse an option the rule does not read (``k`` for ``and`` would be silently ignored)."""
+    extra = [key for key, value in given.items() if value is not None and _OPTIONS[key] != rule]
+    if extra:
+        uses = "; ".join(f"{key} is for rule {_OPTIONS[key]!r}" for key in extra)
+        raise ValidationError(
+            f"fusioner rule {rule!r} does not take {', '.join(extra)} ({uses}); remove "
+            f"{'it' if len(extra) == 1 else 'them'} or change the rule"
+        )
+
+
+def _call_text(label: str, arguments: Mapping[str, bool]) -> str:
+    shown = list(arguments.items())
+    text = ", ".join(f"{m}={v}" for m, v in shown[:4]) + (", ..." if len(shown) > 4 else "")
+    return f"{label}({text})"
+
+
+def _check_signature(function: Callable[..., bool], names: tuple[str, ...], label: str) -> None:
+    """Refuse early a function that cannot take one keyword argument per model."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # builtins without a signature: checked when called
+        return
+    example = dict(zip(names, itertools.cycle((True, False))))
+    try:
+        signature.bind(**example)
+    except TypeError as exc:
+        raise ValidationError(
+            f"fusioner function {label}{signature} cannot be called with one keyword argument "
+            f"per model, as it is: {_call_text(label, example)} ({exc}); name its parameters "
+            f"after the models, e.g. lambda {', '.join(names[:3])}"
+            f"{', ...' if len(names) > 3 else ''}: ..."
+        ) from None
 
 
 def _weights(
@@ -190,7 +317,7 @@ def _weights(
     if weights is None:
         raise ValidationError("weighted vote needs weights=... (one per model)")
     if isinstance(weights, Mapping):
-        unknown = sorted(set(weights) - set(inputs))
+        unknown = sorted(map(str, set(weights) - set(inputs)))
         missing = [m for m in inputs if m not in weights]
         if unknown or missing:
             raise ValidationError(
@@ -199,13 +326,24 @@ def _weights(
                 + (f"; missing {missing}" if missing else "")
             )
         values = [weights[m] for m in inputs]
+    elif isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
+        raise ValidationError(
+            f"weights must be one number per model (a list, or a mapping by model name), got "
+            f"{weights!r}"
+        )
     else:
         values = list(weights)
         if len(values) != len(inputs):
             raise ValidationError(f"weights needs {len(inputs)} values, got {len(values)}")
     out = []
     for m, v in zip(inputs, values):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        ok = not isinstance(v, (bool, np.bool_)) and isinstance(
+            v, (int, float, np.integer, np.floating))
+        try:
+            value = float(v) if ok else math.nan
+        except OverflowError:
+            value = math.inf
+        if not math.isfinite(value):
             raise ValidationError(f"weight of {m!r} must be a finite number, got {v!r}")
-        out.append(float(v))
+        out.append(value)
     return out

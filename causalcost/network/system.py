@@ -2,114 +2,60 @@
 
 A :class:`System` wraps a real :class:`pgmpy.models.DiscreteBayesianNetwork` (users keep using
 pgmpy on ``system.network``) and names its roles: the class node, the model nodes, the slot
-(the model under evaluation), the system-prediction (fusioner) node and the confusion node.
-It is validated once, when built:
+(the model under evaluation), the system-prediction (fusioner) node, the count nodes a vote
+fusioner may be divorced into, and the confusion node. It is validated once, when built:
 
 * every node has a CPD whose columns are non-negative and sum to 1;
-* class, system prediction, slot and models are binary and share the positive state name;
+* class, system prediction, slot and models are binary with the same two state names
+  (``positive`` and one negative state);
 * the slot is an ancestor of the system prediction and the class is not a descendant of it;
 * the system prediction is deterministic given its parents;
 * the confusion node, if present, is exactly the confusion of class and system prediction
-  (states ``TP, FN, FP, TN``); if absent, it is derived and added (to a copy).
+  (states ``TP, FN, FP, TN``); if absent, it is derived and added (to a copy);
+* a declared fusioner rule (``system.fusioner``) is exactly what the tables compute; a network
+  without one is checked for a vote it computes (:mod:`causalcost.network.votes`).
 """
 
 from __future__ import annotations
 
 import copy
-import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import networkx as nx
 import numpy as np
 
 from causalcost.confusion import OUTCOMES
-from causalcost.errors import CPDError, NetworkStructureError, UnknownNameError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
+from causalcost.errors import (
+    CPDError,
+    InputTypeError,
+    NetworkStructureError,
+    UnknownNameError,
+)
+from causalcost.network._pgmpy import DiscreteBayesianNetwork
+from causalcost.network.cpds import (
+    CPD_ATOL,
+    check_cpd,
+    confusion_cpd,
+    is_deterministic,
+    names,
+    node_table,
+    plain,
+    require_node,
+    states_of,
+)
+from causalcost.network.fusioners import Fusioner
+from causalcost.network.roles import default_positive, require_binary, validate_roles
+from causalcost.network.votes import describes, recognise_vote, vote_inputs
 
-__all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL"]
+__all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL", "confusion_cpd",
+           "require_node"]
 
 T = TypeVar("T")
 
-#: Tolerance on CPD column sums.
-CPD_ATOL = 1e-9
-
-
-def _names(items: Iterable[str]) -> str:
-    return ", ".join(repr(str(i)) for i in sorted(map(str, items)))
-
-
-def require_node(network: DiscreteBayesianNetwork, node: str, role: str) -> None:
-    """Raise :class:`UnknownNameError` listing valid nodes when ``node`` is not in ``network``."""
-    if node not in network.nodes():
-        raise UnknownNameError(
-            f"{role} {node!r} is not a node of the network; valid nodes: {_names(network.nodes())}"
-        )
-
-
-def node_table(cpd: TabularCPD) -> np.ndarray:
-    """A CPD as a 2-D array: rows are the node's states, columns parent configurations.
-
-    Columns follow ``itertools.product`` over the parents in ``cpd.variables[1:]`` order
-    (first parent slowest), which is pgmpy's layout.
-    """
-    return np.asarray(cpd.get_values(), dtype=float)
-
-
-def check_cpd(cpd: TabularCPD) -> None:
-    """Raise :class:`CPDError` if any column of ``cpd`` is negative, non-finite or unnormalised."""
-    table = node_table(cpd)
-    bad_value = ~np.all(np.isfinite(table) & (table >= 0), axis=0)
-    bad_sum = np.abs(table.sum(axis=0) - 1.0) > CPD_ATOL
-    bad = np.flatnonzero(bad_value | bad_sum)
-    if not bad.size:
-        return
-    j = int(bad[0])
-    node, parents = cpd.variable, cpd.variables[1:]
-    cards = [len(cpd.state_names[p]) for p in parents]
-    config = np.unravel_index(j, cards) if parents else ()
-    where = ", ".join(f"{p}={cpd.state_names[p][int(i)]}" for p, i in zip(parents, config))
-    where = where or "no parents"
-    column = table[:, j]
-    if bad_value[j]:
-        raise CPDError(
-            f"CPD of {node!r} has a negative or non-finite probability at ({where}): "
-            f"{column.tolist()}; every probability must lie in [0, 1]"
-        )
-    raise CPDError(
-        f"CPD of {node!r} is not normalised at ({where}): its probabilities sum to "
-        f"{float(column.sum()):.12g}, not 1; rescale that column"
-    )
-
-
-def is_deterministic(cpd: TabularCPD) -> bool:
-    """Whether every column of ``cpd`` puts probability 1 on one state."""
-    table = node_table(cpd)
-    return bool(np.all((np.abs(table) < CPD_ATOL) | (np.abs(table - 1) < CPD_ATOL)))
-
-
-def confusion_cpd(
-    name: str, class_node: str, class_states: Sequence[str], system_node: str,
-    system_states: Sequence[str], positive: str,
-) -> TabularCPD:
-    """The deterministic confusion node: TP, FN, FP, TN from (class, system prediction)."""
-    values = np.zeros((4, len(class_states) * len(system_states)))
-    for j, (c, s) in enumerate(itertools.product(class_states, system_states)):
-        values[_outcome(c == positive, s == positive), j] = 1.0
-    return TabularCPD(
-        name, 4, values, evidence=[class_node, system_node],
-        evidence_card=[len(class_states), len(system_states)],
-        state_names={name: list(OUTCOMES), class_node: list(class_states),
-                     system_node: list(system_states)},
-    )
-
-
-def _outcome(true_positive: bool, predicted_positive: bool) -> int:
-    """Index in ``OUTCOMES`` of (true class, prediction)."""
-    return {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[
-        (true_positive, predicted_positive)
-    ]
+#: The role of each kind of node, as :attr:`System.roles` names them.
+ROLES = ("class", "model", "slot", "counts", "fusioner", "confusion", "other")
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,13 +73,22 @@ class System:
     class_node, system_node, confusion_node : str
         Roles: true class, system prediction (fusioner output), confusion of the two.
     models : tuple of str
-        The member models (by default the parents of the system prediction).
+        The member models (by default the inputs of the system prediction, found behind any
+        count nodes).
     slot : str or None
         The model under evaluation, if chosen.
     positive : str
         The positive state of class, models and system prediction.
     name : str
         A label for reports.
+    fusioner : Fusioner or None
+        The rule the system prediction computes, when known: declared by the builder (and
+        verified against the tables) or recognised in them. A vote with non-negative
+        weights (``fusioner.monotone``) makes the system monotone in every model by
+        construction (:attr:`known_monotone`).
+    counts : tuple of str
+        The deterministic count nodes the fusioner is divorced into (role ``"counts"``),
+        first to last; empty when the models feed the system prediction directly.
 
     Examples
     --------
@@ -143,6 +98,8 @@ class System:
     ('Class', 'Fusioner', 'clinical_history')
     >>> system.with_slot("images").slot, system.is_deterministic("Fusioner")
     ('images', True)
+    >>> system.fusioner, system.counts, system.known_monotone
+    (Fusioner(majority of 3), (), True)
     """
 
     network: DiscreteBayesianNetwork
@@ -157,6 +114,10 @@ class System:
     #: Per-network memo of planned computations (shared by ``with_slot`` copies, which
     #: share the network); entries check the identity of the CPD objects they were made from.
     _plans: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
+    fusioner: Fusioner | None = None
+    counts: tuple[str, ...] = ()
+    #: Why ``positive`` was chosen without being given (``None`` when it was given).
+    positive_note: str | None = field(default=None, repr=False)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -167,15 +128,30 @@ class System:
         class_node: str,
         system_node: str,
         slot: str | None = None,
-        positive: str = "P",
+        positive: Any = None,
         confusion_node: str | None = None,
         models: Sequence[str] | None = None,
         name: str = "system",
+        fusioner: Fusioner | None = None,
     ) -> System:
         """Validate a user-built pgmpy network and name its roles.
 
         The user's network is never modified: when it has no confusion node, a copy gets a
         deterministic one named ``"Confusion"`` (or ``confusion_node``).
+
+        Parameters
+        ----------
+        positive : str, optional
+            The positive state of class, models and system prediction. Default ``"P"``, or
+            ``1`` when the class's states are exactly ``0`` and ``1`` (pgmpy's default state
+            names); the repr then says it was assumed.
+        models : sequence of str, optional
+            Default: the parents of the system node other than the class, looking through
+            deterministic intermediate nodes (count nodes) to the models behind them.
+        fusioner : Fusioner, optional
+            The rule the system node computes; verified against the tables (an error if it
+            does not match). Without it, a vote is recognised when the tables are exactly
+            those of one (:func:`causalcost.network.votes.recognise_vote`).
 
         Raises
         ------
@@ -185,8 +161,9 @@ class System:
             A node has no CPD, or a CPD column is negative or does not sum to 1.
         NetworkStructureError
             The slot does not reach the system prediction, the class descends from the
-            slot, the system prediction is not deterministic, a role is not binary, or the
-            confusion node is not the confusion of class and system prediction.
+            slot, the system prediction is not deterministic, a role is not binary or does
+            not use the class's state names, the confusion node is not the confusion of class
+            and system prediction, or ``fusioner`` is not what the tables compute.
 
         Examples
         --------
@@ -194,24 +171,30 @@ class System:
         >>> built = cc.load_network("thesis_and")
         >>> again = cc.System.from_pgmpy(built.network, class_node="Class",
         ...                              system_node="Fusioner", slot="clinical_history")
-        >>> again.models
-        ('images', 'clinical_history')
+        >>> again.models, again.fusioner
+        (('images', 'clinical_history'), Fusioner(AND: positive when every model says positive))
         """
         if not isinstance(network, DiscreteBayesianNetwork):
             raise TypeError(
                 "network must be a pgmpy DiscreteBayesianNetwork, got "
                 f"{type(network).__name__}"
             )
+        class_node, system_node = _plain(class_node, "class_node"), _plain(system_node,
+                                                                           "system_node")
         for node, role in ((class_node, "class node"), (system_node, "system node")):
             require_node(network, node, role)
         missing = [n for n in network.nodes() if network.get_cpds(n) is None]
         if missing:
-            raise CPDError(f"nodes without a CPD: {_names(missing)}; add one with add_cpds")
+            raise CPDError(f"nodes without a CPD: {names(missing)}; add one with add_cpds")
         for cpd in network.get_cpds():
             check_cpd(cpd)
+        positive, note = default_positive(network, class_node, positive)
+        between: tuple[str, ...] = ()
         if models is None:
-            models = [p for p in network.get_parents(system_node) if p != class_node]
-        models = tuple(models)
+            models, between = vote_inputs(network, system_node, class_node)
+        if isinstance(models, str):
+            raise NetworkStructureError(f"models must be a list of node names, got {models!r}")
+        models = tuple(str(m) for m in models)
         for m in models:
             require_node(network, m, "model")
         if not models:
@@ -221,6 +204,8 @@ class System:
             )
         if confusion_node is None and "Confusion" in network.nodes():
             confusion_node = "Confusion"  # an existing confusion node is validated, not re-added
+        if confusion_node is not None:
+            confusion_node = _plain(confusion_node, "confusion_node")
         if confusion_node is not None and confusion_node in network.nodes():
             net = network
         else:
@@ -230,51 +215,94 @@ class System:
                 raise NetworkStructureError(f"node name {confusion_node!r} is already taken")
             net.add_edges_from([(class_node, confusion_node), (system_node, confusion_node)])
             net.add_cpds(confusion_cpd(
-                confusion_node, class_node, _states(net, class_node), system_node,
-                _states(net, system_node), positive,
+                confusion_node, class_node, states_of(net, class_node), system_node,
+                states_of(net, system_node), positive,
             ))
         deterministic = frozenset(n for n in net.nodes() if is_deterministic(net.get_cpds(n)))
         system = cls(net, class_node, system_node, confusion_node, models, None, positive, name,
-                     deterministic, {})
-        system._validate_roles()
+                     deterministic, {}, None, tuple(map(str, between)), note)
+        validate_roles(system)
+        system._validate_confusion()
+        system = system._with_fusioner(fusioner)
         return system.with_slot(slot) if slot is not None else system
+
+    def _with_fusioner(self, fusioner: Fusioner | None) -> System:
+        """This system with its fusioner verified (given) or recognised (not given)."""
+        net, target = self.network, self.system_node
+        if fusioner is not None:
+            if not isinstance(fusioner, Fusioner):
+                raise InputTypeError(
+                    "fusioner must be a Fusioner (causalcost.make_fusioner(rule, models, ...)), "
+                    f"got {type(fusioner).__name__}")
+            counts = describes(net, target, fusioner, self.positive)
+            if counts is None:
+                raise NetworkStructureError(
+                    f"fusioner {fusioner.description!r} over {list(fusioner.inputs)} is not what "
+                    f"the tables of {target!r} compute; pass the rule the network declares, or "
+                    "none"
+                )
+            return replace(self, fusioner=fusioner, counts=tuple(map(str, counts)))
+        found = recognise_vote(net, target, self.class_node, self.positive)
+        if found is None:
+            return self
+        return replace(self, fusioner=found[0], counts=tuple(map(str, found[1])))
 
     def with_slot(self, slot: str) -> System:
         """The same system with ``slot`` as the model under evaluation (validated)."""
-        if slot not in self.network.nodes():
+        self._check_slot(slot)
+        return replace(self, slot=str(slot))
+
+    def require_slot(self, slot: str | None = None) -> str:
+        """The slot to use: ``slot`` if given (validated once per system), else the system's own.
+
+        Cheap and idempotent: the system's own slot was validated when it was set, and another
+        slot's validation is remembered (public functions call this once, at their boundary).
+        """
+        if slot is not None and slot != self.slot:
+            self._check_slot(slot)
+            return str(slot)
+        if self.slot is None:
+            raise NetworkStructureError(
+                f"no slot chosen: pass slot=... (one of {names(self.models)})"
+            )
+        return self.slot
+
+    def _check_slot(self, slot: str) -> None:
+        """Validate ``slot`` (remembered per network; errors are raised every time)."""
+        key = ("valid slot", slot)
+        if isinstance(slot, str) and self._plans.get(key) is True:
+            return
+        if isinstance(slot, str):
+            slot = str(slot)
+        if not isinstance(slot, str) or slot not in self.network.nodes():
             raise UnknownNameError(
-                f"slot {slot!r} is not a node of the network; the models are {_names(self.models)}"
+                f"slot {slot!r} is not a node of the network; the models are {names(self.models)}"
             )
         if slot in (self.class_node, self.system_node, self.confusion_node):
             raise NetworkStructureError(f"the slot must be a model, not the {slot!r} role node")
-        self._require_binary(slot, "slot")
+        if slot in self.counts:
+            raise NetworkStructureError(
+                f"{slot!r} is a count node of the fusioner, not a model; choose one of "
+                f"{names(self.models)}"
+            )
+        require_binary(self, slot, "slot")
         if slot not in nx.ancestors(self.network, self.system_node):
             raise NetworkStructureError(
                 f"slot {slot!r} does not reach the system prediction {self.system_node!r}: "
-                f"forcing it cannot change the system; choose one of {_names(self.models)}"
+                f"forcing it cannot change the system; choose one of {names(self.models)}"
             )
         if self.class_node in nx.descendants(self.network, slot):
             raise NetworkStructureError(
                 f"class node {self.class_node!r} is a descendant of slot {slot!r}: a model "
                 "cannot cause the true class; reverse the offending edge"
             )
-        return replace(self, slot=slot)
-
-    def require_slot(self, slot: str | None = None) -> str:
-        """The slot to use: ``slot`` if given (validated), else the system's own."""
-        if slot is not None and slot != self.slot:
-            return self.with_slot(slot).slot  # type: ignore[return-value]
-        if self.slot is None:
-            raise NetworkStructureError(
-                f"no slot chosen: pass slot=... (one of {_names(self.models)})"
-            )
-        return self.slot
+        self._plans[key] = True
 
     # -- queries ------------------------------------------------------------------------
     def states(self, node: str) -> list[str]:
         """State names of ``node``."""
         require_node(self.network, node, "node")
-        return _states(self.network, node)
+        return states_of(self.network, node)
 
     def negative(self) -> str:
         """The negative state name of the class node."""
@@ -290,17 +318,55 @@ class System:
         """All nodes whose CPD puts probability 1 on one state in every column."""
         return self._deterministic
 
+    @property
+    def known_monotone(self) -> bool:
+        """Whether the system is monotone in every model *by construction*: its fusioner is a
+        known vote with non-negative weights over models that feed it only through the vote
+        (no model is an ancestor of another input). ``False`` means "not known", not "not
+        monotone": :func:`causalcost.check_monotonicity` decides."""
+        f = self.fusioner
+        if f is None or f.monotone is not True:
+            return False
+        inputs = set(f.inputs)
+        return not any(nx.descendants(self.network, m) & inputs for m in inputs)
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Every node's role: ``"class"``, ``"model"``, ``"slot"``, ``"counts"`` (a count
+        node of a divorced fusioner), ``"fusioner"``, ``"confusion"`` or ``"other"``.
+
+        >>> import causalcost as cc
+        >>> cc.load_network("thesis_and").roles["clinical_history"]
+        'slot'
+        """
+        out = {n: "other" for n in self.network.nodes()}
+        out.update({m: "model" for m in self.models})
+        out.update({c: "counts" for c in self.counts})
+        out.update({self.class_node: "class", self.system_node: "fusioner",
+                    self.confusion_node: "confusion"})
+        if self.slot is not None:
+            out[self.slot] = "slot"
+        return out
+
     def to_bif(self, path: str) -> None:
         """Write the network (with its confusion node) as BIF for pgmpy, pyAgrum, etc.
 
         BIF has no notion of roles; read it back with :func:`causalcost.load_bif` naming
-        ``class_node``, ``system_node`` and ``positive``.
-        """
-        from causalcost.network._pgmpy import bif_writer
+        ``class_node``, ``system_node`` and ``positive``. See :mod:`causalcost.network.bif`
+        for the names BIF can carry (others are refused here, before writing) and for
+        precision: pgmpy reads the file back exactly; pyAgrum reads BIF probabilities as
+        32-bit floats (tables off by up to ~3e-8), so give pyAgrum the arrays instead for a
+        lossless copy.
 
-        writer = bif_writer(self.network)
-        write = getattr(writer, "write", None) or writer.write_bif  # renamed in pgmpy 1.1
-        write(str(path))
+        Raises
+        ------
+        NetworkFileError
+            A node or state name the BIF grammar cannot read back (the message names it
+            and the rule).
+        """
+        from causalcost.network.bif import write_bif
+
+        write_bif(self.network, path)
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """``make()`` once per ``key`` and set of CPD objects (internal planning cache)."""
@@ -315,40 +381,16 @@ class System:
         return value
 
     def __repr__(self) -> str:
+        models = [str(m) for m in self.models]
+        shown = (f"{models}" if len(models) <= 6 else
+                 f"[{', '.join(map(repr, models[:3]))}, ..., {models[-1]!r}] ({len(models)})")
+        extra = f", counts={len(self.counts)}" if self.counts else ""
+        if self.positive_note:
+            extra += f", positive={plain([self.positive])[0]!r} ({self.positive_note})"
         return (
-            f"System(name={self.name!r}, class={self.class_node!r}, models={list(self.models)}, "
-            f"system={self.system_node!r}, slot={self.slot!r}, nodes={len(self.network)})"
+            f"System(name={self.name!r}, class={self.class_node!r}, models={shown}, "
+            f"system={self.system_node!r}, slot={self.slot!r}{extra}, nodes={len(self.network)})"
         )
-
-    # -- validation ---------------------------------------------------------------------
-    def _require_binary(self, node: str, role: str) -> None:
-        states = _states(self.network, node)
-        if len(states) != 2 or self.positive not in states:
-            raise NetworkStructureError(
-                f"{role} {node!r} must have two states, one of them the positive state "
-                f"{self.positive!r}; it has {states}. Pass positive=... to name the positive state"
-            )
-
-    def _validate_roles(self) -> None:
-        net = self.network
-        self._require_binary(self.class_node, "class node")
-        self._require_binary(self.system_node, "system node")
-        for m in self.models:
-            self._require_binary(m, "model")
-            if m not in nx.ancestors(net, self.system_node):
-                raise NetworkStructureError(
-                    f"model {m!r} does not reach the system node {self.system_node!r}"
-                )
-        if self.class_node in nx.descendants(net, self.system_node):
-            raise NetworkStructureError(
-                f"class node {self.class_node!r} descends from system node {self.system_node!r}"
-            )
-        if self.system_node not in self._deterministic:
-            raise NetworkStructureError(
-                f"system node {self.system_node!r} is not deterministic given its parents: a "
-                "fusioner maps model predictions to one output; make each CPD column a 0/1 vector"
-            )
-        self._validate_confusion()
 
     def _validate_confusion(self) -> None:
         net, node = self.network, self.confusion_node
@@ -362,22 +404,30 @@ class System:
         if list(cpd.state_names[node]) != list(OUTCOMES):
             raise NetworkStructureError(
                 f"confusion node {node!r} must have the states {list(OUTCOMES)} in that order; "
-                f"it has {cpd.state_names[node]}"
+                f"it has {plain(cpd.state_names[node])}"
             )
         table = node_table(cpd)
         order = cpd.variables[1:]
-        configs = itertools.product(*(cpd.state_names[p] for p in order))
-        for j, config in enumerate(configs):
-            values = dict(zip(order, config))
-            expected = _outcome(values[self.class_node] == self.positive,
-                                values[self.system_node] == self.positive)
-            if abs(table[expected, j] - 1.0) > CPD_ATOL:
-                raise NetworkStructureError(
-                    f"confusion node {node!r} is not the confusion of class and prediction: at "
-                    f"{values} it must be {OUTCOMES[expected]} with probability 1, got "
-                    f"{dict(zip(OUTCOMES, table[:, j].round(6).tolist()))}"
-                )
+        cards = [len(cpd.state_names[p]) for p in order]
+        grid = np.unravel_index(np.arange(table.shape[1]), cards)
+        truth = {p: np.array([s == self.positive for s in plain(cpd.state_names[p])])[g]
+                 for p, g in zip(order, grid)}
+        c, s = truth[self.class_node], truth[self.system_node]
+        expected = np.select([c & s, c & ~s, ~c & s], [0, 1, 2], 3)  # OUTCOMES order
+        columns = np.arange(table.shape[1])
+        wrong = np.flatnonzero(np.abs(table[expected, columns] - 1) > CPD_ATOL)
+        if wrong.size:
+            j = int(wrong[0])
+            values = {p: plain([cpd.state_names[p][int(g[j])]])[0] for p, g in zip(order, grid)}
+            raise NetworkStructureError(
+                f"confusion node {node!r} is not the confusion of class and prediction: at "
+                f"{values} it must be {OUTCOMES[int(expected[j])]} with probability 1, got "
+                f"{dict(zip(OUTCOMES, table[:, j].round(6).tolist()))}"
+            )
 
 
-def _states(network: DiscreteBayesianNetwork, node: str) -> list[str]:
-    return list(network.get_cpds(node).state_names[node])
+def _plain(value: Any, role: str) -> str:
+    """A role's node name as a plain ``str``; anything else is refused."""
+    if not isinstance(value, str):
+        raise InputTypeError(f"{role} must be a node name (a string), got {value!r}")
+    return str(value)

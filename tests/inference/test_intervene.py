@@ -14,6 +14,7 @@ import pytest
 from conftest import ALL_RULES, MONOTONE_RULES, SLOW_OK, random_systems
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_monotone_by_construction import with_fusioner
 
 import causalcost as cc
 
@@ -135,8 +136,12 @@ def test_monotone_rules_pass_on_random_systems(system: cc.System) -> None:
     check = cc.check_monotonicity(system)
     assert check.is_monotone and bool(check) and check.violation is None
     assert _enumerated_monotone(system)  # independent: fusioner CPD evaluated directly
-    # boundary: the other fusioner inputs, 2 states each
-    assert check.assignments == 2 ** (len(system.models) - 1)
+    # a vote is monotone by construction once the system carries its fusioner; without
+    # it, the boundary is enumerated: the other fusioner inputs, 2 states each
+    assert check.method in ("by construction", "enumeration")
+    enumerated = cc.check_monotonicity(with_fusioner(system, None))
+    assert enumerated.is_monotone and enumerated.method == "enumeration"
+    assert enumerated.assignments == 2 ** (len(system.models) - 1)
     # monotone per instance implies the aggregate specification (METHOD.md)
     assert cc.error_rates(system).is_monotone
 

@@ -104,9 +104,16 @@ def test_benchmark_shape_uses_the_split(k: int) -> None:
     for i in range(k):
         builder.add_model(f"m{i}", parents=["Class", "Difficulty"],
                           positive_probability=rng.uniform(0.05, 0.95, size=6).tolist())
-    system = builder.set_fusioner("majority").build(slot=f"m{k - 1}")
+    system = builder.set_fusioner("majority", divorce=False).build(slot=f"m{k - 1}")
     plan = exact.plan_exact(system, system.slot)
     assert plan.method == "vote-split"
     np.testing.assert_allclose(plan.evaluate({c.variable: c.values
                                               for c in system.network.cpds}),
                                general_route(system), rtol=0, atol=1e-12)
+    # the same vote divorced into count nodes: the split does not apply (the slot is not an
+    # input of the fusioner node), the general plan gives the same table
+    builder.set_fusioner("majority", divorce=True)
+    divorced = builder.build(slot=f"m{k - 1}")
+    assert divorced.counts and exact.plan_exact(divorced, divorced.slot).method == "einsum"
+    np.testing.assert_allclose(cc.exact_table(divorced).probabilities,
+                               cc.exact_table(system).probabilities, rtol=0, atol=1e-12)

@@ -122,6 +122,18 @@ def test_user_function_must_return_a_bool() -> None:
     ("weighted", {"weights": [1, True, 1], "threshold": 1}, r"weight of 'b'"),
     ("function", {}, r"needs a callable function"),
     ("function", {"function": 3}, r"needs a callable function"),
+    # issue 7: options of another rule are refused, not ignored
+    ("and", {"k": 2}, r"rule 'and' does not take k \(k is for rule 'k_of_n'\)"),
+    ("or", {"tie": "positive"}, r"does not take tie \(tie is for rule 'majority'\)"),
+    ("majority", {"weights": [1, 1, 1], "threshold": 2},
+     r"does not take weights, threshold .*remove them"),
+    ("k_of_n", {"k": 2, "function": all}, r"does not take function"),
+    ("weighted", {"weights": 5, "threshold": 1}, r"weights must be one number per model .*got 5"),
+    ("weighted", {"weights": "abc", "threshold": 1}, r"weights must be one number per model"),
+    ("weighted", {"weights": [1, 10**400, 1], "threshold": 1},
+     r"weight of 'b' must be a finite number"),
+    ("weighted", {"weights": [1, 1, 1], "threshold": True}, r"finite threshold, got True"),
+    ("function", {"function": lambda votes: True}, r"one keyword argument per model"),
 ])
 def test_bad_fusioner_arguments(rule: str, kwargs: dict, message: str) -> None:
     with pytest.raises(cc.ValidationError, match=message):
@@ -131,6 +143,15 @@ def test_bad_fusioner_arguments(rule: str, kwargs: dict, message: str) -> None:
 def test_no_inputs() -> None:
     with pytest.raises(cc.ValidationError, match="at least one input model"):
         cc.make_fusioner("and", [])
+
+
+def test_duplicate_inputs_are_refused() -> None:
+    with pytest.raises(cc.ValidationError, match=r"inputs name \['a'\] more than once"):
+        cc.make_fusioner("or", ["a", "b", "a"])
+    b = (cc.SystemBuilder(class_prior=0.5).add_model("a", sensitivity=0.8, specificity=0.8)
+         .add_model("b", sensitivity=0.8, specificity=0.8))
+    with pytest.raises(cc.ValidationError, match="more than once"):
+        b.set_fusioner("and", inputs=["a", "a", "b"])
 
 
 def test_rule_names_are_the_documented_ones() -> None:

@@ -204,8 +204,8 @@ def test_valid_document_loads(tmp_path: Path) -> None:
      r"population\.class_positive\[1\] must be a number or a fraction"),
     ('format = "causalcost-network"', 'format = "other"', cc.NetworkFileError,
      r"format must be 'causalcost-network'"),
-    ("version = 1", "version = 2", cc.NetworkFileError, r"version must be 1, got 2"),
-    ('rule = "and"', 'rule = "majority"\nk = 1.5', cc.NetworkFileError,
+    ("version = 1", "version = 2", cc.NetworkFileError, r"version must be the integer 1 .*got 2"),
+    ('rule = "and"', 'rule = "k_of_n"\nk = 1.5', cc.NetworkFileError,
      r"fusioner\.k must be an integer"),
     ('rule = "and"', 'rule = "xor"', cc.ValidationError,
      r"fusioner rule \('xor'\) must be one of and, or, majority"),
@@ -215,6 +215,41 @@ def test_valid_document_loads(tmp_path: Path) -> None:
      r"parent 'G' of 'a' is not declared"),
     ('slot = "b"', 'slot = 3', cc.NetworkFileError, r"slot must be a non-empty string"),
     ('slot = "b"', 'slot = "F"', cc.NetworkStructureError, r"slot 'F' must have two states"),
+    # issue 7: values that used to pass, or to fail with a bare Python error
+    ("version = 1", "version = true", cc.NetworkFileError, r"version must be the integer 1"),
+    ("version = 1", "version = 1.0", cc.NetworkFileError, r"version must be .*got 1\.0"),
+    ('rule = "and"', 'rule = "and"\nk = 2', cc.NetworkFileError,
+     r"fusioner\.k is only read by rule 'k_of_n', and the rule is 'and'"),
+    ('rule = "and"', 'rule = "or"\ntie = "positive"', cc.NetworkFileError,
+     r"fusioner\.tie is only read by rule 'majority'"),
+    ('rule = "and"', 'rule = "majority"\nthreshold = 2', cc.NetworkFileError,
+     r"fusioner\.threshold is only read by rule 'weighted'"),
+    ('rule = "and"', 'rule = "weighted"\nthreshold = 1\nweights = 5', cc.NetworkFileError,
+     r"fusioner\.weights must be a table of model = weight .*got 5"),
+    ('rule = "and"', 'rule = "and"\ninputs = ["a", "b", "a"]', cc.NetworkFileError,
+     r"fusioner\.inputs lists \['a'\] more than once"),
+    ('rule = "and"', 'rule = "and"\ndivorce = "yes"', cc.NetworkFileError,
+     r"fusioner\.divorce must be true or false"),
+    ("cpd = [[0.3, 0.7], [0.6, 0.4]]", "cpd = [[0.3, 0.7], [1.0]]", cc.NetworkFileError,
+     r"nodes\[0\]\.cpd\[1\] needs 2 values, got 1"),
+    ("cpd = [[0.3, 0.7], [0.6, 0.4]]", "cpd = [[0.3, 0.7], [0.6, 0.4, 0.0]]",
+     cc.NetworkFileError, r"nodes\[0\]\.cpd\[1\] needs 2 values, got 3"),
+    ("probabilities = [0.5, 0.5]", "probabilities = [0.5, 0.25, 0.25]", cc.NetworkFileError,
+     r"population\.probabilities needs 2 values, got 3"),
+    ("class_positive = [0.2, 0.6]", "class_positive = [0.2, 0.6, 0.1]", cc.NetworkFileError,
+     r"population\.class_positive needs 2 values, got 3"),
+    ("sensitivity = 0.8", "sensitivity = " + "1" * 400, cc.NetworkFileError,
+     r"models\[1\]\.sensitivity must be a finite number that fits in a double, got 1111"),
+    ("sensitivity = 0.8", "sensitivity = 1e309", cc.NetworkFileError,
+     r"models\[1\]\.sensitivity must be a finite number .*got inf"),
+    ("sensitivity = 0.8", "sensitivity = nan", cc.NetworkFileError,
+     r"models\[1\]\.sensitivity must be a finite number"),
+    ("sensitivity = 0.8", 'sensitivity = "' + "3" * 400 + '/1"', cc.NetworkFileError,
+     r"models\[1\]\.sensitivity must be a finite number .*\(404 characters\)"),
+    ('rule = "and"', 'rule = "weighted"\nthreshold = 1e309\nweights = { a = 1, b = 1 }',
+     cc.NetworkFileError, r"fusioner\.threshold must be a finite number"),
+    ('rule = "and"', 'rule = "weighted"\nthreshold = 1\nweights = { a = 1e309, b = 1 }',
+     cc.NetworkFileError, r"fusioner\.weights\.a must be a finite number"),
 ])
 def test_schema_errors_name_the_field(tmp_path: Path, old: str, new: str, error, message: str,
                                       ) -> None:
@@ -224,6 +259,37 @@ def test_schema_errors_name_the_field(tmp_path: Path, old: str, new: str, error,
     with pytest.raises(error, match=message) as info:
         cc.load_network(path)
     assert str(info.value).startswith("net.toml: ")  # errors name the file too
+
+
+def test_correlated_rates_are_pairs_never_truncated(tmp_path: Path) -> None:
+    doc = CORRELATED.replace("sensitivity = [0.8, 0.5]", "sensitivity = [0.8, 0.5, 0.3]")
+    with pytest.raises(cc.NetworkFileError,
+                       match=r"correlated\[0\]\.sensitivity needs two values .*got 3"):
+        cc.load_network(_write(tmp_path, doc))
+    doc = CORRELATED.replace("correlation_positive = 0.9", "correlation_positive = 1e309")
+    with pytest.raises(cc.NetworkFileError, match=r"correlation_positive must be a finite"):
+        cc.load_network(_write(tmp_path, doc))
+    # and in Python: three values are refused, not cut to two
+    with pytest.raises(cc.ValidationError, match="sensitivity needs two values .*got 3"):
+        cc.SystemBuilder(class_prior=0.5).add_correlated_models(
+            "a", "b", sensitivity=(0.5, 0.5, 0.9), specificity=(0.5, 0.5),
+            correlation_positive=0.0, correlation_negative=0.0)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"format = \"causalcost-network\"\nname = \"caf\xe9\"\n", r"not UTF-8 text \(byte"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", r"a binary file, not a text network file"),
+    (b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", r"nested too deeply to parse"),
+    (b"x = " + b"{ y = " * 3000 + b"1" + b" }" * 3000 + b"\n", r"nested too deeply to parse"),
+    (b"format = [\n", r"not valid TOML"),
+])
+def test_unreadable_files_are_refused_by_name(tmp_path: Path, content: bytes,
+                                              message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    with pytest.raises(cc.NetworkFileError, match=message) as info:
+        cc.read_network(path)
+    assert str(info.value).startswith("bad.toml: ")
 
 
 def test_schema_errors_of_whole_tables(tmp_path: Path) -> None:
@@ -248,21 +314,24 @@ def test_schema_errors_of_whole_tables(tmp_path: Path) -> None:
             cc.load_network(path)
 
 
+CORRELATED = """
+format = "causalcost-network"
+version = 1
+[class]
+prior = 0.5
+[[correlated]]
+models = ["m1", "m2"]
+sensitivity = [0.8, 0.5]
+specificity = [0.5, 0.5]
+correlation_positive = 0.9
+correlation_negative = 0.0
+[fusioner]
+rule = "or"
+"""
+
+
 def test_correlated_block_errors(tmp_path: Path) -> None:
-    doc = """
-    format = "causalcost-network"
-    version = 1
-    [class]
-    prior = 0.5
-    [[correlated]]
-    models = ["m1", "m2"]
-    sensitivity = [0.8, 0.5]
-    specificity = [0.5, 0.5]
-    correlation_positive = 0.9
-    correlation_negative = 0.0
-    [fusioner]
-    rule = "or"
-    """
+    doc = CORRELATED
     # 0.8 / 0.5: reachable correlations [-0.5, 0.5] (by hand, see test_system.py)
     with pytest.raises(cc.ValidationError, match=r"reachable correlations lie in \[-0.5, 0.5\]"):
         cc.load_network(_write(tmp_path, doc))
