@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, CostMatrix
@@ -458,6 +459,27 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     )
 
 
+def _add_intervals(frame: pd.DataFrame, cells: pd.DataFrame, sheet: CostSheet,
+                   confidence: float) -> None:
+    """Eval1 and worst-case intervals per candidate, and the significance against the next."""
+    stage_one = _stage_one(sheet)
+    source: object = stage_one if stage_one is not None else sheet.rates
+    low, high, worst = [], [], []
+    for name in frame.index:
+        model = Confusion(*cells.loc[name, ["tp", "fn", "fp", "tn"]].tolist())
+        integral = all(float(v).is_integer() for v in model.cells())
+        f = cost_intervals(source, model, sheet.costs, confidence=confidence,
+                           assumption=sheet.assumption, model_is_sample=integral).frame
+        low.append(f.loc["eval1", "ci_low"])
+        high.append(f.loc["eval1", "ci_high"])
+        worst.append(f.loc["worst_cost", "ci_high"])
+    frame["eval1_ci_low"], frame["eval1_ci_high"], frame["worst_ci_high"] = low, high, worst
+    nxt = np.append(np.array(low[1:], dtype=float), np.inf)
+    frame["better_than_next"] = np.array(high, dtype=float) < nxt
+    frame.loc[frame.index[-1], "better_than_next"] = False
+    frame.attrs["confidence"] = confidence
+
+
 def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
     """The forced runs behind the sheet's rates: counted, or rebuilt from a sampled table
     (both forced runs of a sampled table see the same simulated instances)."""
@@ -495,7 +517,7 @@ def _uncertainty(sheet: CostSheet, model: Confusion, confidence: float,
 
 def compare(sheet: CostSheet,
             candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame,
-            ) -> pd.DataFrame:
+            *, confidence: float | None = None) -> pd.DataFrame:
     """Evaluate several candidates and rank them by Eval1, ties broken by the worst-case cost.
 
     All candidates are evaluated in one vectorised pass (:mod:`causalcost.sheet.ranking`):
@@ -516,7 +538,11 @@ def compare(sheet: CostSheet,
         ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``, ``best_cost`` and ``rank``
         (1 is best; equal (eval1, worst_cost) pairs share a rank), then the candidate's own
         ``accuracy``, ``precision``, ``recall`` and ``f1`` (NaN where undefined), so one sees
-        where accuracy and system cost disagree. ``attrs`` holds the
+        where accuracy and system cost disagree. With ``confidence``: ``eval1_ci_low``,
+        ``eval1_ci_high``, ``worst_ci_high`` (:func:`~causalcost.cost_intervals`, exact box)
+        and ``better_than_next``: the candidate's Eval1 interval lies wholly below the next
+        ranked candidate's (a conservative test: non-overlapping intervals), ``False`` for the
+        last. ``attrs`` holds the
         ``assumption``, the ``form`` (``"counts"``, ``"probability"``, or ``"mixed"`` when
         only some candidates were counted on the sheet's own evaluation set), the ``slot``,
         ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and one for each
@@ -548,6 +574,8 @@ def compare(sheet: CostSheet,
     scores = metrics_frame(cells.loc[frame.index])
     for column in METRIC_COLUMNS:  # the notes' metrics, beside the system costs
         frame[column] = scores[column].to_numpy()
+    if confidence is not None:
+        _add_intervals(frame, cells, sheet, confidence)
     frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
                        sheet_sha256=sheet.digest, warnings=[*own, *warnings])
     return frame
