@@ -131,6 +131,14 @@ def _check_evidence(m: Mapping[str, Any]) -> None:
     if not isinstance(m.get("is_monotone"), bool):
         raise SheetError("field 'monotonicity.is_monotone' must be true or false")
     source = evidence_source(m)
+    if source == "network":
+        assignments = m.get("assignments", 0)
+        if isinstance(assignments, bool) or not isinstance(assignments, int) or assignments < 0:
+            raise SheetError("field 'monotonicity.assignments' must be the number of input "
+                             f"assignments checked (an integer >= 0), got {assignments!r}")
+        if m.get("method", "enumeration") not in ("enumeration", "by construction"):
+            raise SheetError("field 'monotonicity.method' must be 'enumeration' or 'by "
+                             f"construction', got {m.get('method')!r}")
     if source not in EVIDENCE_SOURCES:
         raise SheetError(f"field 'monotonicity.source' ({source!r}) must be one of "
                          f"{', '.join(map(repr, EVIDENCE_SOURCES))}")
