@@ -21,6 +21,9 @@ COMMANDS = {
     "causalcost --help": ["causalcost", "--help"],
     "causalcost networks": ["causalcost", "networks"],
     "causalcost query thesis_and": ["causalcost", "query", "thesis_and"],
+    "causalcost bound ...": ["causalcost", "bound", "--forced-p", "tp=80,fn=20,fp=40,tn=160",
+                             "--forced-n", "tp=0,fn=100,fp=0,tn=200", "--model",
+                             "tp=50,fn=50,fp=100,tn=100"],
 }
 
 
@@ -33,9 +36,11 @@ def wall(argv: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="three runs per command")
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=7, help="runs per command (default: 7)")
     args = parser.parse_args()
     runs = 3 if args.quick else args.runs
+    if runs < 1:
+        parser.error("--runs must be at least 1")
     exe = shutil.which("causalcost")
     if exe is None:
         sys.exit("the causalcost command is not on PATH: pip install the package first")

@@ -2,17 +2,19 @@
 
 Subcommands live in modules by job: :mod:`~causalcost.cli.network_commands` (``query``,
 ``draw``, ``export``, ``networks``), :mod:`~causalcost.cli.sheet_commands` (``derive``,
-``evaluate``, ``bound``, ``keygen``, ``sign``, ``verify``),
-:mod:`~causalcost.cli.data_commands` (``runs``), :mod:`~causalcost.cli.roc_commands`
-(``roc``) and
-:mod:`~causalcost.cli.experiment_commands` (``experiment coverage|ratio``). Every subcommand
-has ``--help``. A user error (a :class:`~causalcost.errors.CausalCostError`, a file that
-cannot be read or written, an input too large or too deep to process) prints one line to
-stderr and exits with status 2; anything else is a bug and shows a traceback.
+``evaluate``, ``bound``), :mod:`~causalcost.cli.signing_commands` (``keygen``, ``sign``,
+``verify``), :mod:`~causalcost.cli.data_commands` (``runs``),
+:mod:`~causalcost.cli.roc_commands` (``roc``) and :mod:`~causalcost.cli.experiment_commands`
+(``experiment coverage|ratio``); argument types are in :mod:`~causalcost.cli.parsing`. Every
+subcommand has ``--help``. A user error (a :class:`~causalcost.errors.CausalCostError`, a file
+that cannot be read or written, an input too large or too deep to process) prints one line to
+stderr and exits with status 2; Ctrl-C prints one line and exits with 130; anything else is a
+bug and shows a traceback.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -24,11 +26,24 @@ from causalcost.cli import (
     network_commands,
     roc_commands,
     sheet_commands,
+    signing_commands,
 )
 from causalcost.cli.common import EXIT_USER_ERROR, Parser
+from causalcost.cli.parsing import shorten
 from causalcost.errors import CausalCostError
 
 __all__ = ["build_parser", "main"]
+
+#: Status after Ctrl-C, as a shell reports a process ended by SIGINT.
+EXIT_INTERRUPTED = 130
+
+
+class _Overview(argparse.HelpFormatter):
+    """The overview: every command and its help on one line (``experiment`` included)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog)
+        self._action_max_length = 16  # the help column clears the longest command name
 
 
 def build_parser() -> Parser:
@@ -45,19 +60,20 @@ def build_parser() -> Parser:
         description="Judge one model of a multi-model classifier system by its causal effect on "
                     "the whole system: interventional error rates, model-level cost matrices, "
                     "worst/best-case system bounds, cost sheets for model owners.",
-        epilog="Start with: causalcost query thesis_and",
+        epilog="Start with: causalcost query thesis_and. Every command has --help.",
+        formatter_class=_Overview,
     )
     parser.add_argument("--version", action="version", version=f"causalcost {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (network_commands, sheet_commands, data_commands, roc_commands,
-                   experiment_commands):
+    for module in (network_commands, sheet_commands, signing_commands, data_commands,
+                   roc_commands, experiment_commands):
         module.register(sub)
     return parser
 
 
 def _one_line(command: str, message: object) -> int:
-    text = " ".join(str(message).split())
+    text = shorten(" ".join(str(message).split()))
     print(f"causalcost {command}: error: {text}", file=sys.stderr)
     return EXIT_USER_ERROR
 
@@ -98,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         return _one_line(command, "not enough memory for the requested size; ask for fewer "
                                   "samples or a smaller input")
+    except KeyboardInterrupt:  # Ctrl-C on a long run: no traceback, the shell's status
+        print(f"causalcost {command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover

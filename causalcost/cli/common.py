@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, NoReturn
 
+from causalcost.cli.parsing import count, finite_number, name, probability, seed, shorten
 from causalcost.errors import ValidationError
 
-__all__ = ["EXIT_USER_ERROR", "Parser", "count", "network_arguments", "print_json",
-           "probability", "sampling_arguments", "seed", "load_system"]
+__all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system",
+           "network_arguments", "print_json", "probability", "sampling_arguments", "seed"]
 
 EXIT_USER_ERROR = 2
 
@@ -19,40 +19,8 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports a usage error in one line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def count(text: str) -> int:
-    """A whole number of instances: ``100000``, ``1e5`` or ``1_000_000``; not ``1.5`` or ``-3``."""
-    try:
-        value = float(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value != int(value) or value < 1 or value > 2**53:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number between 1 and 2**53")
-    return int(value)
-
-
-def seed(text: str) -> int:
-    """A non-negative integer seed."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0 or value >= 2**63:
-        raise argparse.ArgumentTypeError(f"seed {text!r} must lie between 0 and 2**63 - 1")
-    return value
-
-
-def probability(text: str) -> float:
-    """A level strictly between 0 and 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must lie strictly between 0 and 1")
-    return value
+        text = shorten(" ".join(message.split()))
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
 
 def network_arguments(p: argparse.ArgumentParser, *, slot_help: str = "",
@@ -61,12 +29,13 @@ def network_arguments(p: argparse.ArgumentParser, *, slot_help: str = "",
     p.add_argument("network", metavar="NETWORK", nargs="?" if optional else None,
                    help="a network file (.toml or .bif) or a shipped network's name "
                         "(see 'causalcost networks')")
-    p.add_argument("--slot", metavar="NAME",
+    p.add_argument("--slot", metavar="NAME", type=name,
                    help=slot_help or "the model under evaluation (default: the file's slot)")
     bif = p.add_argument_group("roles for BIF files (a TOML file names its own roles)")
-    bif.add_argument("--class-node", metavar="NAME", help="the true-class node")
-    bif.add_argument("--system-node", metavar="NAME", help="the system-prediction (fusioner) node")
-    bif.add_argument("--positive", metavar="STATE", default=None,
+    bif.add_argument("--class-node", metavar="NAME", type=name, help="the true-class node")
+    bif.add_argument("--system-node", metavar="NAME", type=name,
+                     help="the system-prediction (fusioner) node")
+    bif.add_argument("--positive", metavar="STATE", type=name, default=None,
                      help="positive state of class, models and system prediction (default: P)")
 
 
@@ -99,8 +68,9 @@ def load_system(args: argparse.Namespace) -> Any:
         return load_bif(path, class_node=args.class_node, system_node=args.system_node,
                         positive=args.positive or "P", slot=args.slot)
     if bif_flags:
-        raise ValidationError(f"{', '.join(bif_flags)} apply to BIF files only: a TOML network "
-                              "names its own roles; drop the flag")
+        verb, it = ("applies", "it") if len(bif_flags) == 1 else ("apply", "them")
+        raise ValidationError(f"{' and '.join(bif_flags)} {verb} to BIF files only: the TOML "
+                              f"network {args.network!r} names its own roles; drop {it}")
     return load_network(path, slot=args.slot)
 
 

@@ -13,6 +13,7 @@ from causalcost.cli.common import (
     sampling_arguments,
 )
 from causalcost.errors import CausalCostError, ValidationError
+from causalcost.files import write_atomic_with
 
 __all__ = ["register"]
 
@@ -69,34 +70,16 @@ def _cmd_draw(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    system = load_system(args)
     if Path(args.output).suffix.lower() != ".bif":
         raise ValidationError(f"--output must end in .bif, got {args.output!r}")
-    _write_via_temporary(args.output, system.to_bif)
+    system = load_system(args)
+    # pgmpy's writer takes a path: it writes a temporary file beside the target, which
+    # is synced and renamed over it (a failed export leaves an old file intact)
+    write_atomic_with(args.output, lambda temporary: system.to_bif(str(temporary)))
     print(f"wrote {args.output}; read it back with: causalcost query {args.output} "
           f"--class-node {system.class_node} --system-node {system.system_node} "
           f"--positive {system.positive} --slot {system.slot or '<model>'}")
     return 0
-
-
-def _write_via_temporary(path: str, write: Any) -> None:
-    """``write(temporary path)`` in the target's folder, then rename: a failed write leaves the
-    previous file intact."""
-    import os
-    import tempfile
-
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValidationError(f"cannot write {path!r}: the folder {str(folder)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=target.suffix)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _cmd_networks(args: argparse.Namespace) -> int:
@@ -106,6 +89,8 @@ def _cmd_networks(args: argparse.Namespace) -> int:
         spec = read_network(name)
         print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
               f"models={', '.join(spec.models)}")
+        if spec.description:
+            print(f"{'':20s} {' '.join(str(spec.description).split())}")
     return 0
 
 
@@ -138,6 +123,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("networks", help="list the shipped networks",
-                       description="List the shipped networks with their slot, fusioner and "
-                                   "models (read without building them).")
+                       description="List the shipped networks with their slot, fusioner, "
+                                   "models and description (read without building them). Give "
+                                   "a name to any command that takes NETWORK.")
     p.set_defaults(func=_cmd_networks)

@@ -19,6 +19,9 @@ def _cmd_roc(args: argparse.Namespace) -> int:
     from causalcost.sheet.costsheet import load_sheet
     from causalcost.sheet.thresholds import system_thresholds
 
+    if args.truth == args.score:
+        raise ValidationError(f"--truth and --score name the same column {args.truth!r}: the "
+                              "scores and the true classes are two columns")
     sheet = load_sheet(args.sheet)
     frame = nw.from_native(read_table(args.scores), allow_series=False)
     missing = [c for c in (args.truth, args.score) if c not in frame.columns]

@@ -1,5 +1,5 @@
-"""Subcommands on cost sheets: ``derive``, ``evaluate``, ``bound``, ``sign``, ``verify``,
-``keygen``."""
+"""Subcommands on cost sheets: ``derive``, ``evaluate``, ``bound`` (signing them:
+:mod:`~causalcost.cli.signing_commands`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from causalcost.cli.common import (
     probability,
     sampling_arguments,
 )
+from causalcost.cli.parsing import finite_number, finite_numbers, name
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
 
@@ -94,11 +95,7 @@ def _vote_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.tie is not None:
         options["tie"] = args.tie
     if args.weights is not None:
-        try:
-            options["weights"] = [float(w) for w in args.weights.split(",")]
-        except ValueError:
-            raise ValidationError(f"--weights must be numbers, e.g. 1,2,1; got "
-                                  f"{args.weights!r}") from None
+        options["weights"] = args.weights
     if args.threshold is not None:
         options["threshold"] = args.threshold
     return options
@@ -149,7 +146,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             if noise is not None:
                 print(noise)
         return 0
-    frame = compare(sheet, candidates)
+    frame = compare(sheet, candidates, confidence=args.confidence)
     if args.json:
         records = frame.reset_index(names="name").to_dict(orient="records")
         print_json({"slot": sheet.slot, "assumption": sheet.assumption,
@@ -182,39 +179,22 @@ def _cmd_bound(args: argparse.Namespace) -> int:
     else:
         result = high_confidence_bound(forced_p, forced_n, model, costs,
                                        confidence=args.confidence, assumption=args.assumption)
+    noise = None
+    if args.label_accuracy is not None:
+        from causalcost.sheet.derivation import sheet_from_forced_runs
+        from causalcost.sheet.label_noise import label_noise_range
+
+        sheet = sheet_from_forced_runs(forced_p, forced_n, costs, slot="slot",
+                                       description="forced runs given to causalcost bound",
+                                       assumption=args.assumption)
+        noise = label_noise_range(sheet, model, args.label_accuracy)
     if args.json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(),
+                    **({"label_noise": noise.to_dict()} if noise is not None else {})})
     else:
         print(result)
-    return 0
-
-
-def _cmd_keygen(args: argparse.Namespace) -> int:
-    from causalcost.sheet.signing import generate_signing_key
-
-    private, public = generate_signing_key(args.private, args.public)
-    print(f"wrote {private} (keep it secret) and {public} (give it to model owners)")
-    return 0
-
-
-def _cmd_sign(args: argparse.Namespace) -> int:
-    from causalcost.sheet.signing import sign_sheet
-
-    out = sign_sheet(args.sheet, args.key, args.output)
-    print(f"signed {out}")
-    return 0
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from causalcost.sheet.signing import verify_sheet
-
-    verified = verify_sheet(args.sheet, args.public_key)
-    if args.json:
-        print_json(verified.to_dict())
-    else:
-        info = verified.to_dict()
-        print(f"{info['path']}: signature valid; slot {info['slot']!r}, {info['sha256']}, "
-              f"signed by {info['signed_by']}")
+        if noise is not None:
+            print(noise)
     return 0
 
 
@@ -229,12 +209,12 @@ def register(sub: Any) -> None:
                     "data; for a network it overrides the file's slot.")
     p.add_argument("network", metavar="NETWORK", nargs="?",
                    help="a network file or shipped network (omit with --forced-p or --data)")
-    p.add_argument("--slot", metavar="NAME",
+    p.add_argument("--slot", metavar="NAME", type=name,
                    help="the model under evaluation (required with --forced-p or --data)")
     bif = p.add_argument_group("roles for BIF files (a TOML file names its own roles)")
-    bif.add_argument("--class-node", metavar="NAME", help="the true-class node")
-    bif.add_argument("--system-node", metavar="NAME", help="the system-prediction node")
-    bif.add_argument("--positive", metavar="STATE", default=None,
+    bif.add_argument("--class-node", metavar="NAME", type=name, help="the true-class node")
+    bif.add_argument("--system-node", metavar="NAME", type=name, help="the system-prediction node")
+    bif.add_argument("--positive", metavar="STATE", type=name, default=None,
                      help="positive state of a BIF file's roles (default: P)")
     sampling_arguments(p)
     p.add_argument("--costs", required=True, metavar="CELLS",
@@ -258,8 +238,10 @@ def register(sub: Any) -> None:
                       help="the system's rule: and, or, majority, k_of_n, weighted")
     data.add_argument("--k", type=int, metavar="K", help="for k_of_n")
     data.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
-    data.add_argument("--weights", metavar="W1,W2,..", help="for weighted")
-    data.add_argument("--threshold", type=float, metavar="T", help="for weighted")
+    data.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
+                      help="for weighted: one weight per model, e.g. 1,2,1")
+    data.add_argument("--threshold", type=finite_number, metavar="T",
+                      help="for weighted: positive when the weighted vote reaches T")
     data.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
                       help="the positive label when the columns hold strings")
     data.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
@@ -305,27 +287,8 @@ def register(sub: Any) -> None:
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="the forced runs were counted on other instances: a worst case that "
                         "holds on the candidate's instances with this probability")
+    p.add_argument("--label-accuracy", type=probability, default=None, metavar="A",
+                   help="the truth labels are right with probability A (> 0.5): also Eval1 and "
+                        "the worst and best case as ranges (probability form on the rates)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_bound)
-
-    p = sub.add_parser("keygen", help="make an Ed25519 key pair for signing sheets",
-                       description="Write a private key (mode 0600, never overwritten) and its "
-                                   "public key as PEM files. Needs causalcost[sign].")
-    p.add_argument("private", metavar="PRIVATE.pem", help="the private key to write")
-    p.add_argument("public", metavar="PUBLIC.pem", help="the public key to write")
-    p.set_defaults(func=_cmd_keygen)
-
-    p = sub.add_parser("sign", help="sign a cost sheet with a private key",
-                       description="Add an Ed25519 signature over the sheet's digest.")
-    p.add_argument("sheet", metavar="SHEET.json")
-    p.add_argument("--key", required=True, metavar="PRIVATE.pem", help="the private key")
-    p.add_argument("-o", "--output", metavar="OUT.json", help="default: sign in place")
-    p.set_defaults(func=_cmd_sign)
-
-    p = sub.add_parser("verify", help="check a sheet's signature against a public key",
-                       description="Check that the sheet was signed by the holder of the "
-                                   "public key's private key, and is unchanged since.")
-    p.add_argument("sheet", metavar="SHEET.json")
-    p.add_argument("--public-key", required=True, metavar="PUBLIC.pem")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_cmd_verify)

@@ -18,6 +18,7 @@ backend and no Graphviz are needed. Every drawn artist carries a ``gid`` naming 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Hashable
@@ -33,6 +34,7 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
 from causalcost.errors import UnknownNameError, ValidationError
+from causalcost.files import write_atomic
 from causalcost.inference.intervene import mutilate
 from causalcost.network.system import System
 from causalcost.plotting.layout import (
@@ -360,6 +362,9 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> None:
         If ``fig`` is not a matplotlib Figure.
     ValidationError
         For any other suffix; the message names the allowed ones.
+    FileError
+        The folder does not exist or the file cannot be written; the file is written
+        atomically, so a failed save leaves a previous picture intact.
 
     Examples
     --------
@@ -378,5 +383,9 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> None:
             f"cannot save a figure as {os.fspath(path)!r}: suffix {suffix!r} must be one of "
             f"{' or '.join(repr(s) for s in FORMATS)}"
         )
-    fig.savefig(path, format=suffix[1:], dpi=150, bbox_inches="tight", pad_inches=0.1,
+    # rendered in memory, then written beside the target and renamed over it: a failed save
+    # (a full disk, a missing folder) leaves the previous picture intact
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=suffix[1:], dpi=150, bbox_inches="tight", pad_inches=0.1,
                 facecolor="white")
+    write_atomic(path, buffer.getvalue())

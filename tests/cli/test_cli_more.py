@@ -177,3 +177,31 @@ def test_roc_and_label_accuracy(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, _, err = run(capsys, "evaluate", str(sheet), "--model", "tp=50,fn=50,fp=100,tn=100",
                        "--label-accuracy", "0.4")
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_confidence_on_compare_runs_and_label_accuracy_on_bound(
+        capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.json"
+    main(["derive", "--forced-p", "tp=800,fn=200,fp=400,tn=1600", "--forced-n",
+          "tp=0,fn=1000,fp=0,tn=2000", "--slot", "x", "--costs", "fn=5,fp=1", "-o", str(sheet)])
+    capsys.readouterr()
+    code, out, err = run(capsys, "evaluate", str(sheet), "--model",
+                         "good:tp=950,fn=50,fp=100,tn=1900", "--model",
+                         "coin:tp=500,fn=500,fp=1000,tn=1000", "--confidence", "0.95", "--json")
+    assert code == 0, err
+    rows = {r["name"]: r for r in strict_json(out)["candidates"]}
+    assert rows["good"]["better_than_next"] is True and rows["coin"]["better_than_next"] is False
+    assert rows["good"]["eval1_ci_low"] <= rows["good"]["eval1"] <= rows["good"]["eval1_ci_high"]
+    code, out, err = run(capsys, "runs", str(logs), "--truth", "y", "--models", "a,b,c",
+                         "--slot", "b", "--fusioner", "majority", "--positive-label", "sick",
+                         "--confidence", "0.9", "--json")
+    assert code == 0, err
+    cells = strict_json(out)["table"]["table"]
+    assert all(c["ci_low"] <= c["probability"] <= c["ci_high"] for c in cells)
+    code, out, err = run(capsys, "bound", "--forced-p", "tp=80,fn=20,fp=40,tn=160",
+                         "--forced-n", "tp=0,fn=100,fp=0,tn=200", "--model",
+                         "tp=50,fn=50,fp=100,tn=100", "--costs", "fn=5,fp=1",
+                         "--label-accuracy", "0.96", "--json")
+    assert code == 0, err
+    noise = strict_json(out)["label_noise"]
+    assert noise["eval1"]["low"] <= 320 <= noise["eval1"]["high"]  # thesis §4: Eval1 = 320

@@ -1,0 +1,165 @@
+"""Argument types of the ``causalcost`` command: counts, seeds, levels, finite numbers.
+
+Each type turns one command-line word into a value or raises
+:class:`argparse.ArgumentTypeError`, which the parser prints as one line. Messages quote the
+word, shortened when it is very long (a 400-digit number stays one readable line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from decimal import Decimal, InvalidOperation
+
+__all__ = ["MAX_COUNT", "count", "finite_number", "finite_numbers", "name", "probability",
+           "seed", "shorten"]
+
+#: The largest count a float64 holds exactly (``2**53``); sampling refuses more.
+MAX_COUNT = 2**53
+_LONG = 60
+
+
+def shorten(text: str, limit: int = 200) -> str:
+    """``text`` with every word longer than ``limit`` characters cut, saying how long it was.
+
+    The limit is above any sensible path, so that file names in messages stay whole.
+
+    Examples
+    --------
+    >>> shorten("seed " + "9" * 400)
+    'seed 999999999999999999999999999999...(400 characters)'
+    >>> shorten("a short message")
+    'a short message'
+    """
+    return re.sub(rf"\S{{{limit + 1},}}", lambda m: f"{m[0][:30]}...({len(m[0])} characters)",
+                  text)
+
+
+def _quoted(text: str) -> str:
+    if len(text) > _LONG:
+        return f"'{text[:30]}...' ({len(text)} characters)"
+    return repr(text)
+
+
+def count(text: str) -> int:
+    """A whole number of instances: ``100000``, ``1e5`` or ``1_000_000``; not ``1.5`` or ``-3``.
+
+    Read exactly (no float rounding), so ``1e5`` is 100000 and ``1.5e0`` is refused.
+
+    Examples
+    --------
+    >>> count("1e5"), count("1_000_000"), count("2.5e1")
+    (100000, 1000000, 25)
+    >>> count("1.5e0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1.5e0' is not a whole number: give a count like 100000 or 1e5
+    """
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except (InvalidOperation, ValueError):
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not a number") from None
+    if not value.is_finite() or not value.adjusted() < 40:  # adjusted(): the decimal exponent
+        raise argparse.ArgumentTypeError(
+            f"{_quoted(text)} must be a whole number between 1 and 2**53 ({MAX_COUNT})")
+    if value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(
+            f"{_quoted(text)} is not a whole number: give a count like 100000 or 1e5")
+    if not 1 <= value <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"{_quoted(text)} must be a whole number between 1 and 2**53 ({MAX_COUNT})")
+    return int(value)
+
+
+def seed(text: str) -> int:
+    """A random seed: an integer from 0 to ``2**63 - 1``.
+
+    Examples
+    --------
+    >>> seed("42")
+    42
+    >>> seed("-1")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: seed '-1' must lie between 0 and 2**63 - 1
+    """
+    stripped = text.strip().replace("_", "")
+    if not re.fullmatch(r"[+-]?\d+", stripped):
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not an integer")
+    if len(stripped.lstrip("+-").lstrip("0")) > 19 or not 0 <= int(stripped) < 2**63:
+        raise argparse.ArgumentTypeError(f"seed {_quoted(text)} must lie between 0 and "
+                                         "2**63 - 1")
+    return int(stripped)
+
+
+def probability(text: str) -> float:
+    """A level strictly between 0 and 1, e.g. ``0.95``.
+
+    Examples
+    --------
+    >>> probability("0.95")
+    0.95
+    >>> probability("1e309")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1e309' must lie strictly between 0 and 1
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} must lie strictly between 0 and 1")
+    return value
+
+
+def finite_number(text: str) -> float:
+    """A finite number: not ``nan``, ``inf`` or beyond float64's range (``1e309``).
+
+    Examples
+    --------
+    >>> finite_number("0.5")
+    0.5
+    >>> finite_number("1e309")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1e309' is not a finite number
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not a finite number")
+    return value
+
+
+def finite_numbers(text: str) -> list[float]:
+    """Comma-separated finite numbers, e.g. weights ``1,2,1``.
+
+    Examples
+    --------
+    >>> finite_numbers("1,2.5,1")
+    [1.0, 2.5, 1.0]
+    >>> finite_numbers("1,nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1,nan': 'nan' is not a finite number
+    """
+    try:
+        return [finite_number(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
+
+
+def name(text: str) -> str:
+    """A node, state or model name: not empty (``--slot ""`` is a mistake, not the default).
+
+    Examples
+    --------
+    >>> name("clinical_history")
+    'clinical_history'
+    >>> name(" ")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: an empty name; give one, or leave the option out for its default
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give one, or leave the option out for "
+                                         "its default")
+    return text
