@@ -170,13 +170,14 @@ def _plain(value: Any) -> Any:
 
 def _cmd_bound(args: argparse.Namespace) -> int:
     from causalcost.pricing.bounds import bound
-    from causalcost.pricing.high_confidence import high_confidence_bound
 
     forced_p, forced_n = Confusion.parse(args.forced_p), Confusion.parse(args.forced_n)
     model, costs = Confusion.parse(args.model), CostMatrix.parse(args.costs)
     if args.confidence is None:
         result = bound(forced_p, forced_n, model, costs, assumption=args.assumption)
-    else:
+    else:  # scipy's distributions load only when asked for (half a second at start-up)
+        from causalcost.pricing.high_confidence import high_confidence_bound
+
         result = high_confidence_bound(forced_p, forced_n, model, costs,
                                        confidence=args.confidence, assumption=args.assumption)
     noise = None

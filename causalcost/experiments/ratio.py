@@ -27,8 +27,10 @@ __all__ = ["RATIO_COLUMNS", "RatioResult", "ratio_experiment"]
 #: Columns of :attr:`RatioResult.frame` (and of ``ratio.csv``).
 RATIO_COLUMNS = ("ratio_plain", "ratio_high_confidence", "ratio_expected")
 
-#: Repetitions simulated per batch (bounded memory at any repetition count).
+#: Repetitions simulated per batch.
 _BATCH = 20_000
+#: Most repetitions kept (three floats each, about 240 MB at the limit).
+MAX_REPETITIONS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,12 @@ def ratio_experiment(
 
         raise ValidationError("random systems are simulated by counts; pass a network for "
                               "engine='instances'")
+    if repetitions > MAX_REPETITIONS:
+        from causalcost.errors import ValidationError
+
+        raise ValidationError(f"repetitions ({repetitions:,}) is more than the "
+                              f"{MAX_REPETITIONS:,} this experiment keeps in memory (one row "
+                              "each); run several seeds and pool the CSVs")
     batches = [min(_BATCH, repetitions - start) for start in range(0, repetitions, _BATCH)]
     children = np.random.SeedSequence(seed).spawn(len(batches))
     parts = []

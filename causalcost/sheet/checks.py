@@ -232,8 +232,11 @@ def _check_consistency(s: SheetFields) -> None:
         if not _close(implied, s.prior):
             raise SheetError(f"{bad}'prior' {s.prior:.6g} differs from the class counts' "
                              f"{implied:.6g}")
+    m = s.monotonicity
+    if m is not None and m.get("slot") is not None and m.get("slot") != s.slot:
+        raise SheetError(f"{bad}the monotonicity evidence is for slot {m.get('slot')!r}, the "
+                         f"sheet for {s.slot!r}")
     if s.assumption == "monotone":
-        m = s.monotonicity
         if m is None:
             raise SheetError(
                 "assumption 'monotone' needs evidence in 'monotonicity': the network's exact "

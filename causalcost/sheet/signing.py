@@ -121,10 +121,8 @@ def generate_signing_key(private_path: str | os.PathLike[str],
                                     serialization.NoEncryption())
     public_pem = key.public_key().public_bytes(serialization.Encoding.PEM,
                                                serialization.PublicFormat.SubjectPublicKeyInfo)
-    write_atomic(private_path, private_pem)
-    os.chmod(private_path, 0o600)
-    write_atomic(public_path, public_pem)
-    os.chmod(public_path, 0o644)
+    write_atomic(private_path, private_pem, mode=0o600)  # never readable by others, not briefly
+    write_atomic(public_path, public_pem, mode=0o644)
     return private_path, public_path
 
 

@@ -166,3 +166,8 @@ def test_random_laws_are_valid_and_monotone_for_and_or() -> None:
 def test_bad_settings_are_refused(call: object, message: str) -> None:
     with pytest.raises(cc.CausalCostError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_ratio_repetitions_beyond_memory_are_refused() -> None:
+    with pytest.raises(cc.CausalCostError, match="keeps in memory"):
+        ratio_experiment(n=100, repetitions=10**12)

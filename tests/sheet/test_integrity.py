@@ -203,3 +203,11 @@ def test_reports_are_json_without_nan_or_infinity() -> None:
     report = cc.evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
     json.dumps(report.to_dict(), allow_nan=False)
     json.dumps(sheet.to_dict(), allow_nan=False)
+
+
+def test_evidence_for_another_slot_is_refused() -> None:
+    d = cc.sheet_from_network("thesis_and", COSTS).to_dict()
+    d["monotonicity"]["slot"] = "images"
+    d["digest"] = {"sha256": content_digest(d)}
+    with pytest.raises(SheetError, match="evidence is for slot 'images'"):
+        CostSheet.from_dict(d)
