@@ -6,11 +6,20 @@ import argparse
 import json
 from typing import Any, NoReturn
 
-from causalcost.cli.parsing import count, finite_number, name, probability, seed, shorten
+from causalcost.cli.parsing import (
+    count,
+    finite_number,
+    finite_numbers,
+    name,
+    probability,
+    seed,
+    shorten,
+)
 from causalcost.errors import ValidationError
 
-__all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system",
-           "network_arguments", "print_json", "probability", "sampling_arguments", "seed"]
+__all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system", "model_names",
+           "network_arguments", "print_json", "print_with_label_noise", "probability",
+           "sampling_arguments", "seed", "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
 
@@ -81,3 +90,50 @@ def print_json(data: Any) -> None:
     except ValueError:
         raise ValidationError("a result is not finite and cannot be written as JSON; rescale "
                               "the inputs") from None
+
+
+def vote_arguments(group: Any, *, required: bool) -> None:
+    """The logged-data arguments shared by ``runs`` and ``derive --data``: the truth and model
+    columns, the fusioner and its options, the positive label and the engine."""
+    group.add_argument("--truth", required=required, metavar="COLUMN",
+                       help="the true-class column")
+    group.add_argument("--models", required=required, metavar="A,B,C",
+                       help="the models' prediction columns, in the fusioner's input order")
+    group.add_argument("--fusioner", required=required, metavar="RULE",
+                       choices=("and", "or", "majority", "k_of_n", "weighted"),
+                       help="the system's rule: and, or, majority, k_of_n, weighted")
+    group.add_argument("--k", type=int, metavar="K", help="for k_of_n")
+    group.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
+    group.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
+                       help="for weighted: one weight per model, e.g. 1,2,1")
+    group.add_argument("--threshold", type=finite_number, metavar="T",
+                       help="for weighted: positive when the weighted vote reaches T")
+    group.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
+                       help="the positive label when the columns hold strings")
+    group.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
+                       help="the engine that scans the file (default: polars)")
+
+
+def model_names(text: str) -> list[str]:
+    """``--models a,b,c`` as a list of column names."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValidationError(f"--models must list model columns, e.g. a,b,c; got {text!r}")
+    return names
+
+
+def vote_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The fusioner options given on the command line (``--k``, ``--tie``, ...)."""
+    return {key: getattr(args, key) for key in ("k", "tie", "weights", "threshold")
+            if getattr(args, key) is not None}
+
+
+def print_with_label_noise(result: Any, noise: Any, as_json: bool) -> None:
+    """A report or bound, followed by its label-noise range when one was asked for."""
+    if as_json:
+        print_json({**result.to_dict(),
+                    **({"label_noise": noise.to_dict()} if noise is not None else {})})
+        return
+    print(result)
+    if noise is not None:
+        print(noise)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from causalcost.cli.common import print_json, probability
-from causalcost.cli.parsing import finite_number, finite_numbers
-from causalcost.errors import ValidationError
+from causalcost.cli.common import (
+    model_names,
+    print_json,
+    probability,
+    vote_arguments,
+    vote_options,
+)
 
 __all__ = ["register"]
 
@@ -16,17 +20,9 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     from causalcost.data.forced_runs import forced_runs
     from causalcost.data.readers import read_table
 
-    models = [n.strip() for n in args.models.split(",") if n.strip()]
-    if not models:
-        raise ValidationError(f"--models must list model columns, e.g. a,b,c; got "
-                              f"{args.models!r}")
-    options: dict[str, Any] = {}
-    for key in ("k", "tie", "weights", "threshold"):
-        if getattr(args, key) is not None:
-            options[key] = getattr(args, key)
     runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
-                       models=models, slot=args.slot, fusioner=args.fusioner,
-                       positive=args.positive_label, **options)
+                       models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
+                       positive=args.positive_label, **vote_options(args))
     out = runs.to_dict()
     table = None
     if args.confidence is not None:
@@ -63,23 +59,8 @@ def register(sub: Any) -> None:
                     "always, right_only) and the system as deployed, from a table with one row "
                     "per instance.")
     p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
-    p.add_argument("--truth", required=True, metavar="COLUMN", help="the true-class column")
-    p.add_argument("--models", required=True, metavar="A,B,C",
-                   help="the models' prediction columns, in the fusioner's input order")
     p.add_argument("--slot", required=True, metavar="NAME", help="the model under evaluation")
-    p.add_argument("--fusioner", required=True,
-                   choices=("and", "or", "majority", "k_of_n", "weighted"),
-                   help="the system's rule")
-    p.add_argument("--k", type=int, metavar="K", help="for k_of_n")
-    p.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
-    p.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
-                   help="for weighted: one weight per model, e.g. 1,2,1")
-    p.add_argument("--threshold", type=finite_number, metavar="T",
-                   help="for weighted: positive when the weighted vote reaches T")
-    p.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
-                   help="the positive label when the columns hold strings")
-    p.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
-                   help="the engine that scans the file (default: polars)")
+    vote_arguments(p, required=True)
     p.add_argument("--candidate", metavar="COLUMN",
                    help="also the real system with this prediction column in the slot")
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",

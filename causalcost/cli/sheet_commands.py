@@ -8,11 +8,15 @@ from typing import Any
 
 from causalcost.cli.common import (
     load_system,
+    model_names,
     print_json,
+    print_with_label_noise,
     probability,
     sampling_arguments,
+    vote_arguments,
+    vote_options,
 )
-from causalcost.cli.parsing import finite_number, finite_numbers, name
+from causalcost.cli.parsing import name
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
 
@@ -75,30 +79,10 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
         raise ValidationError(f"derive --data needs {', '.join(missing)}")
     return sheet_from_data(
         read_table(args.data, engine=args.engine), costs, truth=args.truth,
-        models=_names(args.models), slot=args.slot, fusioner=args.fusioner,
+        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
         positive=args.positive_label, description=args.description or f"logged predictions "
         f"in {args.data}", system_name=args.name or "system", assumption=args.assumption,
-        confidence=args.confidence, **_vote_options(args))
-
-
-def _names(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names:
-        raise ValidationError(f"--models must list model columns, e.g. a,b,c; got {text!r}")
-    return names
-
-
-def _vote_options(args: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if args.k is not None:
-        options["k"] = args.k
-    if args.tie is not None:
-        options["tie"] = args.tie
-    if args.weights is not None:
-        options["weights"] = args.weights
-    if args.threshold is not None:
-        options["threshold"] = args.threshold
-    return options
+        confidence=args.confidence, **vote_options(args))
 
 
 def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
@@ -138,13 +122,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             from causalcost.sheet.label_noise import label_noise_range
 
             noise = label_noise_range(sheet, model, args.label_accuracy)
-        if args.json:
-            print_json({**report.to_dict(),
-                        **({"label_noise": noise.to_dict()} if noise is not None else {})})
-        else:
-            print(report)
-            if noise is not None:
-                print(noise)
+        print_with_label_noise(report, noise, args.json)
         return 0
     frame = compare(sheet, candidates, confidence=args.confidence)
     if args.json:
@@ -189,13 +167,7 @@ def _cmd_bound(args: argparse.Namespace) -> int:
                                        description="forced runs given to causalcost bound",
                                        assumption=args.assumption)
         noise = label_noise_range(sheet, model, args.label_accuracy)
-    if args.json:
-        print_json({**result.to_dict(),
-                    **({"label_noise": noise.to_dict()} if noise is not None else {})})
-    else:
-        print(result)
-        if noise is not None:
-            print(noise)
+    print_with_label_noise(result, noise, args.json)
     return 0
 
 
@@ -231,22 +203,7 @@ def register(sub: Any) -> None:
                          help="system confusion with the slot forced to N")
     data = p.add_argument_group("logged predictions (--data)")
     data.add_argument("--data", metavar="FILE", help="a .csv or .parquet file, read lazily")
-    data.add_argument("--truth", metavar="COLUMN", help="the true-class column")
-    data.add_argument("--models", metavar="A,B,C", help="the models' prediction columns, in the "
-                                                        "fusioner's input order")
-    data.add_argument("--fusioner", metavar="RULE",
-                      choices=("and", "or", "majority", "k_of_n", "weighted"),
-                      help="the system's rule: and, or, majority, k_of_n, weighted")
-    data.add_argument("--k", type=int, metavar="K", help="for k_of_n")
-    data.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
-    data.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
-                      help="for weighted: one weight per model, e.g. 1,2,1")
-    data.add_argument("--threshold", type=finite_number, metavar="T",
-                      help="for weighted: positive when the weighted vote reaches T")
-    data.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
-                      help="the positive label when the columns hold strings")
-    data.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
-                      help="the engine that scans the file (default: polars)")
+    vote_arguments(data, required=False)
     p.add_argument("--description", metavar="TEXT", help="provenance of forced runs or data")
     p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
