@@ -138,7 +138,10 @@ _LAZY: dict[str, str] = {
     "binomial_prediction_limit": "stats.prediction",
     "interventional_table": "inference.query",
     "InterventionalTable": "inference.table",
-    "layered_positions": "plotting.layout",
+    "layered_positions": "network.layout",
+    "system_picture": "network.picture",
+    "intervention_picture": "network.picture",
+    "SystemPicture": "network.picture",
     "list_networks": "network.netfile",
     "read_network": "network.netfile",
     "NetworkSpec": "network.netschema",
@@ -183,9 +186,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.builder import SystemBuilder
     from .network.correlation import correlated_correctness, correlation_range
     from .network.fusioners import Fusioner, make_fusioner
+    from .network.layout import layered_positions
     from .network.learning import fit_system
     from .network.netfile import list_networks, load_bif, load_network, read_network
     from .network.netschema import NetworkSpec
+    from .network.picture import SystemPicture, intervention_picture, system_picture
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
     from .plotting.experiments import (
@@ -193,7 +198,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         draw_coverage_heatmap,
         draw_ratio_histogram,
     )
-    from .plotting.layout import layered_positions
     from .plotting.roc import draw_cost_by_threshold, draw_system_roc
     from .pricing.bounds import (
         Bound,
@@ -397,6 +401,9 @@ __all__ = [
     "expected_system_confusion",
     "interventional_table",
     "layered_positions",
+    "intervention_picture",
+    "system_picture",
+    "SystemPicture",
     "list_networks",
     "load_bif",
     "load_network",

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causalcost.display import EXACT_LIMIT, format_number, html_table
 from causalcost.errors import (
     CostMatrixError,
     CountError,
@@ -40,9 +41,6 @@ CELLS: tuple[str, str, str, str] = ("tp", "fn", "fp", "tn")
 CLASSES: tuple[str, str] = ("P", "N")
 #: The confusion node's outcomes, in table order (true class, then prediction).
 OUTCOMES: tuple[str, str, str, str] = ("TP", "FN", "FP", "TN")
-#: float64 holds every integer up to here; integer cells beyond it are kept as Python ints.
-EXACT_LIMIT = 2**53
-
 _REAL = (int, float, np.integer, np.floating)
 
 
@@ -150,26 +148,6 @@ def _parse_number(what: str, key: str, value: str) -> float:
         raise ValidationError(f"{what}: {key}={value!r} is not a number") from None
 
 
-def format_number(value: float) -> str:
-    """Whole numbers without a decimal point, others to six significant digits.
-
-    Integral floats print whole up to ``2**53`` (beyond, a float is not an exact count);
-    Python ints, the exact form of counts beyond ``2**53``, always print whole.
-
-    >>> format_number(320.0), format_number(0.19999999999999996), format_number(1e308)
-    ('320', '0.2', '1e+308')
-    >>> format_number(2**60 + 1)
-    '1152921504606846977'
-    """
-    _check_real("value", value)
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    value = float(value)
-    if value.is_integer() and abs(value) <= EXACT_LIMIT:
-        return str(int(value))
-    return f"{value:.6g}"
-
-
 def _read_array(array: Any, what: str, error: type[ValidationError]) -> np.ndarray:
     """``array`` as a (2, 2) numpy array of its elements (validated later, cell by cell)."""
     try:  # object dtype keeps each element's own type: a bool stays a bool (and is refused)
@@ -253,7 +231,8 @@ class _Cells:
         return f"{type(self).__name__}({cells})"
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html()
+        return html_table(self.to_frame(), caption=f"{type(self).__name__}: rows true class, "
+                                                   "columns prediction")
 
 
 @dataclass(frozen=True, repr=False)

@@ -21,10 +21,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
 from causalcost.confusion import OUTCOMES
 from causalcost.errors import (
@@ -48,6 +49,9 @@ from causalcost.network.cpds import (
 from causalcost.network.fusioners import Fusioner
 from causalcost.network.roles import default_positive, require_binary, validate_roles
 from causalcost.network.votes import describes, recognise_vote, vote_inputs
+
+if TYPE_CHECKING:
+    from causalcost.network.picture import SystemPicture
 
 __all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL", "confusion_cpd",
            "require_node"]
@@ -391,6 +395,56 @@ class System:
             f"System(name={self.name!r}, class={self.class_node!r}, models={shown}, "
             f"system={self.system_node!r}, slot={self.slot!r}{extra}, nodes={len(self.network)})"
         )
+
+    def picture(self, intervention: str | None = None, *,
+                slot: str | None = None) -> SystemPicture:
+        """The DAG as an SVG picture, or the mutilated graph under ``do(slot = intervention)``.
+
+        A notebook shows the system itself with this picture and its roles; see
+        :func:`causalcost.system_picture` (and :func:`causalcost.intervention_picture` for the
+        two side by side).
+
+        >>> import causalcost as cc
+        >>> cc.load_network("thesis_and").picture("P")
+        SystemPicture('thesis_and: do(clinical_history = P)', 421x594 px)
+        """
+        from causalcost.network.picture import system_picture
+
+        return system_picture(self, slot=slot, intervention=intervention)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node: its role, states, parents and whether it is deterministic.
+
+        >>> import causalcost as cc
+        >>> cc.load_network("thesis_and").to_frame().loc["clinical_history"].to_dict()
+        {'role': 'slot', 'states': 'P, N', 'parents': 'Class', 'deterministic': False}
+        """
+        roles = self.roles
+        rows = {str(n): {"role": roles[n],
+                         "states": ", ".join(plain(states_of(self.network, n))),
+                         "parents": ", ".join(str(q) for q in self.network.get_parents(n)),
+                         "deterministic": bool(n in self.deterministic_nodes)}
+                for n in nx.topological_sort(self.network)}
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.index.name = "node"
+        return frame
+
+    def _repr_svg_(self) -> str:
+        return self.picture().svg
+
+    def _repr_html_(self) -> str:
+        from causalcost.display import html_block, html_table
+
+        head = [f"{len(self.models)} models: {', '.join(map(str, self.models))}; "
+                f"slot: {self.slot if self.slot is not None else '(none)'}; positive class "
+                f"state: {plain([self.positive])[0]}"]
+        fusioner = self.fusioner
+        if fusioner is not None:
+            head.append(f"fusioner: {fusioner!r}")
+        return html_block(f"System {self.name!r}", head,
+                          f'<div style="display:flex;gap:1.5em;align-items:flex-start">'
+                          f"<div>{self.picture().svg}</div>"
+                          f"<div>{html_table(self.to_frame(), caption='Nodes')}</div></div>")
 
     def _validate_confusion(self) -> None:
         net, node = self.network, self.confusion_node

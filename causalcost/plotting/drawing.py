@@ -7,8 +7,8 @@ under evaluation -- highlighted. The intervention ``do(slot = x)`` is drawn as i
 graph (Pearl, *Causality*, §3.2): every edge into the slot is gone and the slot is a fixed
 square, so the picture shows which paths still carry information to the system prediction.
 
-Where nodes and edges go is worked out by :mod:`causalcost.plotting.layout` (layers, crossing
-reduction, edge routing); :func:`~causalcost.plotting.layout.layered_positions` is re-exported here.
+Where nodes and edges go is worked out by :mod:`causalcost.network.layout` (layers, crossing
+reduction, edge routing); :func:`~causalcost.network.layout.layered_positions` is re-exported here.
 
 Only this module imports matplotlib, and only :class:`matplotlib.figure.Figure`: no GUI
 backend and no Graphviz are needed. Every drawn artist carries a ``gid`` naming what it is
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from collections.abc import Hashable
 
 import networkx as nx
@@ -33,44 +32,37 @@ from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
-from causalcost.errors import UnknownNameError, ValidationError
+from causalcost.errors import ValidationError
 from causalcost.files import write_atomic
 from causalcost.inference.intervene import mutilate
-from causalcost.network.system import System
-from causalcost.plotting.layout import (
+from causalcost.network.layout import (
     Layout,
     clip_curve,
     edge_curve,
     layered_layout,
     layered_positions,
 )
+from causalcost.network.picture import (
+    EDGE_INK,
+    FILL,
+    INK,
+    NODE_RADIUS,
+    RING,
+    SLOT_INK,
+    check_picture_arguments,
+    label_lines,
+)
+from causalcost.network.system import System
 
 __all__ = ["layered_positions", "draw_system", "draw_intervention", "save_figure"]
 
 #: Suffixes :func:`save_figure` writes.
 FORMATS = (".png", ".svg")
 
-_R, _RING = 0.38, 0.84  # node radius; inner ring of a deterministic node as a fraction of it
-_INK, _EDGE = "#3b3b3b", "#5a5a5a"
-_FILL = {"node": "#ffffff", "class": "#e2efd9", "model": "#dce8f5", "slot": "#f6b26b"}
-_SLOT_INK = "#a14a00"
+_R, _RING = NODE_RADIUS, RING
+_INK, _EDGE, _FILL, _SLOT_INK = INK, EDGE_INK, FILL, SLOT_INK
 
 _TEXT = TextToPath()
-
-
-def _wrap(text: str, width: int = 10) -> list[str]:
-    """Break a name into short lines after ``_``, ``-`` or ``.``, at spaces and camelCase."""
-    pieces = [(piece, i == 0) for word in text.split()
-              for i, piece in enumerate(p for p in re.split(
-                  r"(?<=[_\-.])|(?<=[a-z0-9])(?=[A-Z])", word) if p)]
-    lines: list[str] = []
-    for piece, new_word in pieces:
-        joined = (lines[-1] + (" " if new_word else "") + piece) if lines else piece
-        if lines and len(joined) <= width:
-            lines[-1] = joined
-        else:
-            lines.append(piece)
-    return lines or [""]
 
 
 def _fit_size(lines: list[str], room: float, square: bool) -> float:
@@ -122,16 +114,12 @@ def _panel(ax: Axes, system: System, layout: Layout, slot: str | None, value: st
 
 def _labels(graph: nx.DiGraph, fixed: str | None, value: str | None,
             ppu: float) -> dict[Hashable, tuple[str, float]]:
-    """Wrapped label and font size of every node: one size for all (7 to 11 points) unless
-    a label only fits smaller; the fixed slot reads ``do(slot = value)``."""
-    lines = {n: _wrap(str(n)) for n in graph.nodes}
-    if fixed is not None:
-        head, tail = _wrap(f"do({fixed}"), f"= {value})"
-        lines[fixed] = ([*head[:-1], f"{head[-1]} {tail}"]
-                        if len(head[-1]) + len(tail) < 12 else [*head, tail])
+    """Wrapped label and font size of every node: one size for all (9 to 12 points) unless
+    a label only fits smaller; the fixed slot reads ``do(slot`` ... ``= value)``."""
+    lines = {n: label_lines(n, fixed, value) for n in graph.nodes}
     fits = {n: _fit_size(ls, ppu * _R * (0.96 if n == fixed else 0.9 * _RING), n == fixed)
             for n, ls in lines.items()}
-    common = min(11.0, max(7.0, min(fits.values())))
+    common = min(12.0, max(9.0, min(fits.values())))
     return {n: ("\n".join(ls), min(common, fits[n])) for n, ls in lines.items()}
 
 
@@ -188,16 +176,28 @@ def _extent(layout: Layout) -> tuple[float, float]:
     return right - left, top - bottom
 
 
+def _legend_width(labels: list[str]) -> float:
+    """Inches one legend row of ``labels`` takes at 10 points (marker, text and spacing)."""
+    return sum(0.6 + 0.085 * len(s) for s in labels)
+
+
 def _legend(owner: Axes | Figure, handles: list[tuple[object, str]], width_in: float,
             **where: object) -> int:
-    """Place a frameless legend in as many columns as fit ``width_in``; returns its rows."""
+    """Place a frameless legend in rows that fit ``width_in``, read left to right, the rows
+    as even as possible (never one entry alone under a full row); returns its rows."""
     labels = [label for _, label in handles]
-    ncol = len(labels)
-    while ncol > 1 and sum(0.55 + 0.075 * len(s) for s in labels[:ncol]) > width_in:
+    n = len(labels)
+    ncol = n
+    while ncol > 1 and _legend_width(labels[:ncol]) > width_in + 1e-6:
         ncol -= 1
-    owner.legend([h for h, _ in handles], labels, ncol=max(ncol, 1), frameon=False, fontsize=9,
-                 handlelength=1.6, columnspacing=1.4, borderaxespad=0.2, **where)
-    return -(-len(labels) // max(ncol, 1))
+    rows = -(-n // max(ncol, 1))
+    ncol = -(-n // rows)
+    # matplotlib fills a legend column by column: order the entries so rows read in order
+    order = [r * ncol + c for c in range(ncol) for r in range(rows) if r * ncol + c < n]
+    owner.legend([handles[i][0] for i in order], [labels[i] for i in order], ncol=ncol,
+                 frameon=False, fontsize=10, handlelength=1.6, columnspacing=1.4,
+                 borderaxespad=0.2, **where)
+    return rows
 
 
 def _figure(width: float, plot_h: float,
@@ -210,28 +210,13 @@ def _figure(width: float, plot_h: float,
     return Figure(figsize=(width, height)), bottom / height, plot_h / height
 
 
-def _check(system: object, slot: str | None, value: str | None) -> str | None:
-    """Validate the public arguments; returns the slot (None if nothing is highlighted)."""
-    if not isinstance(system, System):
-        raise TypeError(f"system must be a causalcost System, got {type(system).__name__}")
-    if slot is None and system.slot is None and value is None:
-        return None
-    slot = system.require_slot(slot)
-    if value is not None and value not in system.states(slot):
-        raise UnknownNameError(
-            f"intervention state {value!r} is not a state of slot {slot!r}; valid states: "
-            f"{system.states(slot)}"
-        )
-    return slot
-
-
 _TOP, _ROW = 0.5, 0.32  # inches: title band, legend row
 
 
 def _unit(width: float, room: float) -> float:
-    """Inches per data unit: up to 1.15, shrinking to fit ``room`` inches, but never below
-    0.8 (so labels stay readable: wide systems get wide figures) nor above 60 inches wide."""
-    return min(1.15, max(room / width, 0.8), 60 / width)
+    """Inches per data unit: up to 1.3, shrinking to fit ``room`` inches, but never below
+    0.95 (so labels stay readable: wide systems get wide figures) nor above 60 inches wide."""
+    return min(1.3, max(room / width, 0.95), 60 / width)
 
 
 def draw_system(
@@ -288,7 +273,7 @@ def draw_system(
     ['edge:Class->Confusion', 'edge:Class->images', 'edge:Fusioner->Confusion', \
 'edge:clinical_history->Fusioner', 'edge:images->Fusioner']
     """
-    slot = _check(system, slot, intervention)
+    slot = check_picture_arguments(system, slot, intervention)
     if ax is not None and not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
     if title is None:
@@ -297,10 +282,10 @@ def draw_system(
     if ax is None:
         xr, yr = _extent(layout)
         unit = _unit(xr, 15)
-        width = max(xr * unit, 5.0)
-        fig, bottom, plot_h = _figure(width, yr * unit, _legend_handles(
-            system, slot, circle=intervention is None, square=intervention is not None,
-            double=True))
+        handles = _legend_handles(system, slot, circle=intervention is None,
+                                  square=intervention is not None, double=True)
+        width = max(xr * unit, 5.0, min(_legend_width([h for _, h in handles]) + 0.3, 9.0))
+        fig, bottom, plot_h = _figure(width, yr * unit, handles)
         ax = fig.add_axes((0, bottom, 1, plot_h))
     handles = _panel(ax, system, layout, slot, intervention, title)
     width_in = ax.get_position().width * ax.figure.get_size_inches()[0]
@@ -337,7 +322,7 @@ def draw_intervention(system: System, *, slot: str | None = None, value: str = "
     >>> [ax.get_title() for ax in fig.axes]
     ['system: majority3', 'do(clinical_history = N)']
     """
-    slot = _check(system, slot, value)
+    slot = check_picture_arguments(system, slot, value)
     layout = layered_layout(system)
     xr, yr = _extent(layout)
     unit, gap = _unit(2 * xr, 24), 0.4

@@ -10,7 +10,8 @@ routed through the layers they cross, and nodes are ordered within a layer to re
 edges straight). An edge is drawn as a smooth curve through its bends, cut where it enters a
 node.
 
-Only networkx and numpy are used here; :mod:`causalcost.plotting.drawing` draws the result.
+Only networkx and numpy are used here: :mod:`causalcost.network.picture` draws the result as
+SVG text and :mod:`causalcost.plotting.drawing` with matplotlib.
 """
 
 from __future__ import annotations
@@ -19,14 +20,23 @@ from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Protocol, runtime_checkable
 
 import networkx as nx
 import numpy as np
 
 from causalcost.errors import NetworkStructureError
-from causalcost.network.system import System
 
-__all__ = ["Layout", "layered_layout", "layered_positions", "edge_curve", "clip_curve"]
+__all__ = ["SystemGraph", "Layout", "layered_layout", "layered_positions", "edge_curve",
+           "clip_curve"]
+
+@runtime_checkable
+class SystemGraph(Protocol):
+    """What the layout needs of a :class:`~causalcost.network.system.System`: its network and
+    the confusion node that goes at the bottom (a protocol, so the system can draw itself)."""
+
+    network: nx.DiGraph
+    confusion_node: str
 
 _X_GAP, _DUMMY_W, _Y_GAP = 1.1, 0.5, 1.15  # data units: node spacing, long-edge lane, layers
 
@@ -47,7 +57,9 @@ class Layout:
     bends: dict[tuple[Hashable, Hashable], list[tuple[float, float]]]
 
 
-def layered_positions(system_or_graph: System | nx.DiGraph) -> dict[Hashable, tuple[float, float]]:
+def layered_positions(
+    system_or_graph: SystemGraph | nx.DiGraph,
+) -> dict[Hashable, tuple[float, float]]:
     """Coordinates of every node in the layered drawing: parents above children.
 
     Parameters
@@ -73,7 +85,7 @@ def layered_positions(system_or_graph: System | nx.DiGraph) -> dict[Hashable, tu
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.plotting.layout import layered_positions
+    >>> from causalcost.network.layout import layered_positions
     >>> pos = layered_positions(cc.load_network("population_and"))
     >>> pos["Population"][1] > pos["Class"][1] == pos["ImageFeatures"][1] > pos["images"][1]
     True
@@ -81,15 +93,15 @@ def layered_positions(system_or_graph: System | nx.DiGraph) -> dict[Hashable, tu
     return layered_layout(system_or_graph).positions
 
 
-def layered_layout(system_or_graph: System | nx.DiGraph) -> Layout:
+def layered_layout(system_or_graph: SystemGraph | nx.DiGraph) -> Layout:
     """The whole layout: node positions and the bends of long edges.
 
     Raises as :func:`layered_positions`.
     """
-    if isinstance(system_or_graph, System):
-        graph, last = system_or_graph.network, system_or_graph.confusion_node
-    elif isinstance(system_or_graph, nx.DiGraph):
+    if isinstance(system_or_graph, nx.DiGraph):
         graph, last = system_or_graph, None
+    elif isinstance(system_or_graph, SystemGraph):
+        graph, last = system_or_graph.network, system_or_graph.confusion_node
     else:
         raise TypeError(
             f"expected a System or a networkx DiGraph, got {type(system_or_graph).__name__}"

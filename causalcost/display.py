@@ -1,0 +1,120 @@
+"""How values show themselves: numbers as text, and the HTML Jupyter renders.
+
+Every value object (confusion and cost matrices, tables, bounds, reports, sheets, forced runs,
+experiment results) has a readable ``repr`` and a ``_repr_html_`` built from the pieces here,
+so that all of them look alike in a notebook: a short heading, the table with whole numbers
+shown whole (``7``, not ``7.0``) and intervals as ``estimate [low, high]``, and notes below.
+Everything user-supplied (node names, descriptions) is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from causalcost.errors import InputTypeError
+
+__all__ = ["EXACT_LIMIT", "format_number", "format_interval", "html_table", "html_block"]
+
+#: Largest integer a float64 holds exactly: counts above it are kept as Python ints.
+EXACT_LIMIT = 2**53
+
+_REAL = (int, float, np.integer, np.floating)
+
+
+def format_number(value: float) -> str:
+    """Whole numbers without a decimal point, others to six significant digits.
+
+    Integral floats print whole up to ``2**53`` (beyond, a float is not an exact count);
+    Python ints, the exact form of counts beyond ``2**53``, always print whole.
+
+    >>> format_number(320.0), format_number(0.19999999999999996), format_number(1e308)
+    ('320', '0.2', '1e+308')
+    >>> format_number(2**60 + 1)
+    '1152921504606846977'
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, _REAL):
+        raise InputTypeError(f"value must be a real number, got {type(value).__name__}")
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    if value.is_integer() and abs(value) <= EXACT_LIMIT:
+        return str(int(value))
+    return f"{value:.6g}"
+
+
+def format_interval(estimate: float, low: float, high: float) -> str:
+    """``"estimate [low, high]"``, each as :func:`format_number` writes it.
+
+    >>> format_interval(0.2, 0.1875, 0.21250001)
+    '0.2 [0.1875, 0.2125]'
+    """
+    return f"{format_number(estimate)} [{format_number(low)}, {format_number(high)}]"
+
+
+def _cell(value: Any) -> str:
+    """The text of one table cell: numbers as :func:`format_number`, missing as an en dash."""
+    if value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)):
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, _REAL):
+        return format_number(value)
+    return str(value)
+
+
+def html_table(frame: pd.DataFrame, *, caption: str | None = None) -> str:
+    """``frame`` as an HTML table, whole numbers whole and other numbers to six digits.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Any table; its index and column names are kept.
+    caption : str, optional
+        Shown above the table (escaped).
+
+    Returns
+    -------
+    str
+        One ``<table>`` element with class ``causalcost``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> text = html_table(pd.DataFrame({"n": [7.0, 3.0], "rate": [0.25, 1 / 3]}))
+    >>> "<td>7</td>" in text and "<td>0.333333</td>" in text
+    True
+    """
+    shown = frame.astype(object).apply(lambda column: column.map(_cell))
+    table = shown.to_html(classes="causalcost", border=0, escape=True, na_rep="–")
+    if caption:
+        table = table.replace(">", f"><caption>{html.escape(caption)}</caption>", 1)
+    return table
+
+
+def html_block(title: str, *parts: str | Iterable[str], notes: Iterable[str] = ()) -> str:
+    """A titled block of HTML: ``title`` (escaped, bold), then ``parts`` (HTML, in order; an
+    iterable of plain-text lines becomes one escaped paragraph with line breaks), then each
+    of ``notes`` as an escaped paragraph.
+
+    Examples
+    --------
+    >>> html_block("Bound", ["worst 100", "best 50"], notes=["a < b"])
+    '<div class="causalcost"><p><b>Bound</b></p><p>worst 100<br>best 50</p><p>a &lt; b</p></div>'
+    """
+    body = [f'<div class="causalcost"><p><b>{html.escape(title)}</b></p>']
+    for part in parts:
+        if isinstance(part, str):
+            body.append(part)
+        else:
+            lines = [html.escape(line) for line in part]
+            if lines:
+                body.append("<p>" + "<br>".join(lines) + "</p>")
+    body += [f"<p>{html.escape(note)}</p>" for note in notes]
+    body.append("</div>")
+    return "".join(body)
