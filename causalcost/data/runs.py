@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CELLS, CLASSES, Confusion
+from causalcost.display import html_block, html_table
 from causalcost.errors import CountError, DataError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.network.fusioners import Fusioner
@@ -252,4 +253,5 @@ class ForcedRuns:
                 f"  observed: {observed}\n{kinds}\n  monotone_on_data: {self.monotone_on_data}")
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html() + self.kinds.to_html()
+        return html_block(repr(self), html_table(self.to_frame(), caption="Forced runs"),
+                          html_table(self.kinds, caption="How each instance reacts to the slot"))

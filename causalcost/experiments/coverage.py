@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CostMatrix
+from causalcost.display import html_block, html_table
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
 from causalcost.experiments.options import check_options, progress_bar, sizes
@@ -65,7 +66,7 @@ class CoverageResult:
                 f"{f['p_high_confidence'].max():.3f})")
 
     def _repr_html_(self) -> str:
-        return f"<p>{self!r}</p>" + self.frame.to_html(float_format=lambda v: f"{v:.4g}")
+        return html_block(repr(self), html_table(self.frame))
 
 
 def _cell(args: tuple) -> dict[str, float]:

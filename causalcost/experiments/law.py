@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from causalcost.display import html_table
 from causalcost.errors import ValidationError
 from causalcost.network.correlation import correlation_range
 from causalcost.network.fusioners import Fusioner, make_fusioner
@@ -68,6 +69,9 @@ class InstanceLaw:
     def monotone(self) -> bool:
         """No ``right_only`` instance has positive probability."""
         return bool(self.positive[:, 3].sum() == 0 and self.negative[:, 3].sum() == 0)
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """Rows (class, slot right/wrong), columns the kinds."""

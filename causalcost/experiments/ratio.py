@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CostMatrix
+from causalcost.display import html_block, html_table
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
 from causalcost.experiments.law import random_two_model_laws
@@ -72,7 +73,7 @@ class RatioResult:
                 f"largest {s.loc['ratio_plain', 'max']:.4g})")
 
     def _repr_html_(self) -> str:
-        return f"<p>{self!r}</p>" + self.summary().to_html(float_format=lambda v: f"{v:.4g}")
+        return html_block(repr(self), html_table(self.summary()))
 
 
 def _ratio(real: np.ndarray, bound: np.ndarray) -> np.ndarray:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
+from causalcost.display import html_block, html_table
+
 __all__ = ["MonotonicityCheck"]
 
 
@@ -56,6 +60,21 @@ class MonotonicityCheck:
         return {"slot": self.slot, "system_node": self.system_node,
                 "is_monotone": self.is_monotone, "violation": self.violation,
                 "assignments": self.assignments, "method": self.method}
+
+    def _repr_html_(self) -> str:
+        if self.is_monotone:
+            how = ("by construction: the slot votes with a non-negative weight"
+                   if self.method == "by construction"
+                   else f"every one of {self.assignments} assignments of the other inputs checked")
+            text = [f"{self.system_node} is monotone in slot {self.slot}: forcing the slot to P "
+                    f"never makes the system less positive ({how}). The monotone worst case "
+                    "applies."]
+            return html_block("Monotonicity check", text)
+        violation = pd.DataFrame([self.violation or {}], index=["a violating assignment"])
+        text = [f"{self.system_node} is NOT monotone in slot {self.slot}: at the assignment "
+                "below, the system says P with the slot at N but not with the slot at P. "
+                "Only the assumption-free worst case holds."]
+        return html_block("Monotonicity check", text, html_table(violation))
 
     def __repr__(self) -> str:
         verdict = "monotone" if self.is_monotone else f"NOT monotone, e.g. at {self.violation}"

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CLASSES, OUTCOMES, Confusion
+from causalcost.display import format_interval, html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
 
@@ -137,6 +138,10 @@ class ErrorRates:
             index=pd.Index(list(CLASSES), name="class"),
             columns=pd.Index(list(CLASSES), name="do(slot)"),
         )
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption="System failure rate e_c(x): P(system wrong "
+                                                   "| class c, do(slot = x))")
 
     def __repr__(self) -> str:
         return (
@@ -408,16 +413,40 @@ class InterventionalTable:
             f"e_N(P)={r.fp_forced_p:.4g}, e_N(N)={r.fp_forced_n:.4g}{extra})"
         )
 
+    def grid(self) -> pd.DataFrame:
+        """The probabilities as a grid: one row per (class, do), one column per outcome.
+
+        >>> import causalcost as cc
+        >>> cc.interventional_table(cc.load_network("thesis_and")).grid().loc[("P", "N")].tolist()
+        [0.0, 1.0, 0.0, 0.0]
+        """
+        index = pd.MultiIndex.from_product([CLASSES, CLASSES], names=["class", "do"])
+        return pd.DataFrame(self.probabilities.reshape(4, 4), index=index,
+                            columns=pd.Index(list(OUTCOMES), name="confusion"))
+
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+        grid = self.grid()
+        if self.has_intervals:
+            assert self.lower is not None and self.upper is not None
+            low, high = self.lower.reshape(4, 4), self.upper.reshape(4, 4)
+            grid = pd.DataFrame([[format_interval(grid.iat[i, j], low[i, j], high[i, j])
+                                  for j in range(4)] for i in range(4)],
+                                index=grid.index, columns=grid.columns)
+        notes = []
+        if self.has_intervals:
+            notes.append(f"{self.confidence:.0%} intervals ({self.interval_method}); "
+                         f"{int(self.counts.sum(axis=2).min())} or more draws per row"  # type: ignore[union-attr]
+                         if self.counts is not None else
+                         f"{self.confidence:.0%} intervals ({self.interval_method})")
+        if self.monotonicity is not None:
+            notes.append(repr(self.monotonicity))
+        return html_block(
+            f"P(Conf | Class, do({self.slot})), {self.method}",
+            html_table(grid), self.error_rates._repr_html_(), notes=notes)
 
     def __str__(self) -> str:
         """The table pivoted to one row per (class, do) and one column per outcome."""
-        frame = self.to_frame()["probability"].unstack("confusion")
-        frame = frame.reindex(index=pd.MultiIndex.from_product([CLASSES, CLASSES],
-                                                               names=["class", "do"]),
-                              columns=list(OUTCOMES))
-        text = frame.to_string(float_format=lambda v: f"{v:.6g}")
+        text = self.grid().to_string(float_format=lambda v: f"{v:.6g}")
         return f"P(Conf | Class, do({self.slot})) [{self.method}]\n{text}"
 
 

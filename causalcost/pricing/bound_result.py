@@ -14,6 +14,7 @@ import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_block, html_table
 from causalcost.pricing.witness import Witness
 
 __all__ = ["Bound"]
@@ -140,7 +141,10 @@ class Bound:
         ])
 
     def _repr_html_(self) -> str:
-        return f"<p>{self._header()}</p>" + self.to_frame().to_html(float_format=_fmt)
+        return html_block(
+            "System cost bounds", self._header().splitlines(), html_table(self.to_frame()),
+            ["How the worst case can happen:", *self.worst_witness.describe().splitlines()],
+            ["How the best case can happen:", *self.best_witness.describe().splitlines()])
 
 
 def _indent(text: str) -> str:

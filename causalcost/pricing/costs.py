@@ -48,6 +48,7 @@ from causalcost.confusion import (
     _cost,
 )
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_table
 from causalcost.errors import (
     CostMatrixError,
     CountError,
@@ -141,7 +142,7 @@ class ModelCostMatrix(_Cells):
     def _repr_html_(self) -> str:
         label = "cost function 1 (expected)" if self.kind == "expected" else (
             "cost function 2 (transition)")
-        return f"<p>{label}</p>" + self.to_frame().to_html()
+        return html_table(self.to_frame(), caption=f"Model cost matrix, {label}")
 
 
 def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
@@ -378,7 +379,7 @@ class CostEvaluation:
         )
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=_fmt)
+        return html_table(self.to_frame(), caption=repr(self))
 
 
 def evaluate_costs(rates: ErrorRates, costs: CostMatrix, model: Confusion) -> CostEvaluation:

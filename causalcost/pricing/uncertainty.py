@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import Confusion, CostMatrix
+from causalcost.display import html_table
 from causalcost.errors import ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.closed_forms import _UNIT, _check_assumption, _check_type, _extremes
@@ -102,8 +103,8 @@ class CostIntervals:
                 f"{self.frame.loc['eval1', 'ci_high']:.6g}], worst [{lo:.6g}, {hi:.6g}])")
 
     def _repr_html_(self) -> str:
-        return (f"<p>{self.confidence:.0%} intervals ({self.method}, {self.replicates} "
-                "replicates)</p>" + self.frame.to_html(float_format=lambda v: f"{v:.6g}"))
+        return html_table(self.frame, caption=f"{self.confidence:.0%} intervals ({self.method}, "
+                                              f"{self.replicates} replicates)")
 
 
 def stage_one_counts(source: object) -> tuple[ErrorRates, np.ndarray | None]:

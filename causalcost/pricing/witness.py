@@ -18,6 +18,7 @@ import pandas as pd
 
 from causalcost.confusion import Confusion, _as_count, _exact, _num, _sum
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_block, html_table
 from causalcost.errors import CountError, InputTypeError, ValidationError
 from causalcost.pricing.closed_forms import _check_assumption
 
@@ -219,7 +220,8 @@ class Witness:
                 f"negatives={self.negatives!r})")
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=_fmt)
+        return html_block("Witness: one way the instances can be arranged",
+                          html_table(self.to_frame()), self.describe().splitlines())
 
 
 # ------------------------------------------------------------------------------ text

@@ -54,6 +54,7 @@ from typing import Any
 import pandas as pd
 
 from causalcost.confusion import CLASSES, Confusion, CostMatrix
+from causalcost.display import html_block, html_table
 from causalcost.errors import CausalCostError, SheetError
 from causalcost.files import read_text_file, write_atomic
 from causalcost.inference.monotonicity import MonotonicityCheck
@@ -333,14 +334,15 @@ class CostSheet:
                 f"assumption={self.assumption!r}, form={self.form!r})")
 
     def _repr_html_(self) -> str:
-        fmt = lambda v: f"{v:.6g}"  # noqa: E731
-        head = (f"<p><b>Cost sheet</b> for slot <code>{self.slot}</code> of system "
-                f"<code>{self.system_name}</code>; classes: {self._classes_text()}; assumption "
-                f"<code>{self.assumption}</code>; system costs {self.costs!r}</p>")
+        head = [f"slot {self.slot!r} of system {self.system_name!r}; classes: "
+                f"{self._classes_text()}; assumption {self.assumption!r}; system costs "
+                f"{self.costs!r}", f"content digest: {self.digest}"]
         derived = pd.DataFrame([self.expected_cost_matrix.to_dict(),
                                 self.error_transition_matrix.to_dict()],
                                index=["cost function 1", "cost function 2"])
-        return head + self.to_frame().to_html(float_format=fmt) + derived.to_html(float_format=fmt)
+        return html_block("Cost sheet", head,
+                          html_table(self.to_frame(), caption="Failure rates and costs"),
+                          html_table(derived, caption="Model cost matrices"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CostSheet):

@@ -43,6 +43,7 @@ import pandas as pd
 
 from causalcost.confusion import Confusion
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
 from causalcost.pricing.bounds_many import bound_many_from_rates
 from causalcost.sheet.costsheet import CostSheet
@@ -95,6 +96,9 @@ class LabelNoiseRange:
         if cost not in _COSTS:
             raise ValidationError(f"cost must be one of {', '.join(_COSTS)}, got {cost!r}")
         return float(self.frame.loc[cost, "low"]), float(self.frame.loc[cost, "high"])
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """:attr:`frame`, with the label accuracy in ``attrs``."""

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causalcost.display import html_table
 from causalcost.errors import ValidationError
 from causalcost.sheet.costsheet import CostSheet
 
@@ -56,6 +57,9 @@ class PairedDifference:
     def significant(self) -> bool:
         """The interval excludes 0."""
         return self.low > 0 or self.high < 0
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row with every attribute and ``significant``."""

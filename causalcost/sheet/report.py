@@ -43,6 +43,7 @@ import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_block, html_table
 from causalcost.errors import OverflowInputError, SheetError, ValidationError
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
@@ -51,6 +52,7 @@ from causalcost.pricing.high_confidence import (
     high_confidence_bound_from_rates,
 )
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
+from causalcost.sheet.candidate_table import CandidateTable
 from causalcost.sheet.candidates import candidates_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.metrics import candidate_metrics, metrics_frame
@@ -282,13 +284,25 @@ class Report:
                 f"assumption={self.assumption!r}, model={self.model!r})")
 
     def _repr_html_(self) -> str:
-        head = "<br>".join(self._head())
-        summary = self.to_series().to_frame("cost").to_html(float_format=_fmt)
-        notes = "".join(f"<p><b>warning:</b> {w}</p>" for w in self.warnings)
-        return (f"<p>{head}</p>" + summary
-                + f"<p>worst/best: {_ASSUMPTION_TEXT[self.assumption]}; "
-                  f"{_FORM_TEXT[self.form]}</p>"
-                + self.to_frame().to_html(float_format=_fmt) + notes)
+        costs = self.to_series().to_frame("cost")
+        if self.intervals is not None:
+            f = self.intervals.frame
+            costs[f"{self.intervals.confidence:.0%} interval"] = [
+                f"[{_fmt(f.loc[k, 'ci_low'])}, {_fmt(f.loc[k, 'ci_high'])}]"
+                if k in f.index else "–" for k in costs.index]
+        parts: list[str | list[str]] = [
+            [line.strip() for line in self._head()], html_table(costs),
+            [f"Worst and best case: {_ASSUMPTION_TEXT[self.assumption]}; "
+             f"{_FORM_TEXT[self.form]}"],
+            html_table(self.to_frame(), caption="System confusion"),
+            ["How the worst case can happen:", *self.witnesses["worst"].describe().splitlines()]]
+        if self.high_confidence is not None:
+            parts.append([f"Worst case on the candidate's own instances with probability at "
+                          f"least {self.high_confidence.confidence:.0%}: "
+                          f"{_fmt(self.high_confidence.worst_cost)} (plain "
+                          f"{_fmt(self.worst_cost)})"])
+        return html_block("Candidate report", *parts,
+                          notes=[f"warning: {w}" for w in self.warnings])
 
 
 def _check_finite(value: Any, where: str) -> None:
@@ -578,4 +592,6 @@ def compare(sheet: CostSheet,
         _add_intervals(frame, cells, sheet, confidence)
     frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
                        sheet_sha256=sheet.digest, warnings=[*own, *warnings])
-    return frame
+    table = CandidateTable(frame)
+    table.attrs.update(frame.attrs)
+    return table

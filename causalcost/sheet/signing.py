@@ -42,6 +42,7 @@ from typing import Any
 
 import pandas as pd
 
+from causalcost.display import html_table
 from causalcost.errors import CausalCostError, SheetError
 from causalcost.files import read_text_file, write_atomic
 from causalcost.sheet import signature
@@ -211,6 +212,9 @@ class VerifiedSheet:
         """``{"path", "slot", "sha256", "signed_by"}``."""
         return {"path": str(self.path), "slot": self.sheet.slot, "sha256": self.digest,
                 "signed_by": self.fingerprint}
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the fields of :meth:`to_dict`."""

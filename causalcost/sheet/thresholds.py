@@ -57,6 +57,7 @@ import pandas as pd
 from causalcost.confusion import Confusion
 from causalcost.confusion import format_number as _fmt
 from causalcost.data.labels import votes_from_values
+from causalcost.display import html_table
 from causalcost.errors import DataError, InputTypeError
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import ModelCostMatrix
@@ -193,6 +194,9 @@ class ThresholdSweep:
         if run == 0:
             return float("inf") if rise != 0 else float("nan")
         return float(rise / run)
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """The chosen points, one row per criterion (columns of :meth:`OperatingPoint.to_dict`)."""

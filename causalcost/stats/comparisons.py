@@ -35,6 +35,7 @@ import pandas as pd
 from scipy import stats as _st
 from statsmodels.stats.contingency_tables import mcnemar as _sm_mcnemar
 
+from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
 from causalcost.stats.intervals import _check_confidence, _counts, normal_quantile
 
@@ -99,6 +100,9 @@ class ErrorDifference:
     def to_dict(self) -> dict[str, Any]:
         """Every attribute and ``significant``."""
         return {**asdict(self), "significant": self.significant}
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row with every attribute and ``significant``."""
@@ -228,6 +232,9 @@ class McNemarResult:
     def to_dict(self) -> dict[str, Any]:
         """Every attribute, ``favours`` and ``significant`` at 0.05."""
         return {**asdict(self), "favours": self.favours, "significant": self.significant()}
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row: :meth:`to_dict`."""

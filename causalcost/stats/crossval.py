@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
 from causalcost.stats.intervals import _check_confidence
 
@@ -92,6 +93,9 @@ class PairedTTest:
     def to_dict(self) -> dict[str, Any]:
         """Every attribute and ``significant``."""
         return {**asdict(self), "significant": self.significant}
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row: :meth:`to_dict`."""
@@ -197,6 +201,9 @@ class FiveByTwoCVTest:
     def to_dict(self) -> dict[str, Any]:
         """Every attribute and ``significant`` at 0.05."""
         return {**asdict(self), "significant": self.significant()}
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """One row: :meth:`to_dict` (``variances`` as a tuple in one cell)."""

@@ -42,6 +42,7 @@ import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, _check_real
 from causalcost.confusion import format_number as _fmt
+from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
 
 __all__ = [
@@ -373,6 +374,9 @@ class ConfusionRange:
     def confusions(self) -> tuple[Confusion, ...]:
         """The corners as confusions."""
         return tuple(self.at(d1, d2) for d1, d2 in self.corners)
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), caption=repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         """Rows observed, low, estimate (if any), high; columns tp, fn, fp, tn, accuracy."""

@@ -1,0 +1,101 @@
+"""The table :func:`~causalcost.sheet.report.compare` returns: a DataFrame that prints narrow.
+
+Ranking candidates gives one row per candidate and a dozen columns (six costs, the rank, the
+model's own metrics, intervals when asked): too wide for ``print`` at 80 characters, where
+pandas would elide the middle columns. :class:`CandidateTable` is a plain
+:class:`pandas.DataFrame` in every respect (columns, ``attrs``, indexing; operations return
+ordinary DataFrames) except that ``print`` and Jupyter show it in two parts: what each
+candidate does to the system, then the model on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from causalcost.display import format_number, html_block, html_table
+
+__all__ = ["CandidateTable", "SYSTEM_HEADERS", "MODEL_COLUMNS"]
+
+#: Short headers for the system-cost columns, in display order.
+SYSTEM_HEADERS = {"rank": "rank", "eval1": "Eval1", "eval2": "Eval2",
+                  "expected_cost": "expected", "worst_cost": "worst", "best_cost": "best",
+                  "perfect_slot_cost": "perfect slot", "eval1_ci_low": "Eval1 low",
+                  "eval1_ci_high": "Eval1 high", "worst_ci_high": "worst high",
+                  "better_than_next": "better than next"}
+#: The model-alone columns, shown second.
+MODEL_COLUMNS = ("accuracy", "precision", "recall", "f1")
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value != value:
+        return "–"
+    if isinstance(value, (int, float)):
+        text = format_number(value)
+        return text if len(text) <= 8 else f"{value:.4g}"
+    return str(value)
+
+
+class CandidateTable(pd.DataFrame):
+    """Candidates ranked by :func:`~causalcost.sheet.report.compare`: a DataFrame that shows
+    the system's costs and the model's own metrics as two narrow tables.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network(cc.load_network("thesis_and"), cc.CostMatrix(fn=5, fp=1))
+    >>> table = cc.compare(sheet, {"a": cc.Confusion(tp=50, fn=50, fp=100, tn=100),
+    ...                            "b": cc.Confusion(tp=70, fn=30, fp=60, tn=140)})
+    >>> print(table)
+    System cost with each candidate in slot 'clinical_history' (rank 1 is best):
+              rank Eval1 Eval2 expected worst best perfect slot
+    candidate
+    b            1   232   132      232   290  150          100
+    a            2   320   220      320   390  250          100
+    The model alone:
+              accuracy precision recall       f1
+    candidate
+    b              0.7  0.538462    0.7 0.608696
+    a              0.5  0.333333    0.5      0.4
+    >>> type(table[["eval1"]]).__name__   # operations give ordinary DataFrames
+    'DataFrame'
+    """
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def _parts(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        system = [c for c in SYSTEM_HEADERS if c in self.columns]
+        model = [c for c in MODEL_COLUMNS if c in self.columns]
+        others = [c for c in self.columns if c not in system and c not in model]
+        first = pd.DataFrame(self[system + others]).rename(columns=SYSTEM_HEADERS)
+        return first, pd.DataFrame(self[model])
+
+    def _title(self) -> str:
+        slot = self.attrs.get("slot")
+        where = f" in slot {slot!r}" if slot else ""
+        return f"System cost with each candidate{where} (rank 1 is best):"
+
+    def __repr__(self) -> str:
+        first, second = self._parts()
+        lines = [self._title(), first.to_string(formatters={c: _short for c in first.columns},
+                                                line_width=100)]
+        if len(second.columns):
+            lines += ["The model alone:", second.to_string(
+                formatters={c: _short for c in second.columns}, line_width=100)]
+        return "\n".join(line.rstrip() for text in lines for line in text.splitlines())
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+    def _repr_html_(self) -> str:
+        first, second = self._parts()
+        parts = [html_table(first)]
+        if len(second.columns):
+            parts.append(html_table(second, caption="The model alone"))
+        notes = [f"warning: {w}" for w in self.attrs.get("warnings", ())]
+        return html_block(self._title(), *parts, notes=notes)
