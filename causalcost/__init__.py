@@ -140,6 +140,12 @@ _LAZY: dict[str, str] = {
     "InterventionalTable": "inference.table",
     "layered_positions": "network.layout",
     "system_picture": "network.picture",
+    "explore": "explorer.widgets",
+    "Explorer": "explorer.widgets",
+    "explorer_view": "explorer.view",
+    "ExplorerView": "explorer.view",
+    "explorer_settings": "explorer.settings",
+    "ExplorerSettings": "explorer.settings",
     "intervention_picture": "network.picture",
     "SystemPicture": "network.picture",
     "list_networks": "network.netfile",
@@ -177,6 +183,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
     from .experiments.ratio import RatioResult, ratio_experiment
+    from .explorer.settings import ExplorerSettings, explorer_settings
+    from .explorer.view import ExplorerView, explorer_view
+    from .explorer.widgets import Explorer, explore
     from .inference.exact import class_prior, exact_table, observed_confusion
     from .inference.intervene import check_monotonicity, mutilate
     from .inference.monotonicity import MonotonicityCheck
@@ -402,6 +411,12 @@ __all__ = [
     "interventional_table",
     "layered_positions",
     "intervention_picture",
+    "explore",
+    "Explorer",
+    "explorer_view",
+    "ExplorerView",
+    "explorer_settings",
+    "ExplorerSettings",
     "system_picture",
     "SystemPicture",
     "list_networks",

@@ -5,7 +5,7 @@ new module is placed without editing this test. Values used everywhere (confusio
 matrices, errors) are the modules at the top. The order:
 
 values -> stats -> network -> inference -> pricing -> data -> sheet -> experiments -> plotting
--> cli
+-> explorer -> cli
 
 No module imports from a later step, and no modules import each other in a loop. pgmpy is
 imported only by the adapter ``network/_pgmpy.py`` and matplotlib only inside ``plotting/``
@@ -24,7 +24,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "causalcost"
 
 STEPS = ("values", "stats", "network", "inference", "pricing", "data", "sheet", "experiments",
-         "plotting", "cli")
+         "plotting", "explorer", "cli")
 SURFACE = {"causalcost", "causalcost.__main__"}
 PGMPY_ADAPTER = "causalcost.network._pgmpy"
 

@@ -1,0 +1,194 @@
+"""What the explorer shows for one set of settings: the headless update function.
+
+:func:`explorer_view` is everything a slider move recomputes (the declared system, its
+interventional table, both model cost matrices, the bound and, if asked, the high-confidence
+worst case, and the picture of the mutilated graph), with no widget involved, so it is tested
+and timed like any other function. :class:`ExplorerView` renders it as one HTML panel.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass
+
+import pandas as pd
+
+from causalcost.display import format_number, html_block, html_table
+from causalcost.explorer.settings import ExplorerSettings, declared_system
+from causalcost.inference.intervene import check_monotonicity
+from causalcost.inference.monotonicity import MonotonicityCheck
+from causalcost.inference.query import interventional_table
+from causalcost.inference.table import InterventionalTable
+from causalcost.network.picture import SystemPicture, system_picture
+from causalcost.network.system import System
+from causalcost.pricing.bound_result import Bound
+from causalcost.pricing.bounds import bound_from_rates
+from causalcost.pricing.costs import ModelCostMatrix, error_transition_matrix, expected_cost_matrix
+from causalcost.pricing.high_confidence import high_confidence_bound_from_rates
+
+__all__ = ["ExplorerView", "explorer_view"]
+
+
+@dataclass(frozen=True)
+class ExplorerView:
+    """The explorer's output for one set of settings.
+
+    Attributes
+    ----------
+    settings : ExplorerSettings
+    system : System
+        The declared system (the base system if the settings are not adjustable).
+    table : InterventionalTable
+        Exact ``P(Conf | Class, do(slot))``.
+    monotonicity : MonotonicityCheck
+    expected, transition : ModelCostMatrix
+        Cost functions 1 and 2.
+    bound : Bound
+        Worst and best case for the candidate (assumption-free if not monotone).
+    high_confidence : Bound or None
+        The worst case holding with probability ``settings.confidence`` on the candidate's
+        own instances, when asked.
+    picture : SystemPicture
+        The mutilated graph under ``do(slot = settings.intervention)``.
+    seconds : float
+        How long the update took.
+    """
+
+    settings: ExplorerSettings
+    system: System
+    table: InterventionalTable
+    monotonicity: MonotonicityCheck
+    expected: ModelCostMatrix
+    transition: ModelCostMatrix
+    bound: Bound
+    high_confidence: Bound | None
+    picture: SystemPicture
+    seconds: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """The candidate's system costs: best, expected (cost function 1), worst and the
+        high-confidence worst case (NaN when not asked)."""
+        hc = self.high_confidence.worst_cost if self.high_confidence is not None else float("nan")
+        return pd.DataFrame({"cost": [self.bound.best_cost, self.bound.expected_cost,
+                                      self.bound.worst_cost, hc]},
+                            index=pd.Index(["best", "expected", "worst",
+                                            "high-confidence worst"], name="system cost"))
+
+    def __repr__(self) -> str:
+        b = self.bound
+        return (f"ExplorerView(slot={self.table.slot!r}, best={format_number(b.best_cost)}, "
+                f"expected={format_number(b.expected_cost)}, worst={format_number(b.worst_cost)}"
+                f", {self.seconds * 1000:.0f} ms)")
+
+    def band_svg(self, width: float = 420.0) -> str:
+        """The bound band: best to worst case of the candidate's system cost, the expected
+        cost marked inside and the high-confidence worst case beyond."""
+        b = self.bound
+        values = [b.best_cost, b.expected_cost, b.worst_cost]
+        if self.high_confidence is not None:
+            values.append(self.high_confidence.worst_cost)
+        top = max(values) or 1.0
+        x = lambda v: 20 + (width - 40) * v / top  # noqa: E731
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="58">',
+                 f'<line x1="20" y1="28" x2="{width - 20:.0f}" y2="28" stroke="#bbb"/>',
+                 f'<rect x="{x(b.best_cost):.1f}" y="18" width="'
+                 f'{max(x(b.worst_cost) - x(b.best_cost), 1.5):.1f}" height="20" '
+                 'fill="#f6b26b" fill-opacity="0.55" stroke="#a14a00"/>',
+                 f'<line x1="{x(b.expected_cost):.1f}" y1="14" x2="{x(b.expected_cost):.1f}" '
+                 'y2="42" stroke="#1f4e79" stroke-width="2.5"/>']
+        labels = [(b.best_cost, "best", "start"), (b.worst_cost, "worst", "end"),
+                  (b.expected_cost, "expected", "middle")]
+        if self.high_confidence is not None:
+            hc = self.high_confidence.worst_cost
+            parts.append(f'<line x1="{x(hc):.1f}" y1="14" x2="{x(hc):.1f}" y2="42" '
+                         'stroke="#a40000" stroke-width="2" stroke-dasharray="4 2"/>')
+            labels.append((hc, f"{self.settings.confidence:.0%} worst", "end"))
+        for i, (v, name, anchor) in enumerate(labels):
+            y = 10 if name == "expected" else 54
+            parts.append(f'<text x="{x(v):.1f}" y="{y if i != 3 else 10}" font-size="11" '
+                         f'text-anchor="{anchor}" font-family="sans-serif">'
+                         f"{html.escape(name)} {format_number(v)}</text>")
+        parts.append("</svg>")
+        return "".join(parts)
+
+    def _repr_html_(self) -> str:
+        s = self.settings
+        notes = [] if s.adjustable else [s.reason]
+        if not self.monotonicity.is_monotone:
+            notes.append("not monotone in the slot: the bound is assumption-free")
+        right = (html_table(self.table.grid(), caption=f"P(Conf | Class, do({self.table.slot}))")
+                 + html_table(self.table.error_rates.to_frame(), caption="failure rates e_c(x)")
+                 + html_table(pd.DataFrame({"cost function 1": self.expected.to_frame().stack(),
+                                            "cost function 2": self.transition.to_frame().stack()}),
+                              caption="model cost matrices (true, predicted)")
+                 + "<p>candidate's system cost</p>" + self.band_svg())
+        return html_block(
+            f"{self.system.name}: slot {self.table.slot!r}, candidate {s.candidate!r}",
+            '<div style="display:flex;gap:1.5em;align-items:flex-start">'
+            f"<div>{self.picture.svg}</div><div>{right}</div></div>",
+            notes=[*notes, f"updated in {self.seconds * 1000:.0f} ms"])
+
+
+def explorer_view(base: System, settings: ExplorerSettings,
+                  *, previous: ExplorerView | None = None) -> ExplorerView:
+    """Recompute everything the explorer shows for ``settings``.
+
+    Parameters
+    ----------
+    base : System
+        The system the explorer started from (names, slot, own fusioner).
+    settings : ExplorerSettings
+        From :func:`causalcost.explorer_settings`, changed with ``replace``/``with_rate``.
+    previous : ExplorerView, optional
+        The last view: its system, table and picture are reused when the settings that
+        define them did not change (a cost or candidate slider rebuilds nothing).
+
+    Returns
+    -------
+    ExplorerView
+
+    Raises
+    ------
+    ValidationError
+        A setting out of range, or a correlation the rates cannot reach (the message gives
+        the reachable range).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> system = cc.load_network("thesis_and")
+    >>> settings = cc.explorer_settings(system, cc.CostMatrix(fn=5, fp=1),
+    ...                                 cc.Confusion(tp=50, fn=50, fp=100, tn=100))
+    >>> view = cc.explorer_view(system, settings)
+    >>> view.bound.expected_cost, view.bound.worst_cost, view.bound.best_cost
+    (320.0, 390.0, 250.0)
+    >>> cc.explorer_view(system, settings.replace(fusioner="or")).table.error_rates
+    ErrorRates(e_P(P)=0, e_P(N)=0.2, e_N(P)=1, e_N(N)=0.2)
+    """
+    start = time.perf_counter()
+    settings.check()
+    same = previous is not None and previous.settings.declaration() == settings.declaration()
+    if same:
+        assert previous is not None
+        system, table, check = previous.system, previous.table, previous.monotonicity
+    else:
+        system = declared_system(base, settings)
+        table = interventional_table(system)
+        check = check_monotonicity(system)
+    if same and previous is not None and previous.settings.intervention == settings.intervention:
+        picture = previous.picture
+    else:
+        picture = system_picture(system, intervention=settings.intervention)
+    assumption = "monotone" if check.is_monotone else "none"
+    rates = table.error_rates
+    result = bound_from_rates(table, settings.candidate, settings.costs, assumption=assumption,
+                              monotonicity=check if check.is_monotone else None)
+    high = None
+    if settings.high_confidence:
+        high = high_confidence_bound_from_rates(
+            table, settings.candidate, settings.costs, confidence=settings.confidence,
+            assumption=assumption, monotonicity=check if check.is_monotone else None)
+    return ExplorerView(settings, system, table, check, expected_cost_matrix(rates, settings.costs),
+                        error_transition_matrix(rates, settings.costs), result, high, picture,
+                        time.perf_counter() - start)
