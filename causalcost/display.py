@@ -48,13 +48,20 @@ def format_number(value: float) -> str:
     return f"{value:.6g}"
 
 
-def format_interval(estimate: float, low: float, high: float) -> str:
-    """``"estimate [low, high]"``, each as :func:`format_number` writes it.
+def format_interval(estimate: float, low: float, high: float, digits: int = 4) -> str:
+    """``"estimate [low, high]"``: whole numbers whole, others to ``digits`` significant
+    digits (an interval's own width makes more digits noise).
 
     >>> format_interval(0.2, 0.1875, 0.21250001)
     '0.2 [0.1875, 0.2125]'
+    >>> format_interval(0.789756, 0.769615, 0.808574)
+    '0.7898 [0.7696, 0.8086]'
     """
-    return f"{format_number(estimate)} [{format_number(low)}, {format_number(high)}]"
+    def short(value: float) -> str:
+        text = format_number(value)
+        return text if text.lstrip("-").isdigit() else f"{float(value):.{digits}g}"
+
+    return f"{short(estimate)} [{short(low)}, {short(high)}]"
 
 
 def _cell(value: Any) -> str:

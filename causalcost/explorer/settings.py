@@ -276,7 +276,9 @@ def declared_system(base: System, settings: ExplorerSettings) -> System:
     """
     if not settings.adjustable:
         return base
-    builder = SystemBuilder(class_prior=settings.class_prior)
+    builder = SystemBuilder(class_prior=settings.class_prior, class_node=base.class_node,
+                            positive=str(base.positive), negative=str(base.negative()),
+                            name=base.name)
     pair = settings.correlation
     rates = {m: (se, sp) for m, se, sp in settings.rates}
     for m, se, sp in settings.rates:
@@ -290,24 +292,25 @@ def declared_system(base: System, settings: ExplorerSettings) -> System:
                 correlation_positive=pair[2], correlation_negative=pair[3])
         else:
             builder.add_model(m, sensitivity=se, specificity=sp)
-    _set_fusioner(builder, base.fusioner, settings.fusioner, [m for m, _, _ in settings.rates])
+    _set_fusioner(builder, base.fusioner, settings.fusioner, [m for m, _, _ in settings.rates],
+                  base.system_node)
     return builder.build(slot=base.require_slot())
 
 
 def _set_fusioner(builder: SystemBuilder, own: Fusioner | None, choice: str,
-                  models: list[str]) -> None:
+                  models: list[str], name: str) -> None:
     if choice != "as declared":
-        builder.set_fusioner(choice, inputs=models)  # majority: a tie is negative
+        builder.set_fusioner(choice, name=name, inputs=models)  # majority: a tie is negative
         return
     assert own is not None
     if own.rule in ("and", "or") or (own.rule == "majority" and len(own.inputs) % 2):
-        builder.set_fusioner(own.rule, inputs=list(own.inputs))
+        builder.set_fusioner(own.rule, name=name, inputs=list(own.inputs))
     elif own.is_vote:  # the same decisions, from the rule's vote form
         assert own.weights is not None
-        builder.set_fusioner("weighted", inputs=list(own.inputs),
+        builder.set_fusioner("weighted", name=name, inputs=list(own.inputs),
                              weights=dict(zip(own.inputs, own.weights)),
                              threshold=own.threshold)
     else:
         inputs = list(own.inputs)
-        builder.set_fusioner("function", inputs=inputs,
+        builder.set_fusioner("function", name=name, inputs=inputs,
                              function=lambda **votes: own(tuple(votes[m] for m in inputs)))

@@ -90,23 +90,22 @@ class ExplorerView:
             values.append(self.high_confidence.worst_cost)
         top = max(values) or 1.0
         x = lambda v: 20 + (width - 40) * v / top  # noqa: E731
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="58">',
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="72">',
                  f'<line x1="20" y1="28" x2="{width - 20:.0f}" y2="28" stroke="#bbb"/>',
                  f'<rect x="{x(b.best_cost):.1f}" y="18" width="'
                  f'{max(x(b.worst_cost) - x(b.best_cost), 1.5):.1f}" height="20" '
                  'fill="#f6b26b" fill-opacity="0.55" stroke="#a14a00"/>',
                  f'<line x1="{x(b.expected_cost):.1f}" y1="14" x2="{x(b.expected_cost):.1f}" '
                  'y2="42" stroke="#1f4e79" stroke-width="2.5"/>']
-        labels = [(b.best_cost, "best", "start"), (b.worst_cost, "worst", "end"),
-                  (b.expected_cost, "expected", "middle")]
+        labels = [(b.best_cost, "best", "start", 54), (b.worst_cost, "worst", "end", 54),
+                  (b.expected_cost, "expected", "middle", 10)]
         if self.high_confidence is not None:
             hc = self.high_confidence.worst_cost
             parts.append(f'<line x1="{x(hc):.1f}" y1="14" x2="{x(hc):.1f}" y2="42" '
                          'stroke="#a40000" stroke-width="2" stroke-dasharray="4 2"/>')
-            labels.append((hc, f"{self.settings.confidence:.0%} worst", "end"))
-        for i, (v, name, anchor) in enumerate(labels):
-            y = 10 if name == "expected" else 54
-            parts.append(f'<text x="{x(v):.1f}" y="{y if i != 3 else 10}" font-size="11" '
+            labels.append((hc, f"{self.settings.confidence:.0%} worst", "end", 68))
+        for v, name, anchor, y in labels:
+            parts.append(f'<text x="{x(v):.1f}" y="{y}" font-size="11" '
                          f'text-anchor="{anchor}" font-family="sans-serif">'
                          f"{html.escape(name)} {format_number(v)}</text>")
         parts.append("</svg>")
@@ -179,7 +178,8 @@ def explorer_view(base: System, settings: ExplorerSettings,
     if same and previous is not None and previous.settings.intervention == settings.intervention:
         picture = previous.picture
     else:
-        picture = system_picture(system, intervention=settings.intervention)
+        state = system.positive if settings.intervention == "P" else system.negative()
+        picture = system_picture(system, intervention=state)
     assumption = "monotone" if check.is_monotone else "none"
     rates = table.error_rates
     result = bound_from_rates(table, settings.candidate, settings.costs, assumption=assumption,

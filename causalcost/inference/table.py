@@ -140,8 +140,8 @@ class ErrorRates:
         )
 
     def _repr_html_(self) -> str:
-        return html_table(self.to_frame(), caption="System failure rate e_c(x): P(system wrong "
-                                                   "| class c, do(slot = x))")
+        return html_block("Failure rates e_c(x)", html_table(self.to_frame()),
+                          notes=["e_c(x) = P(system wrong | class c, do(slot = x))"])
 
     def __repr__(self) -> str:
         return (

@@ -159,3 +159,23 @@ def test_explore_without_widgets_says_what_to_install(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "ipywidgets", None)
     with pytest.raises(ImportError, match=r"causalcost\[notebooks\]"):
         cc.explore("thesis_and")
+
+
+def test_other_names_and_states_are_kept_in_the_rebuild() -> None:
+    system = (cc.SystemBuilder(class_prior=0.25, class_node="Diagnosis", positive="malignant",
+                               negative="benign", name="clinic")
+              .add_model("scan", sensitivity=0.9, specificity=0.7)
+              .add_model("biopsy", sensitivity=0.8, specificity=0.95)
+              .set_fusioner("or", name="Decision").build(slot="biopsy"))
+    s = cc.explorer_settings(system, cc.CostMatrix(fn=5, fp=1))
+    view = cc.explorer_view(system, s.replace(intervention="N", fusioner="and"))
+    rebuilt = view.system
+    assert (rebuilt.name, rebuilt.class_node, rebuilt.system_node) == ("clinic", "Diagnosis",
+                                                                        "Decision")
+    assert rebuilt.positive == "malignant" and "= benign)" in view.picture.svg
+    independent = (cc.SystemBuilder(class_prior=0.25)
+                   .add_model("scan", sensitivity=0.9, specificity=0.7)
+                   .add_model("biopsy", sensitivity=0.8, specificity=0.95)
+                   .set_fusioner("and").build(slot="biopsy"))
+    assert view.table.error_rates.to_frame().to_numpy() == pytest.approx(
+        cc.error_rates(independent).to_frame().to_numpy())
