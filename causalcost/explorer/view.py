@@ -124,8 +124,8 @@ class ExplorerView:
                  + "<p>candidate's system cost</p>" + self.band_svg())
         return html_block(
             f"{self.system.name}: slot {self.table.slot!r}, candidate {s.candidate!r}",
-            '<div style="display:flex;gap:1.5em;align-items:flex-start">'
-            f"<div>{self.picture.svg}</div><div>{right}</div></div>",
+            '<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
+            f'<div style="flex:none">{self.picture.svg}</div><div>{right}</div></div>',
             notes=[*notes, f"updated in {self.seconds * 1000:.0f} ms"])
 
 

@@ -442,8 +442,8 @@ class System:
         if fusioner is not None:
             head.append(f"fusioner: {fusioner!r}")
         return html_block(f"System {self.name!r}", head,
-                          f'<div style="display:flex;gap:1.5em;align-items:flex-start">'
-                          f"<div>{self.picture().svg}</div>"
+                          f'<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
+                          f'<div style="flex:none">{self.picture().svg}</div>'
                           f"<div>{html_table(self.to_frame(), caption='Nodes')}</div></div>")
 
     def _validate_confusion(self) -> None:
