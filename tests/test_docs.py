@@ -16,7 +16,7 @@ import causalcost as cc
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = [DOCS / "index.md", *sorted((DOCS / "guide").glob("*.md"))]
+PAGES = [DOCS / "index.md", DOCS / "jupyter.md", *sorted((DOCS / "guide").glob("*.md"))]
 
 
 def python_blocks(path: Path) -> list[str]:

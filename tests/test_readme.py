@@ -12,7 +12,7 @@ import causalcost as cc
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-EXAMPLES = ROOT / "docs" / "reference" / "examples.md"
+EXAMPLES = ROOT / "docs" / "examples.md"
 
 
 def python_blocks(path: Path) -> list[str]:
