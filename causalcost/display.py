@@ -19,7 +19,8 @@ import pandas as pd
 
 from causalcost.errors import InputTypeError
 
-__all__ = ["EXACT_LIMIT", "format_number", "format_interval", "html_table", "html_block"]
+__all__ = ["EXACT_LIMIT", "format_number", "format_interval", "html_table", "html_block",
+           "html_side_by_side"]
 
 #: Largest integer a float64 holds exactly: counts above it are kept as Python ints.
 EXACT_LIMIT = 2**53
@@ -125,3 +126,13 @@ def html_block(title: str, *parts: str | Iterable[str], notes: Iterable[str] = (
     body += [f"<p>{html.escape(note)}</p>" for note in notes]
     body.append("</div>")
     return "".join(body)
+
+
+def html_side_by_side(picture: str, *rest: str) -> str:
+    """A picture at its own size with HTML beside it (below it when the page is narrow).
+
+    >>> html_side_by_side("<svg></svg>", "<p>x</p>").count("<div")
+    3
+    """
+    return ('<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
+            f'<div style="flex:none">{picture}</div><div>{"".join(rest)}</div></div>')

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from causalcost.display import format_number, html_block, html_table
+from causalcost.display import format_number, html_block, html_side_by_side, html_table
 from causalcost.explorer.settings import ExplorerSettings, declared_system
 from causalcost.inference.intervene import check_monotonicity
 from causalcost.inference.monotonicity import MonotonicityCheck
@@ -124,8 +124,7 @@ class ExplorerView:
                  + "<p>candidate's system cost</p>" + self.band_svg())
         return html_block(
             f"{self.system.name}: slot {self.table.slot!r}, candidate {s.candidate!r}",
-            '<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
-            f'<div style="flex:none">{self.picture.svg}</div><div>{right}</div></div>',
+            html_side_by_side(self.picture.svg, right),
             notes=[*notes, f"updated in {self.seconds * 1000:.0f} ms"])
 
 

@@ -433,7 +433,7 @@ class System:
         return self.picture().svg
 
     def _repr_html_(self) -> str:
-        from causalcost.display import html_block, html_table
+        from causalcost.display import html_block, html_side_by_side, html_table
 
         head = [f"{len(self.models)} models: {', '.join(map(str, self.models))}; "
                 f"slot: {self.slot if self.slot is not None else '(none)'}; positive class "
@@ -442,9 +442,8 @@ class System:
         if fusioner is not None:
             head.append(f"fusioner: {fusioner!r}")
         return html_block(f"System {self.name!r}", head,
-                          f'<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
-                          f'<div style="flex:none">{self.picture().svg}</div>'
-                          f"<div>{html_table(self.to_frame(), caption='Nodes')}</div></div>")
+                          html_side_by_side(self.picture().svg,
+                                            html_table(self.to_frame(), caption="Nodes")))
 
     def _validate_confusion(self) -> None:
         net, node = self.network, self.confusion_node
