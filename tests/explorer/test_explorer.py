@@ -179,3 +179,28 @@ def test_other_names_and_states_are_kept_in_the_rebuild() -> None:
                    .set_fusioner("and").build(slot="biopsy"))
     assert view.table.error_rates.to_frame().to_numpy() == pytest.approx(
         cc.error_rates(independent).to_frame().to_numpy())
+
+
+def test_a_pgmpy_network_with_integer_states_is_explored() -> None:
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    states = {n: [0, 1] for n in "Cabs"}
+    net = DiscreteBayesianNetwork([("C", "a"), ("C", "b"), ("a", "s"), ("b", "s")])
+    net.add_cpds(
+        TabularCPD("C", 2, [[0.7], [0.3]], state_names={"C": [0, 1]}),
+        TabularCPD("a", 2, [[0.8, 0.1], [0.2, 0.9]], evidence=["C"], evidence_card=[2],
+                   state_names={"a": states["a"], "C": states["C"]}),
+        TabularCPD("b", 2, [[0.6, 0.3], [0.4, 0.7]], evidence=["C"], evidence_card=[2],
+                   state_names={"b": states["b"], "C": states["C"]}),
+        TabularCPD("s", 2, [[1, 1, 1, 0], [0, 0, 0, 1]], evidence=["a", "b"],
+                   evidence_card=[2, 2], state_names={"s": [0, 1], "a": [0, 1], "b": [0, 1]}))
+    system = cc.System.from_pgmpy(net, class_node="C", system_node="s", slot="b")
+    s = cc.explorer_settings(system, cc.CostMatrix(fn=5, fp=1))
+    assert s.adjustable and s.class_prior == pytest.approx(0.3)
+    assert s.rates == (("a", pytest.approx(0.9), pytest.approx(0.8)),
+                       ("b", pytest.approx(0.7), pytest.approx(0.6)))
+    view = cc.explorer_view(system, s.replace(intervention="N"))
+    assert view.table.error_rates.to_frame().to_numpy() == pytest.approx(
+        cc.error_rates(system).to_frame().to_numpy())
+    assert "= 0)" in view.picture.svg  # the slot's negative state, whatever its name
