@@ -135,4 +135,5 @@ def html_side_by_side(picture: str, *rest: str) -> str:
     3
     """
     return ('<div style="display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start">'
-            f'<div style="flex:none">{picture}</div><div>{"".join(rest)}</div></div>')
+            f'<div style="flex:none;max-width:100%">{picture}</div>'
+            f'<div>{"".join(rest)}</div></div>')

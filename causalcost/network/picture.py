@@ -250,6 +250,7 @@ def _svg(width: float, height: float, body: list[str]) -> str:
              f'fill="{EDGE_INK}"/></marker></defs>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
             f'height="{height:.0f}" viewBox="0 0 {width:.1f} {height:.1f}" '
+            'style="max-width:100%;height:auto" '
             'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">'
             + hatch + "".join(body) + "</svg>")
 
