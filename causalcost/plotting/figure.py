@@ -67,7 +67,7 @@ def new_figure(**kwargs: Any) -> NotebookFigure:
     >>> from matplotlib.figure import Figure
     >>> from causalcost.plotting.figure import new_figure
     >>> fig = new_figure(figsize=(10, 4.2), layout="constrained")
-    >>> isinstance(fig, Figure), tuple(fig.get_size_inches())
-    (True, (10.0, 4.2))
+    >>> isinstance(fig, Figure), fig.get_size_inches().tolist()
+    (True, [10.0, 4.2])
     """
     return NotebookFigure(**kwargs)
