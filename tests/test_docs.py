@@ -9,7 +9,10 @@
   name.
 * Every public name is on an API page.
 * Where MkDocs is installed, the site builds with ``--strict`` (a broken link, a missing
-  page or an unresolved reference fails), notebooks not executed.
+  page or an unresolved reference fails), notebooks not executed; it ships its formula
+  renderer (MathJax, from a PyPI package) and loads nothing from outside. CI then opens the
+  pages with formulas in headless Chromium (``docs/hooks/check_math.py``) and finds every one
+  typeset; here the script's parsing is tested on fixture HTML.
 """
 
 from __future__ import annotations
@@ -38,11 +41,11 @@ def python_blocks(path: Path) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
 
 
-def load_hook() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_reference",
-                                                  DOCS / "hooks" / "cli_reference.py")
+def load_hook(name: str = "cli_reference") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, DOCS / "hooks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass in it looks its module up
     spec.loader.exec_module(module)
     return module
 
@@ -228,3 +231,50 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert 'id="causalcost.pricing.costs.expected_cost_matrix"' in pricing
     for step in GUIDE_STEPS:
         assert (site / "guide" / step / "index.html").exists(), step
+    # the formulas' renderer is in the site, loaded after its configuration, on every page
+    math = load_hook("mathjax_offline")
+    assert (site / math.SCRIPT).stat().st_size > 1_000_000
+    assert "processHtmlClass" in (site / math.CONFIG).read_text(encoding="utf-8")
+    pages = sorted(site.rglob("index.html"))
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        scripts = re.findall(r'<script src="([^"]*)"', html)
+        loads = re.findall(r'<(?:script|link|img|iframe|source)\b[^>]*?(?:src|href)="([^"]*)"',
+                           html)
+        assert not [u for u in loads if re.match(r"(?:[a-z]+:)?//", u)], f"{page}: loads {loads}"
+        mine = [s for s in scripts if "assets/mathjax/" in s]
+        assert [s.rsplit("/", 1)[-1] for s in mine] == ["config.js", "tex-svg-full.js"], page
+    method = (site / "method" / "index.html").read_text(encoding="utf-8")
+    assert load_hook("check_math").count(method).formulas > 100
+    # the browser run (every formula typeset in headless Chromium) is CI's step after the
+    # docs build: .ci/run calls docs/hooks/check_math.py
+
+
+# ------------------------------------------------------------------------ the math check
+
+def test_math_check_counts_formulas_typeset_errors_and_raw_tex() -> None:
+    count = load_hook("check_math").count
+    source = ('<p>Let <span class="arithmatex">\\(x\\)</span> and</p>'
+              '<div class="arithmatex">\\[y = 1\\]</div><pre><code>re.compile(r"\\(")</code></pre>')
+    before = count(source)
+    assert (before.formulas, before.typeset, before.errors) == (2, 0, 0)
+    assert len(before.raw) == 2   # the two formulas, not the code block
+    done = count('<p>Let <span class="arithmatex"><mjx-container jax="SVG"><svg><g '
+                 'data-mml-node="mi"/><path d="M0"/></svg></mjx-container></span> and '
+                 '<span class="arithmatex"><mjx-container><svg><g data-mml-node="merror" '
+                 'data-mjx-error="Undefined control sequence \\foo"/></svg></mjx-container>'
+                 '</span> then \\(z</p>')
+    assert (done.formulas, done.typeset, done.errors) == (0, 2, 1)
+    assert done.raw == ("then \\(z",)
+
+
+def test_math_renderer_comes_from_the_docs_extra() -> None:
+    """The hook copies MathJax from the package the ``docs`` extra installs."""
+    pytest.importorskip("mathjax")
+    math = load_hook("mathjax_offline")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    docs_extra = re.search(r"^docs = \[(.*?)^\]", pyproject, re.S | re.M)
+    assert docs_extra and f'"{math.DISTRIBUTION}' in docs_extra.group(1)
+    assert (math.mathjax_root() / "tex-svg-full.js").is_file()
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "docs/hooks/mathjax_offline.py" in config and "generic: true" in config
