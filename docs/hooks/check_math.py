@@ -5,10 +5,11 @@ Usage (after ``mkdocs build``)::
     python docs/hooks/check_math.py SITE_DIR [--require method/index.html] [--chromium PATH]
 
 Every page of ``SITE_DIR`` that holds formulas (elements of class ``arithmatex``, left by
-``pymdownx.arithmatex``) is opened in headless Chromium from the file system, with networking
-off as far as Chromium allows, and its DOM dumped once the page's scripts have run. A page
-passes when every formula became a MathJax element (``mjx-container``), none is a TeX error
-(``merror``) and no raw ``\\(`` or ``\\[`` is left in the page's text (code blocks aside).
+``pymdownx.arithmatex``) is opened in headless Chromium from the file system, every network
+request sent to a closed local port (the formulas must typeset from the site's own files),
+and its DOM dumped once the page's scripts have run. A page passes when every formula became
+a MathJax element (``mjx-container``), none is a TeX error (``merror``) and no raw ``\\(``
+or ``\\[`` is left in the page's text (code blocks aside).
 The pages named by ``--require`` must hold formulas (so a page that lost them fails too).
 Prints one line per page with its counts; exits 1 on any failure, 2 without Chromium.
 
@@ -28,9 +29,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 #: Chromium's flags: headless, no sandbox (CI runs as root), nothing fetched or synced in the
-#: background, a throw-away profile, and 10 s of virtual time for the page's scripts.
+#: background, every network request sent to a closed local port (so a page that needed
+#: anything from outside fails the check), and 10 s of virtual time for the page's scripts.
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
          "--virtual-time-budget=10000")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 #: Elements whose text is not prose: a ``\\(`` inside them is not an untypeset formula.
