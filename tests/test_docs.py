@@ -243,6 +243,9 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
         loads = re.findall(r'<(?:script|link|img|iframe|source)\b[^>]*?(?:src|href)="([^"]*)"',
                            html)
         assert not [u for u in loads if re.match(r"(?:[a-z]+:)?//", u)], f"{page}: loads {loads}"
+        for attributes, body in re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S):
+            # no script names anything outside (nbconvert's CDN loaders are taken out)
+            assert not re.search(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}/", attributes + body), page
         mine = [s for s in scripts if "assets/mathjax/" in s]
         assert [s.rsplit("/", 1)[-1] for s in mine] == ["config.js", "tex-svg-full.js"], page
     method = (site / "method" / "index.html").read_text(encoding="utf-8")

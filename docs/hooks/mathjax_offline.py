@@ -13,12 +13,18 @@ no dependencies; installed by the ``docs`` extra), copied into the site at build
 - ``assets/mathjax/tex-svg-full.js``: MathJax with every TeX extension built in (no extension is
   fetched on demand) and SVG output (no web fonts to fetch), with MathJax's licence beside it.
 
+The notebooks' pages (mkdocs-jupyter) come with nbconvert's own head scripts: an empty
+MathJax 2 loader with its configuration, and a module that would import Mermaid from a CDN
+when a notebook holds a Mermaid diagram (none does). Both are taken out of every page, so no
+page names a script from outside.
+
 ``docs/hooks/check_math.py`` opens built pages in headless Chromium and checks that every
 formula was typeset.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib import util
 from pathlib import Path
@@ -46,6 +52,13 @@ CONFIG_JS = r"""window.MathJax = {
   svg: { fontCache: "global" }
 };
 """
+
+
+#: nbconvert's MathJax 2 loader and configuration, and its Mermaid module (from a CDN).
+NOTEBOOK_SCRIPTS = re.compile(
+    r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->"
+    r"|<script type=\"module\">(?:(?!</script>).)*?import\(\"https://[^\"]*mermaid"
+    r"(?:(?!</script>).)*</script>", re.S)
 
 
 def mathjax_root() -> Path:
@@ -86,3 +99,8 @@ def on_config(config: Any, **_: Any) -> Any:
 
 def on_post_build(config: Any, **_: Any) -> None:
     copy_renderer(config["site_dir"])
+
+
+def on_post_page(output: str, **_: Any) -> str:
+    """Take nbconvert's MathJax 2 and Mermaid head scripts out of a notebook's page."""
+    return NOTEBOOK_SCRIPTS.sub("", output)
