@@ -325,7 +325,7 @@ def experiment_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> di
             cells = frame[frame["n1"].between(100, 1000) & frame["n2"].between(100, 1000)]
             assert len(cells) == 9 and (cells["repetitions"] == 1000).all()
             low, high = cells["p_plain"].min(), cells["p_plain"].max()
-            sure = np.floor(cells["p_high_confidence"].min() * 1000) / 10
+            sure = np.floor(cells["p_high_confidence"].min() * 1000 + 1e-9) / 10  # shares of 1000
             figures["experiment 1"] = (f"{low * 100:.0f}–{high * 100:.0f} % "
                                        f"(high-confidence: ≥ {sure:g} %)")
         else:
