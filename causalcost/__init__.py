@@ -186,11 +186,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .data.readers import read_table
     from .data.runs import ForcedRuns
     from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
-    # model-owner features (issue 17)
-    from .evaluation.backtest import Backtest, backtest
+    from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
     from .evaluation.importance import SlotImportance, slot_importance
     from .evaluation.scorer import system_scorer
-    from .plotting.importance import draw_slot_importance
     from .experiments.coverage import CoverageResult, coverage_experiment
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
@@ -219,6 +217,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         draw_coverage_heatmap,
         draw_ratio_histogram,
     )
+    from .plotting.importance import draw_slot_importance  # issue 17
     from .plotting.roc import draw_cost_by_threshold, draw_system_roc
     from .pricing.bounds import (
         Bound,

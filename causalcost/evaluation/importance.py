@@ -284,6 +284,14 @@ def _from_log(data: Any, *, truth: str, fusioner: Any, models: Sequence[str] | N
 
 
 # ---------------------------------------------------------------------------- from a network
+def _expected(e: Mapping[tuple[str, str], float], pos: float, neg: float, x_pos: str,
+              x_neg: str) -> Confusion:
+    """Expected system confusion with the slot set to ``x_pos`` on positives, ``x_neg`` on
+    negatives."""
+    fn, fp = pos * e["P", x_pos], neg * e["N", x_neg]
+    return Confusion(tp=pos - fn, fn=fn, fp=fp, tn=neg - fp)
+
+
 def _from_network(system: System, costs: CostMatrix, n: float) -> SlotImportance:
     if isinstance(n, bool) or not isinstance(n, (int, float)) or not (n > 0 and math.isfinite(n)):
         raise ValidationError(f"n (instances the expected costs are for) must be a positive "
@@ -297,14 +305,10 @@ def _from_network(system: System, costs: CostMatrix, n: float) -> SlotImportance
         rates = exact_table_of(one, slot).error_rates
         e = {(c, x): rates.rate(c, x) for c in CLASSES for x in CLASSES}
 
-        def confusion(x_pos: str, x_neg: str) -> Confusion:
-            fn, fp = pos * e["P", x_pos], neg * e["N", x_neg]
-            return Confusion(tp=pos - fn, fn=fn, fp=fp, tn=neg - fp)
-
         confusions.update({(slot, "as_is"): observed_confusion(one, pos, neg),
-                           (slot, "perfect"): confusion("P", "N"),
-                           (slot, "constant_p"): confusion("P", "P"),
-                           (slot, "constant_n"): confusion("N", "N")})
+                           (slot, "perfect"): _expected(e, pos, neg, "P", "N"),
+                           (slot, "constant_p"): _expected(e, pos, neg, "P", "P"),
+                           (slot, "constant_n"): _expected(e, pos, neg, "N", "N")})
         notes[slot] = ("not defined from a network: the fusioner node's table would have to "
                        "change; use a log")
     return _build(confusions, list(system.models), costs, None, "network", notes)

@@ -93,7 +93,8 @@ def draw_slot_importance(result: SlotImportance) -> ImportanceFigure:
                 err = np.vstack([heights[ok] - low[ok], high[ok] - heights[ok]])
                 bars_ci = ax.errorbar(where[ok], heights[ok], yerr=np.clip(err, 0, None),
                                       fmt="none", ecolor="#222222", elinewidth=1, capsize=3)
-                bars_ci.set_gid(f"ci:{version}")
+                for line in bars_ci.lines[2]:  # the vertical bars (a LineCollection)
+                    line.set_gid(f"ci:{version}")
     ax.set_xticks(x, models)
     ax.set_ylabel("system cost" + (" (expected)" if result.source == "network" else ""))
     level = ("" if result.confidence is None
