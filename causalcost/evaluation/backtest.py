@@ -9,8 +9,9 @@ system cost, on the very rows the forced runs were counted on) and puts beside i
   the expected cost (cost function 1) and the worst and best cases, which on the same rows are
   exact (count form, from the instance kinds), so the real cost always lies between them;
 * with ``sheet=`` (a sheet derived on *other* rows, the situation a model owner is in): that
-  sheet's expected cost, worst and best case (probability form on the candidate's class sizes)
-  and the worst case that holds with probability ``confidence`` on the candidate's rows
+  sheet's expected cost, worst and best case (probability form on the candidate's class
+  sizes; the exact count form only when the sheet's forced runs and instance kinds are the
+  runs' own, not merely when the class sizes agree) and the worst case that holds with probability ``confidence`` on the candidate's rows
   (:func:`~causalcost.high_confidence_bound`), each with a flag saying whether the real cost
   lies inside;
 * a summary: for each selection rule (lowest expected cost, lowest worst case, lowest
@@ -50,8 +51,10 @@ from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.data.runs import ForcedRuns
 from causalcost.display import html_block, html_table
 from causalcost.errors import DataError, InputTypeError, SheetError, ValidationError
+from causalcost.pricing.bounds import bound_from_rates
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.from_data import sheet_from_data
+from causalcost.sheet.ranking import kinds_of
 from causalcost.sheet.report import evaluate
 
 __all__ = ["Backtest", "backtest", "RULES", "inside"]
@@ -231,6 +234,31 @@ def _check(runs: Any, candidates: Any, sheet: Any) -> None:
                              f"{runs.slot!r}: give the sheet of slot {runs.slot!r}")
 
 
+def _same_counts(sheet: CostSheet, runs: ForcedRuns) -> bool:
+    """Whether the sheet was counted on rows indistinguishable from the runs' (same forced
+    runs and same instance kinds): only then is its count-form bound exact on these rows."""
+    kinds = kinds_of(sheet)
+    return (kinds is not None and sheet.forced_p == runs.forced_p
+            and sheet.forced_n == runs.forced_n
+            and kinds.to_numpy().tolist() == runs.kinds.to_numpy().tolist())
+
+
+def _sheet_costs(sheet: CostSheet, model: Confusion, report: Any,
+                 same_rows: bool) -> tuple[float, float, float]:
+    """The sheet's expected, best and worst cost for a candidate on the runs' rows.
+
+    :func:`~causalcost.evaluate` takes a candidate whose class sizes equal a count-form sheet's
+    to be counted on the sheet's own rows. Here the rows are known: when they are other rows
+    that merely have the same class sizes, the probability form is used, as for any other
+    rows.
+    """
+    if report.form == "probability" or same_rows:
+        return report.expected_cost, report.best_cost, report.worst_cost
+    b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
+                         monotonicity=sheet.monotonicity_check)
+    return b.expected_cost, b.best_cost, b.worst_cost
+
+
 def _regret(pick: float, best: float) -> float:
     if best == 0:
         return 0.0 if pick == 0 else math.inf
@@ -325,6 +353,7 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     own_sheet = sheet_from_data(runs, matrix, description="the backtest's rows")
     sizes = (runs.forced_p.positives, runs.forced_p.negatives)
     rows, real, models, warnings = {}, {}, {}, []
+    same_rows = sheet is not None and _same_counts(sheet, runs)
     for name, predictions in candidates.items():
         system = runs.with_candidate(predictions, positive=positive)
         model = _own_confusion(runs, predictions, positive)
@@ -342,9 +371,10 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
         if sheet is not None:
             other = evaluate(sheet, model, confidence=confidence)
             assert other.high_confidence is not None
-            row.update(sheet_expected_cost=other.expected_cost, sheet_best_cost=other.best_cost,
-                       sheet_worst_cost=other.worst_cost,
-                       sheet_inside=inside(row["real_cost"], other.best_cost, other.worst_cost),
+            predicted = _sheet_costs(sheet, model, other, same_rows)
+            row.update(sheet_expected_cost=predicted[0], sheet_best_cost=predicted[1],
+                       sheet_worst_cost=predicted[2],
+                       sheet_inside=inside(row["real_cost"], predicted[1], predicted[2]),
                        sheet_hc_worst_cost=other.high_confidence.worst_cost,
                        sheet_hc_holds=inside(row["real_cost"], -math.inf,
                                              other.high_confidence.worst_cost))

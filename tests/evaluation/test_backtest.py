@@ -228,3 +228,33 @@ def test_bad_input_is_refused_with_the_field_named() -> None:
     counted = cc.ForcedRuns(runs.counts, slot="b", models=["a", "b"], fusioner=runs.fusioner)
     with pytest.raises(DataError, match="counts alone"):
         cc.backtest(counted, {"x": [1, 0, 1, 0]}, costs=COSTS)
+
+
+def test_other_rows_with_the_same_class_sizes_get_the_probability_form() -> None:
+    """cc.evaluate cannot tell other rows with the sheet's class sizes from the sheet's own;
+    the backtest can (it holds the runs), and prices them in the probability form."""
+    from causalcost.pricing.bounds import bound_from_rates
+
+    rng = np.random.default_rng(9)
+    first = random_log(rng, 500, ["a", "b", "c"])
+    second = random_log(rng, 500, ["a", "b", "c"]).assign(y=first["y"])  # same class sizes
+    second[["a", "c"]] = random_log(rng, 500, ["a", "c"])[["a", "c"]]
+    sheet = cc.sheet_from_data(first, COSTS, truth="y", slot="b", fusioner="and",
+                               models=["a", "b", "c"])
+    y = second["y"].to_numpy()
+    candidates = {"m": noisy(rng, y, 0.8)}
+    runs = cc.forced_runs(second, truth="y", models=["a", "b", "c"], slot="b", fusioner="and")
+    row = cc.backtest(runs, candidates, sheet=sheet).frame.loc["m"]
+    model = cc.Confusion(*confusion_cells(y, candidates["m"]))
+    assert cc.evaluate(sheet, model).form != "probability"  # evaluate takes them as the same
+    b = bound_from_rates(sheet.rates, model, COSTS, assumption=sheet.assumption,
+                         monotonicity=sheet.monotonicity_check)
+    assert row["sheet_worst_cost"] == pytest.approx(b.worst_cost, rel=1e-12)
+    assert row["sheet_best_cost"] == pytest.approx(b.best_cost, rel=1e-12)
+    assert row["sheet_expected_cost"] == pytest.approx(b.expected_cost, rel=1e-12)
+    # the sheet of these very rows: its count-form numbers are the exact ones
+    own = cc.sheet_from_data(runs, COSTS)
+    same = cc.backtest(runs, candidates, sheet=own).frame.loc["m"]
+    assert same["sheet_worst_cost"] == pytest.approx(same["worst_cost"], rel=1e-12)
+    assert same["sheet_best_cost"] == pytest.approx(same["best_cost"], rel=1e-12)
+    assert same["sheet_inside"]
