@@ -11,9 +11,9 @@ system cost, on the very rows the forced runs were counted on) and puts beside i
 * with ``sheet=`` (a sheet derived on *other* rows, the situation a model owner is in): that
   sheet's expected cost, worst and best case (probability form on the candidate's class
   sizes; the exact count form only when the sheet's forced runs and instance kinds are the
-  runs' own, not merely when the class sizes agree) and the worst case that holds with probability ``confidence`` on the candidate's rows
-  (:func:`~causalcost.high_confidence_bound`), each with a flag saying whether the real cost
-  lies inside;
+  runs' own, not merely when the class sizes agree) and the worst case that holds with
+  probability ``confidence`` on the candidate's rows (:func:`~causalcost.high_confidence_bound`),
+  each with a flag saying whether the real cost lies inside;
 * a summary: for each selection rule (lowest expected cost, lowest worst case, lowest
   high-confidence worst case, highest accuracy), Kendall's tau between the rule's ordering and
   the real costs' (:func:`scipy.stats.kendalltau`, tau-b, ties allowed), and the rule's
