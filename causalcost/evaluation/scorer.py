@@ -21,6 +21,7 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.pricing.bounds import bound_from_rates
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.report import evaluate
 
@@ -81,8 +82,13 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
         high = evaluate(sheet, model, confidence=confidence).high_confidence
         assert high is not None
         return float(high.worst_cost)
-    report = evaluate(sheet, model)
-    return float(report.expected_cost if criterion == "expected" else report.worst_cost)
+    report = evaluate(sheet, model)  # validates the class sizes against the sheet
+    if report.form == "probability":
+        return float(report.expected_cost if criterion == "expected" else report.worst_cost)
+    # a fold with the class sizes of a count-form sheet is still not the sheet's rows
+    b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
+                         monotonicity=sheet.monotonicity_check)
+    return float(b.expected_cost if criterion == "expected" else b.worst_cost)
 
 
 def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: float = 0.95,
@@ -111,9 +117,10 @@ def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: 
 
     Notes
     -----
-    Each fold is priced as :func:`~causalcost.evaluate` prices a candidate: a fold whose class
-    sizes equal a count-form sheet's is taken to be the sheet's own rows; any other fold gets
-    the probability form on its own class sizes. Costs are totals over the fold (folds of equal
+    Each fold is priced as :func:`~causalcost.evaluate` prices a candidate counted on other
+    rows than the sheet's: the probability form on the fold's own class sizes, always (a fold
+    is the estimator's data, never the system rows the sheet was counted on, even when its
+    class sizes happen to equal the sheet's). Costs are totals over the fold (folds of equal
     size compare directly; ``TunedThresholdClassifierCV`` compares thresholds on one fold).
 
     Examples

@@ -162,3 +162,34 @@ def test_labels_are_taken_from_the_user_never_guessed(sheet: cc.CostSheet) -> No
         cc.system_scorer({"fn": 5})
     with pytest.raises(CausalCostError, match="y_true has 3 labels"):
         system_cost([1, 0, 1], [1, 0], sheet=sheet)
+
+
+def test_a_fold_with_the_sheets_class_sizes_is_still_other_rows() -> None:
+    """A count-form sheet and a fold of the same class sizes: evaluate would take the fold for
+    the sheet's own rows; the scorer prices it in the probability form like every fold."""
+    from causalcost.evaluation.scorer import system_cost
+    from causalcost.pricing.bounds import bound_from_rates
+
+    rng = np.random.default_rng(3)
+    n = 300
+    y = rng.random(n) < 0.4
+    log = {"y": y, **{m: np.where(rng.random(n) < 0.8, y, ~y) for m in ("a", "b", "c")}}
+    sheet = cc.sheet_from_data(log, COSTS, truth="y", slot="b", fusioner="majority",
+                               models=["a", "b", "c"])
+    pred = np.where(rng.random(n) < 0.7, y, ~y)
+    model = cc.Confusion(tp=int((y & pred).sum()), fn=int((y & ~pred).sum()),
+                         fp=int((~y & pred).sum()), tn=int((~y & ~pred).sum()))
+    assert cc.evaluate(sheet, model).form != "probability"
+    b = bound_from_rates(sheet.rates, model, COSTS, assumption=sheet.assumption,
+                         monotonicity=sheet.monotonicity_check)
+    assert system_cost(y, pred, sheet=sheet, criterion="worst") == pytest.approx(b.worst_cost,
+                                                                                 rel=1e-12)
+    assert system_cost(y, pred, sheet=sheet) == pytest.approx(b.expected_cost, rel=1e-12)
+    assert system_cost(y, pred, sheet=sheet) == pytest.approx(expected_cost(sheet, y, pred),
+                                                              rel=1e-12)
+    # a fold of other class sizes gets the same form: the costs of the two line up
+    fold = cc.Confusion(tp=int((y[:-1] & pred[:-1]).sum()), fn=int((y[:-1] & ~pred[:-1]).sum()),
+                        fp=int((~y[:-1] & pred[:-1]).sum()),
+                        tn=int((~y[:-1] & ~pred[:-1]).sum()))
+    assert system_cost(y[:-1], pred[:-1], sheet=sheet, criterion="worst") == pytest.approx(
+        cc.evaluate(sheet, fold).worst_cost, rel=1e-12)
