@@ -258,3 +258,23 @@ def test_other_rows_with_the_same_class_sizes_get_the_probability_form() -> None
     assert same["sheet_worst_cost"] == pytest.approx(same["worst_cost"], rel=1e-12)
     assert same["sheet_best_cost"] == pytest.approx(same["best_cost"], rel=1e-12)
     assert same["sheet_inside"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(4, 60))
+def test_inside_for_a_non_monotone_fusioner(seed: int, n: int) -> None:
+    """XOR of two models: instances that fail only when the slot is right exist, and the
+    exact bounds on the rows (from the instance kinds) still hold the real cost."""
+    rng = np.random.default_rng(seed)
+    log = random_log(rng, n, ["a", "b"])
+    log.loc[0, "y"], log.loc[1, "y"] = 1, 0
+    runs = cc.forced_runs(log, truth="y", models=["a", "b"], slot="b", fusioner="function",
+                          function=lambda a, b: a != b)
+    y = log["y"].to_numpy()
+    candidates = {f"x{i}": noisy(rng, y, acc) for i, acc in enumerate((0.3, 0.6, 0.9))}
+    frame = cc.backtest(runs, candidates, costs=COSTS).to_frame()
+    assert frame["inside"].all()
+    for name, p in candidates.items():
+        system = log["a"].to_numpy().astype(bool) != p.astype(bool)
+        assert frame.loc[name, "real_cost"] == pytest.approx(
+            cost_of(confusion_cells(y, system), COSTS), rel=1e-12)

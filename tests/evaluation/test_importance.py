@@ -233,3 +233,21 @@ def test_outputs_and_bad_input() -> None:
         cc.slot_importance(cc.load_network("thesis_and"), costs=COSTS, n=0)
     with pytest.raises(CausalCostError, match="'zz'"):
         cc.slot_importance(log, truth="y", models=["a", "zz"], fusioner="and", costs=COSTS)
+
+
+def test_a_function_fusioner_has_no_removal_but_every_other_version() -> None:
+    rng = np.random.default_rng(13)
+    log = random_log(rng, 300, ["a", "b", "c"])
+    xor = lambda a, b, c: a ^ b ^ c  # noqa: E731 - a rule in one line
+    result = cc.slot_importance(log, truth="y", models=["a", "b", "c"], fusioner="function",
+                                function=xor, costs=COSTS)
+    y = log["y"].to_numpy().astype(bool)
+    votes = {m: log[m].to_numpy().astype(bool) for m in "abc"}
+    for slot in "abc":
+        for version, column in (("perfect", y), ("constant_p", np.ones_like(y)),
+                                ("constant_n", np.zeros_like(y)), ("as_is", votes[slot])):
+            v = votes | {slot: column}
+            system = (v["a"].astype(int) + v["b"] + v["c"]) % 2 == 1
+            assert result.confusions[slot, version].cells() == confusion_cells(y, system)
+        assert math.isnan(result.frame.loc[slot, "removed_cost"])
+        assert "needs every vote" in result.notes[slot]
