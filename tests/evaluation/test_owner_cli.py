@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from owner_reference import random_log
 
 import causalcost as cc
@@ -140,3 +142,40 @@ def test_importance_bad_input(capsys: pytest.CaptureFixture[str], log: Path,
     assert "'zz'" in one_line_error(capsys, "importance", str(log), "--truth", "y",
                                     "--models", "a,zz", "--fusioner", "and", "--costs",
                                     "fn=5,fp=1")
+
+
+FLAGS = {
+    "backtest": [("--truth", ["y", "a", "nope"]), ("--models", ["a,b,c", "a,b", "a,,b", "b"]),
+                 ("--slot", ["b", "a", "zz", ""]), ("--fusioner", ["majority", "and", "xor"]),
+                 ("--candidates", ["new1", "new1,new2", "a", "nope", ""]),
+                 ("--costs", ["fn=5,fp=1", "fn=-1", "x", "fn=inf,fp=1"]),
+                 ("--confidence", ["0.95", "1.5", "nan"]), ("--json", None)],
+    "importance": [("--truth", ["y", "a", "nope"]), ("--models", ["a,b,c", "a", "a,a"]),
+                   ("--fusioner", ["majority", "or", "k_of_n", "nope"]),
+                   ("--costs", ["fn=5,fp=1", "fn=1e400", ""]),
+                   ("--confidence", ["0.9", "0", "1"]),
+                   ("--removal-tie", ["negative", "up"]), ("--json", None)],
+}
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data(), command=st.sampled_from(sorted(FLAGS)))
+def test_random_argument_vectors_exit_0_or_one_line(capsys: pytest.CaptureFixture[str],
+                                                    log: Path, data: st.DataObject,
+                                                    command: str) -> None:
+    chosen = [f for f in FLAGS[command]  # each flag present four times in five
+              if data.draw(st.integers(0, 4), label=f[0])]
+    argv = [command, str(log)]
+    for flag, values in chosen:  # the first value (a valid one) half of the time
+        value = None if values is None else data.draw(
+            st.one_of(st.just(values[0]), st.sampled_from(values)), label=flag)
+        argv += [flag] if value is None else [flag, value]
+    capsys.readouterr()
+    code, out, err = run(capsys, *argv)
+    assert code in (0, 2), (argv, err)
+    if code == 2:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in err, (argv, err)
+    else:
+        assert out and not err.strip(), (argv, err)
