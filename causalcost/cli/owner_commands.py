@@ -20,12 +20,12 @@ from causalcost.errors import ValidationError
 
 __all__ = ["register"]
 
-_BACKTEST_EXAMPLE = """example:
-  causalcost backtest log.csv --truth y --models a,b,c --slot b --fusioner majority \\
-      --candidates new1,new2 --costs fn=5,fp=1 --sheet sheet.json"""
-_IMPORTANCE_EXAMPLE = """example:
-  causalcost importance log.csv --truth y --models a,b,c --fusioner majority \\
-      --costs fn=5,fp=1 --removal-tie negative --plot importance.png"""
+_BACKTEST_EXAMPLE = ("example:\n"
+                     "  causalcost backtest log.csv --truth y --models a,b,c --slot b "
+                     "--fusioner majority --candidates new1,new2 --sheet sheet.json")
+_IMPORTANCE_EXAMPLE = ("example:\n"
+                       "  causalcost importance log.csv --truth y --models a,b,c --fusioner "
+                       "majority --costs fn=5,fp=1 --removal-tie negative")
 
 
 def _costs(args: argparse.Namespace, sheet: Any) -> CostMatrix | None:
