@@ -278,3 +278,24 @@ def test_inside_for_a_non_monotone_fusioner(seed: int, n: int) -> None:
         system = log["a"].to_numpy().astype(bool) != p.astype(bool)
         assert frame.loc[name, "real_cost"] == pytest.approx(
             cost_of(confusion_cells(y, system), COSTS), rel=1e-12)
+
+
+def test_string_labels_take_the_runs_positive_label() -> None:
+    rng = np.random.default_rng(17)
+    log = random_log(rng, 200, ["a", "b", "c"])
+    words = log.replace({0: "well", 1: "sick"})
+    runs = cc.forced_runs(words, truth="y", models=["a", "b", "c"], slot="a", fusioner="or",
+                          positive="sick")
+    numeric = cc.forced_runs(log, truth="y", models=["a", "b", "c"], slot="a", fusioner="or")
+    candidate = noisy(rng, log["y"].to_numpy(), 0.8)
+    as_words = np.where(candidate == 1, "sick", "well")
+    got = cc.backtest(runs, {"m": as_words}, costs=COSTS).frame
+    want = cc.backtest(numeric, {"m": candidate}, costs=COSTS).frame
+    pd.testing.assert_frame_equal(got, want, rtol=1e-12)
+    # 0/1 predictions need no label (1 is positive), as in forced_runs
+    mixed = cc.backtest(runs, {"m": candidate}, costs=COSTS).frame
+    pd.testing.assert_frame_equal(mixed, want, rtol=1e-12)
+    third = as_words.copy()
+    third[:3] = "unsure"
+    with pytest.raises(DataError, match="two labels"):  # a third label: refused, not negative
+        cc.backtest(runs, {"m": third}, costs=COSTS)
