@@ -171,6 +171,13 @@ _LAZY: dict[str, str] = {
     "SystemBuilder": "network.builder",
     "Witness": "pricing.bounds",
     "worst_case_confusion": "pricing.bounds",
+    # model-owner features (issue 17): backtest, slot importance, scikit-learn scorer
+    "backtest": "evaluation.backtest",
+    "Backtest": "evaluation.backtest",
+    "slot_importance": "evaluation.importance",
+    "SlotImportance": "evaluation.importance",
+    "system_scorer": "evaluation.scorer",
+    "draw_slot_importance": "plotting.importance",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -179,6 +186,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .data.readers import read_table
     from .data.runs import ForcedRuns
     from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
+    from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
+    from .evaluation.importance import SlotImportance, slot_importance
+    from .evaluation.scorer import system_scorer
     from .experiments.coverage import CoverageResult, coverage_experiment
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
@@ -207,6 +217,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         draw_coverage_heatmap,
         draw_ratio_histogram,
     )
+    from .plotting.importance import draw_slot_importance  # issue 17
     from .plotting.roc import draw_cost_by_threshold, draw_system_roc
     from .pricing.bounds import (
         Bound,
@@ -434,4 +445,11 @@ __all__ = [
     "sheet_from_network",
     "simulate_forced_runs",
     "worst_case_confusion",
+    # model-owner features (issue 17)
+    "backtest",
+    "Backtest",
+    "slot_importance",
+    "SlotImportance",
+    "system_scorer",
+    "draw_slot_importance",
 ]

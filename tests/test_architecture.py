@@ -4,8 +4,8 @@ Each subpackage of ``causalcost`` is one step; a module belongs to the step of i
 new module is placed without editing this test. Values used everywhere (confusion and cost
 matrices, errors) are the modules at the top. The order:
 
-values -> stats -> network -> inference -> pricing -> data -> sheet -> experiments -> plotting
--> explorer -> cli
+values -> stats -> network -> inference -> pricing -> data -> sheet -> evaluation -> experiments
+-> plotting -> explorer -> cli
 
 No module imports from a later step, and no modules import each other in a loop. pgmpy is
 imported only by the adapter ``network/_pgmpy.py`` and matplotlib only inside ``plotting/``
@@ -23,8 +23,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "causalcost"
 
-STEPS = ("values", "stats", "network", "inference", "pricing", "data", "sheet", "experiments",
-         "plotting", "explorer", "cli")
+STEPS = ("values", "stats", "network", "inference", "pricing", "data", "sheet", "evaluation",
+         "experiments", "plotting", "explorer", "cli")
 SURFACE = {"causalcost", "causalcost.__main__"}
 PGMPY_ADAPTER = "causalcost.network._pgmpy"
 

@@ -24,6 +24,7 @@ from causalcost.cli import (
     data_commands,
     experiment_commands,
     network_commands,
+    owner_commands,
     roc_commands,
     sheet_commands,
     signing_commands,
@@ -67,7 +68,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for module in (network_commands, sheet_commands, signing_commands, data_commands,
-                   roc_commands, experiment_commands):
+                   roc_commands, experiment_commands, owner_commands):
         module.register(sub)
     return parser
 

@@ -333,6 +333,8 @@ def _every_drawing() -> dict[str, Figure]:
         "draw_coverage_heatmap": cc.draw_coverage_heatmap(coverage),
         "draw_coverage_curves": cc.draw_coverage_curves(coverage),
         "draw_ratio_histogram": cc.draw_ratio_histogram(ratio),
+        "draw_slot_importance": cc.draw_slot_importance(
+            cc.slot_importance(system, costs=cc.CostMatrix(fn=5, fp=1))),
     }
 
 

@@ -1,0 +1,143 @@
+"""Subcommands for the system owner judging candidates and slots on a log: ``backtest`` (the
+candidates' predicted system costs beside the real ones) and ``importance`` (which slot to
+improve). Both read a log the way ``runs`` and ``derive --data`` do."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from causalcost.cli.common import (
+    model_names,
+    print_json,
+    probability,
+    vote_arguments,
+    vote_options,
+)
+from causalcost.cli.parsing import name
+from causalcost.confusion import CostMatrix
+from causalcost.errors import ValidationError
+
+__all__ = ["register"]
+
+_BACKTEST_EXAMPLE = ("example:\n"
+                     "  causalcost backtest log.csv --truth y --models a,b,c --slot b "
+                     "--fusioner majority --candidates new1,new2 --sheet sheet.json")
+_IMPORTANCE_EXAMPLE = ("example:\n"
+                       "  causalcost importance log.csv --truth y --models a,b,c --fusioner "
+                       "majority --costs fn=5,fp=1 --removal-tie negative")
+
+
+def _costs(args: argparse.Namespace, sheet: Any) -> CostMatrix | None:
+    if args.costs is None:
+        if sheet is None:
+            raise ValidationError("backtest needs --costs CELLS (e.g. fn=5,fp=1) or --sheet "
+                                  "SHEET.json, whose costs are used")
+        return None
+    costs = CostMatrix.parse(args.costs)
+    if sheet is not None and costs.cells() != sheet.costs.cells():
+        raise ValidationError(f"--costs {args.costs} differ from the sheet's {sheet.costs!r}: "
+                              "leave --costs out or give the sheet's")
+    return costs
+
+
+def _cmd_backtest(args: argparse.Namespace) -> int:
+    from causalcost.data.forced_runs import forced_runs
+    from causalcost.data.readers import read_table
+    from causalcost.evaluation.backtest import backtest
+    from causalcost.sheet.costsheet import load_sheet
+
+    candidates = model_names(args.candidates) if args.candidates else []
+    if not candidates:
+        raise ValidationError("--candidates must list the candidates' prediction columns, "
+                              "e.g. new1,new2")
+    models = model_names(args.models)
+    clash = sorted(set(candidates) & {*models, args.truth})
+    if clash:
+        raise ValidationError(f"--candidates {', '.join(clash)} also named in --models or "
+                              "--truth; a candidate is a column of its own")
+    sheet = load_sheet(args.sheet) if args.sheet else None
+    costs = _costs(args, sheet)
+    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+                       models=models, slot=args.slot, fusioner=args.fusioner,
+                       positive=args.positive_label, observed=False, **vote_options(args))
+    result = backtest(runs, {c: c for c in candidates}, sheet, costs,
+                      confidence=args.confidence)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(repr(result))
+    return 0
+
+
+def _cmd_importance(args: argparse.Namespace) -> int:
+    from causalcost.data.readers import read_table
+    from causalcost.evaluation.importance import slot_importance
+
+    result = slot_importance(read_table(args.data, engine=args.engine),
+                             costs=CostMatrix.parse(args.costs), truth=args.truth,
+                             models=model_names(args.models), fusioner=args.fusioner,
+                             positive=args.positive_label, confidence=args.confidence,
+                             removal_tie=args.removal_tie, **vote_options(args))
+    if args.plot:
+        from causalcost.plotting.drawing import save_figure
+        from causalcost.plotting.importance import draw_slot_importance
+
+        save_figure(draw_slot_importance(result), args.plot)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(repr(result))
+        if args.plot:
+            print(f"wrote {args.plot}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``backtest`` and ``importance`` to the ``causalcost`` parser."""
+    p = sub.add_parser(
+        "backtest", help="candidates' predicted system costs beside the real ones",
+        description="Plug each candidate (a prediction column of the log) into the slot and "
+                    "put the real system cost beside what the sheets predict: the expected "
+                    "cost and the exact worst and best case on these rows, and with --sheet "
+                    "(derived on other rows) that sheet's expected, worst, best and "
+                    "high-confidence worst case, each with an inside/outside flag; then, for "
+                    "each selection rule, Kendall's tau against the real costs and the regret "
+                    "of its pick.",
+        epilog=_BACKTEST_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
+    p.add_argument("--slot", required=True, metavar="NAME", type=name,
+                   help="the slot the candidates are for")
+    vote_arguments(p, required=True)
+    p.add_argument("--candidates", required=True, metavar="C1,C2",
+                   help="the candidates' prediction columns in FILE, e.g. new1,new2")
+    p.add_argument("--costs", metavar="CELLS",
+                   help="system cost matrix, e.g. fn=5,fp=1 (default: the sheet's)")
+    p.add_argument("--sheet", metavar="SHEET.json",
+                   help="a sheet of the slot derived on other rows: add its predictions")
+    p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
+                   help="level of the sheet's high-confidence worst case (default: 0.95)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_backtest)
+
+    p = sub.add_parser(
+        "importance", help="which slot to improve: system cost per slot version",
+        description="For every model of the log: the system cost with the model as is, "
+                    "replaced by a perfect model, by a constant P, by a constant N, and with "
+                    "its votes removed where the fusioner defines it (AND, OR, majority), with "
+                    "Wilson intervals per class.",
+        epilog=_IMPORTANCE_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
+    vote_arguments(p, required=True)
+    p.add_argument("--costs", required=True, metavar="CELLS",
+                   help="system cost matrix, e.g. fn=5,fp=1[,tp=0,tn=0]")
+    p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
+                   help="level of the intervals (default: 0.95)")
+    p.add_argument("--removal-tie", choices=("negative", "positive"), default=None,
+                   dest="removal_tie",
+                   help="majority: where a tie goes once a model's votes are removed and an "
+                        "even number is left (default: removal not defined there)")
+    p.add_argument("--plot", metavar="OUT.png",
+                   help="also write the bar chart (.png or .svg)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_importance)
