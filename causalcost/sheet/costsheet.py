@@ -61,7 +61,7 @@ from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.inference.table import OUTCOMES, ErrorRates, InterventionalTable
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_consistency, _check_fields
-from causalcost.sheet.digest import content_digest, strict_json_loads
+from causalcost.sheet.digest import UNSIGNED_FIELDS, content_digest, strict_json_loads
 from causalcost.sheet.schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 
@@ -271,11 +271,13 @@ class CostSheet:
         fields = _sheet_fields(data)
         sheet = cls(**fields)
         if sheet.verified and sheet.digest != data["digest"]["sha256"]:
+            where = _first_difference(data, sheet._content())
             raise SheetError(
                 "the sheet's digest matches its content, but the content is not in the form "
-                "this causalcost writes (e.g. 100.0 where a count 100 goes, or an optional field "
-                "left out): reports would echo another digest than the issued one; issue it "
-                "again with CostSheet.save")
+                f"this causalcost writes (field {where!r} differs from the value it implies; "
+                "e.g. 100.0 where a count 100 goes, a recomputed number edited, or an optional "
+                "field left out): reports would echo another digest than the issued one; issue "
+                "it again with CostSheet.save")
         return sheet
 
     # -- display --------------------------------------------------------------------------
@@ -351,6 +353,29 @@ class CostSheet:
 
     def __hash__(self) -> int:
         return hash(self.to_json(indent=None))
+
+
+def _first_difference(given: Any, written: Any, where: str = "") -> str:
+    """The dotted path of the first field where the JSON read and the JSON written differ."""
+    if isinstance(given, Mapping) and isinstance(written, Mapping):
+        for key in sorted(set(given) | set(written)):
+            if key in UNSIGNED_FIELDS:
+                continue
+            here = f"{where}.{key}" if where else str(key)
+            if key not in given or key not in written:
+                return here
+            found = _first_difference(given[key], written[key], here)
+            if found:
+                return found
+        return ""
+    if isinstance(given, list) and isinstance(written, list) and len(given) == len(written):
+        for i, (a, b) in enumerate(zip(given, written)):
+            found = _first_difference(a, b, f"{where}[{i}]")
+            if found:
+                return found
+        return ""
+    same = type(given) is type(written) and given == written
+    return "" if same else (where or "(the whole sheet)")
 
 
 def _int_cells(m: Confusion) -> dict[str, float | int]:
