@@ -32,6 +32,8 @@ def _cmd_derive(args: argparse.Namespace) -> int:
     )
 
     costs = CostMatrix.parse(args.costs)
+    if args.network is not None and args.network.lower().endswith(".json"):
+        return _reprice(args, costs)
     routes = [name for name, used in (("NETWORK", args.network),
                                       ("--forced-p/--forced-n", args.forced_p or args.forced_n),
                                       ("--data", args.data)) if used]
@@ -65,6 +67,39 @@ def _cmd_derive(args: argparse.Namespace) -> int:
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption}, "
           f"{sheet.digest})")
+    return 0
+
+
+#: derive's options that only apply when deriving afresh (not when re-pricing a sheet).
+_DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
+                "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
+                "threshold", "positive_label", "description", "name", "seed")
+
+
+def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
+    """``derive SHEET.json --costs CELLS -o OUT.json``: the sheet re-priced, not re-derived."""
+    from causalcost.sheet.costsheet import load_sheet
+
+    given = [f"--{key.replace('_', '-')}" for key in _DERIVE_ONLY
+             if getattr(args, key, None) is not None]
+    given += [f"--{key}" for key, default in (("method", "exact"), ("samples", 100_000),
+                                              ("confidence", 0.95), ("interval", "wilson"))
+              if getattr(args, key) != default]
+    if given:
+        verb = "apply" if len(given) > 1 else "applies"
+        raise ValidationError(f"derive {args.network} --costs re-prices a saved sheet (its rates "
+                              f"do not depend on the costs); {', '.join(given)} {verb} only "
+                              "when deriving afresh: drop them")
+    parent = load_sheet(args.network)
+    sheet = parent.with_costs(costs)
+    sheet.save(args.output)
+    cells = ",".join(f"{k}={v:g}" for k, v in costs.to_dict().items())
+    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells})")
+    print(f"  sheet:  {sheet.digest}")
+    print(f"  parent: {parent.digest}")
+    if parent.signature is not None:
+        print("  unsigned: the parent's signature covers the parent's digest only; sign this "
+              "sheet: causalcost sign")
     return 0
 
 
@@ -179,9 +214,12 @@ def register(sub: Any) -> None:
                     "the system's confusion with the slot forced to P and to N (--forced-p, "
                     "--forced-n, --slot); or logged predictions (--data FILE with --truth, "
                     "--models, --slot, --fusioner). --slot is needed for forced runs and "
-                    "data; for a network it overrides the file's slot.")
+                    "data; for a network it overrides the file's slot. Given a saved sheet "
+                    "(SHEET.json) and --costs, it re-prices that sheet instead: a new sheet, "
+                    "new digest, provenance naming the parent's.")
     p.add_argument("network", metavar="NETWORK", nargs="?",
-                   help="a network file or shipped network (omit with --forced-p or --data)")
+                   help="a network file or shipped network (omit with --forced-p or --data); "
+                        "or a saved SHEET.json to re-price with --costs (the rates are kept)")
     p.add_argument("--slot", metavar="NAME", type=name,
                    help="the model under evaluation (required with --forced-p or --data)")
     bif = p.add_argument_group("roles for BIF files (a TOML file names its own roles)")

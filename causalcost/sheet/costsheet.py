@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +170,57 @@ class CostSheet:
         _check_consistency(self)
         checked = self.signature is not None and check_signature(self.signature, self.digest)
         object.__setattr__(self, "_signature_checked", checked)
+
+    # -- re-pricing -----------------------------------------------------------------------
+    def with_costs(self, costs: CostMatrix) -> CostSheet:
+        """The same sheet priced with other system costs: a new sheet, with a new digest.
+
+        The rates, the table, the forced runs, the class sizes and the monotonicity evidence
+        do not depend on the costs, so they are kept; the two model cost matrices are
+        recomputed, and the new sheet is checked like any other (its assumption against its
+        evidence and rates). Its provenance is the parent's with ``"repriced_from"``: the
+        parent's digest; it is unsigned (a signature covers one digest: the system owner signs
+        the re-priced sheet again) and stamped with the time of re-pricing.
+
+        Parameters
+        ----------
+        costs : CostMatrix
+            The new system cost matrix.
+
+        Returns
+        -------
+        CostSheet
+
+        Raises
+        ------
+        InputTypeError
+            If ``costs`` is not a :class:`~causalcost.CostMatrix`.
+
+        Examples
+        --------
+        >>> import causalcost as cc
+        >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+        >>> repriced = sheet.with_costs(cc.CostMatrix(fn=10, fp=1))
+        >>> repriced.expected_cost_matrix
+        ModelCostMatrix(tp=2, fn=10, fp=0.2, tn=0, kind='expected')
+        >>> repriced.provenance["repriced_from"] == sheet.digest != repriced.digest
+        True
+        """
+        from datetime import datetime, timezone
+
+        from causalcost import __version__
+        from causalcost.errors import InputTypeError
+        from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+
+        if not isinstance(costs, CostMatrix):
+            raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, fp=1); "
+                                 f"got {type(costs).__name__}")
+        return replace(
+            self, costs=costs, expected_cost_matrix=expected_cost_matrix(self.rates, costs),
+            error_transition_matrix=error_transition_matrix(self.rates, costs),
+            provenance={**self.provenance, "repriced_from": self.digest},
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            causalcost_version=__version__, read_version=SHEET_VERSION, signature=None)
 
     # -- derived views --------------------------------------------------------------------
     @property
