@@ -19,6 +19,7 @@ from causalcost.errors import ValidationError
 
 __all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system", "model_names",
            "network_arguments", "print_json", "print_with_label_noise", "probability",
+           "refuse_overwriting_inputs",
            "sampling_arguments", "seed", "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
@@ -81,6 +82,19 @@ def load_system(args: argparse.Namespace) -> Any:
         raise ValidationError(f"{' and '.join(bif_flags)} {verb} to BIF files only: the TOML "
                               f"network {args.network!r} names its own roles; drop {it}")
     return load_network(path, slot=args.slot)
+
+
+def refuse_overwriting_inputs(output: str, flag: str, inputs: dict[str, str | None]) -> None:
+    """Refuse an output path that names one of the command's input files (by any name): the
+    write would destroy the input (a network, a data file, a private key)."""
+    import os
+
+    from causalcost.sheet.signing import _same_file
+
+    for source, path in inputs.items():
+        if path and os.path.exists(path) and _same_file(output, path):
+            raise ValidationError(f"{flag} {output!r} is the file given as {source}: writing "
+                                  f"would destroy it; give another path to {flag}")
 
 
 def print_json(data: Any) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from causalcost.cli.common import count, probability, seed
 from causalcost.errors import ValidationError
-from causalcost.files import write_atomic
+from causalcost.files import output_target, write_atomic
 
 __all__ = ["register"]
 
@@ -26,10 +27,26 @@ def _costs(text: str | None) -> Any:
     return None if text is None else CostMatrix.parse(text)
 
 
-def _folder(path: str) -> Path:
+def _output_folder(text: str) -> str:
+    """``-o DIR``: not empty, and not an existing file (checked when the line is read)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder is empty: give a folder for the CSV and "
+                                         "pictures, e.g. -o results")
+    if os.path.lexists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder: give a folder for the CSV "
+                                         "and pictures")
+    return text
+
+
+def _folder(path: str, names: tuple[str, ...]) -> Path:
+    """The output folder, made if missing; the files it will get are checked before any work
+    (a device or a folder where a file goes is refused, not replaced)."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValidationError(f"-o {path!r} is a file: give a folder for the CSV and pictures")
+    for file_name in names:
+        if folder.is_dir():
+            output_target(folder / file_name, flag="-o")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -39,7 +56,7 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
 
-    folder = _folder(args.output)
+    folder = _folder(args.output, ("coverage.csv", "coverage_heatmap.png", "coverage_curves.png"))
     result = coverage_experiment(
         args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,
         costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
@@ -59,7 +76,7 @@ def _cmd_ratio(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_ratio_histogram
 
-    folder = _folder(args.output)
+    folder = _folder(args.output, ("ratio.csv", "ratio.png"))
     result = ratio_experiment(
         args.network, n=args.n, repetitions=args.repetitions, seed=args.seed,
         costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
@@ -83,7 +100,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="multinomial cell counts (fast, default) or per-instance sampling from "
                         "the network (the validation path)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("-o", "--output", required=True, metavar="DIR",
+    p.add_argument("-o", "--output", required=True, metavar="DIR", type=_output_folder,
                    help="folder for the CSV and the PNG pictures")
 
 

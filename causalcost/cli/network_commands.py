@@ -12,6 +12,7 @@ from causalcost.cli.common import (
     print_json,
     sampling_arguments,
 )
+from causalcost.cli.parsing import output_file
 from causalcost.errors import CausalCostError, ValidationError
 from causalcost.files import write_atomic_with
 
@@ -110,7 +111,8 @@ def register(sub: Any) -> None:
     network_arguments(p)
     p.add_argument("--do", choices=("P", "N"), default=None,
                    help="also draw the graph mutilated by do(slot = P or N)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="a .png or .svg path")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,
+                   help="a .png or .svg path")
     p.set_defaults(func=_cmd_draw)
 
     p = sub.add_parser("export", help="write a network as BIF (for pgmpy, pyAgrum, ...)",
@@ -118,7 +120,7 @@ def register(sub: Any) -> None:
                                    "exactly (pyAgrum reads BIF probabilities at float32 "
                                    "precision). The command prints how to query it back.")
     network_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE.bif",
+    p.add_argument("-o", "--output", required=True, metavar="FILE.bif", type=output_file,
                    help="the .bif path to write (written atomically)")
     p.set_defaults(func=_cmd_export)
 

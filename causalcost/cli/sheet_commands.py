@@ -12,11 +12,12 @@ from causalcost.cli.common import (
     print_json,
     print_with_label_noise,
     probability,
+    refuse_overwriting_inputs,
     sampling_arguments,
     vote_arguments,
     vote_options,
 )
-from causalcost.cli.parsing import name
+from causalcost.cli.parsing import name, output_file
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
 
@@ -32,6 +33,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
     )
 
     costs = CostMatrix.parse(args.costs)
+    refuse_overwriting_inputs(args.output, "-o", {"NETWORK": args.network, "--data": args.data})
     if args.network is not None and args.network.lower().endswith(".json"):
         return _reprice(args, costs)
     routes = [name for name, used in (("NETWORK", args.network),
@@ -244,8 +246,9 @@ def register(sub: Any) -> None:
     vote_arguments(data, required=False)
     p.add_argument("--description", metavar="TEXT", help="provenance of forced runs or data")
     p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
-    p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
-                   help="where to write the sheet (written atomically)")
+    p.add_argument("-o", "--output", required=True, metavar="SHEET.json", type=output_file,
+                   help="where to write the sheet (written atomically; a regular file or a new "
+                        "one)")
     p.set_defaults(func=_cmd_derive)
 
     p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
