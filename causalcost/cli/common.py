@@ -19,7 +19,7 @@ from causalcost.errors import ValidationError
 
 __all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system", "model_names",
            "network_arguments", "print_json", "print_with_label_noise", "probability",
-           "refuse_overwriting_inputs",
+           "read_rows", "refuse_overwriting_inputs",
            "sampling_arguments", "seed", "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
@@ -109,7 +109,7 @@ def print_json(data: Any) -> None:
 def vote_arguments(group: Any, *, required: bool) -> None:
     """The logged-data arguments shared by ``runs`` and ``derive --data``: the truth and model
     columns, the fusioner and its options, the positive label and the engine."""
-    group.add_argument("--truth", required=required, metavar="COLUMN",
+    group.add_argument("--truth", required=required, metavar="COLUMN", type=name,
                        help="the true-class column")
     group.add_argument("--models", required=required, metavar="A,B,C",
                        help="the models' prediction columns, in the fusioner's input order")
@@ -122,10 +122,43 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="for weighted: one weight per model, e.g. 1,2,1")
     group.add_argument("--threshold", type=finite_number, metavar="T",
                        help="for weighted: positive when the weighted vote reaches T")
-    group.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
+    group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
     group.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
                        help="the engine that scans the file (default: polars)")
+
+
+def read_rows(path: str, engine: str = "polars") -> Any:
+    """The data file named on the command line, read lazily; a file with a header and no rows
+    is refused here, in those words (its empty columns would otherwise be read as text)."""
+    from causalcost.data.readers import read_table
+
+    if _no_rows(path):
+        from causalcost.errors import DataError
+
+        raise DataError(f"{path}: the file has a header but no rows: there is nothing to count; "
+                        "give a file with one row per instance")
+    return read_table(path, engine=engine)
+
+
+def _no_rows(path: str) -> bool:
+    """Whether ``path`` certainly has no data rows (a CSV of a header alone, an empty parquet
+    file); False when unsure: the reader then says what is wrong."""
+    import os
+
+    suffix = os.path.splitext(path)[1].lower()
+    try:
+        if suffix in (".csv", ".tsv"):
+            with open(path, "rb") as handle:
+                lines = (line for line in handle if line.strip())
+                return next(lines, None) is not None and next(lines, None) is None
+        if suffix in (".parquet", ".pq"):
+            import polars as pl
+
+            return int(pl.scan_parquet(path).select(pl.len()).collect().item()) == 0
+    except Exception:  # unreadable, not a file, not parquet: read_table says so
+        return False
+    return False
 
 
 def model_names(text: str) -> list[str]:

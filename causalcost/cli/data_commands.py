@@ -9,18 +9,19 @@ from causalcost.cli.common import (
     model_names,
     print_json,
     probability,
+    read_rows,
     vote_arguments,
     vote_options,
 )
+from causalcost.cli.parsing import name
 
 __all__ = ["register"]
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
     from causalcost.data.forced_runs import forced_runs
-    from causalcost.data.readers import read_table
 
-    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+    runs = forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
                        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
                        positive=args.positive_label, **vote_options(args))
     out = runs.to_dict()
@@ -59,9 +60,10 @@ def register(sub: Any) -> None:
                     "always, right_only) and the system as deployed, from a table with one row "
                     "per instance.")
     p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
-    p.add_argument("--slot", required=True, metavar="NAME", help="the model under evaluation")
+    p.add_argument("--slot", required=True, metavar="NAME", type=name,
+                   help="the model under evaluation")
     vote_arguments(p, required=True)
-    p.add_argument("--candidate", metavar="COLUMN",
+    p.add_argument("--candidate", metavar="COLUMN", type=name,
                    help="also the real system with this prediction column in the slot")
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="also the four rates with binomial intervals at this level")

@@ -106,7 +106,7 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
 
 
 def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
-    from causalcost.data.readers import read_table
+    from causalcost.cli.common import read_rows
     from causalcost.sheet.from_data import sheet_from_data
 
     missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
@@ -115,7 +115,7 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
     if missing:
         raise ValidationError(f"derive --data needs {', '.join(missing)}")
     return sheet_from_data(
-        read_table(args.data, engine=args.engine), costs, truth=args.truth,
+        read_rows(args.data, engine=args.engine), costs, truth=args.truth,
         models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
         positive=args.positive_label, description=args.description or f"logged predictions "
         f"in {args.data}", system_name=args.name or "system", assumption=args.assumption,
@@ -161,6 +161,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             noise = label_noise_range(sheet, model, args.label_accuracy)
         print_with_label_noise(report, noise, args.json)
         return 0
+    if args.label_accuracy is not None:  # the label-noise range is one candidate's
+        raise ValidationError(f"--label-accuracy applies to one candidate; {len(candidates)} were "
+                              "given: evaluate them one at a time, or drop --label-accuracy")
     frame = compare(sheet, candidates, confidence=args.confidence)
     if args.json:
         records = frame.reset_index(names="name").to_dict(orient="records")
