@@ -19,7 +19,7 @@ from causalcost.errors import ValidationError
 
 __all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system", "model_names",
            "network_arguments", "print_json", "print_with_label_noise", "probability",
-           "read_rows", "refuse_overwriting_inputs",
+           "cells", "read_rows", "refuse_overwriting_inputs",
            "sampling_arguments", "seed", "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
@@ -95,6 +95,14 @@ def refuse_overwriting_inputs(output: str, flag: str, inputs: dict[str, str | No
         if path and os.path.exists(path) and _same_file(output, path):
             raise ValidationError(f"{flag} {output!r} is the file given as {source}: writing "
                                   f"would destroy it; give another path to {flag}")
+
+
+def cells(confusion: Any) -> str:
+    """A confusion or cost matrix as the user writes it: ``tp=50 fn=50 fp=100 tn=100``
+    (counts as integers, never ``50.0``; costs to six significant digits)."""
+    from causalcost.confusion import format_number
+
+    return " ".join(f"{k}={format_number(v)}" for k, v in confusion.to_dict().items())
 
 
 def print_json(data: Any) -> None:

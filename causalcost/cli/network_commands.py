@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +78,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     # pgmpy's writer takes a path: it writes a temporary file beside the target, which
     # is synced and renamed over it (a failed export leaves an old file intact)
     write_atomic_with(args.output, lambda temporary: system.to_bif(str(temporary)))
-    print(f"wrote {args.output}; read it back with: causalcost query {args.output} "
-          f"--class-node {system.class_node} --system-node {system.system_node} "
-          f"--positive {system.positive} --slot {system.slot or '<model>'}")
+    print(f"wrote {args.output}; read it back with:")
+    print(f"  causalcost query {args.output} --class-node {system.class_node} "
+          f"--system-node {system.system_node} \\")  # a shell line continued
+    print(f"    --positive {system.positive} --slot {system.slot or '<model>'}")
     return 0
 
 
@@ -90,8 +92,9 @@ def _cmd_networks(args: argparse.Namespace) -> int:
         spec = read_network(name)
         print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
               f"models={', '.join(spec.models)}")
-        if spec.description:
-            print(f"{'':20s} {' '.join(str(spec.description).split())}")
+        if spec.description:  # wrapped under the name, lines under 100 characters
+            for line in textwrap.wrap(" ".join(str(spec.description).split()), width=78):
+                print(f"{'':20s} {line}")
     return 0
 
 

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import (
+    cells,
     load_system,
     model_names,
     print_json,
@@ -67,8 +68,8 @@ def _cmd_derive(args: argparse.Namespace) -> int:
             provenance={**network_provenance(path), "network": system.name},
         )
     sheet.save(args.output)
-    print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption}, "
-          f"{sheet.digest})")
+    print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption})")
+    print(f"  sheet: {sheet.digest}")
     return 0
 
 
@@ -95,8 +96,7 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
     parent = load_sheet(args.network)
     sheet = parent.with_costs(costs)
     sheet.save(args.output)
-    cells = ",".join(f"{k}={v:g}" for k, v in costs.to_dict().items())
-    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells})")
+    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells(costs)})")
     print(f"  sheet:  {sheet.digest}")
     print(f"  parent: {parent.digest}")
     if parent.signature is not None:
