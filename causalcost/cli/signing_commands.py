@@ -76,8 +76,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print_json(verified.to_dict())
     else:
         info = verified.to_dict()
-        print(f"{info['path']}: signature valid; slot {info['slot']!r}, {info['sha256']}, "
+        print(f"{info['path']}: signature valid; slot {info['slot']!r}, "
               f"signed by {info['signed_by']}")
+        print(f"  sheet: {info['sha256']}")
     return 0
 
 

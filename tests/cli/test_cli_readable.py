@@ -95,3 +95,16 @@ def test_expected_counts_in_a_report_say_about(capsys: pytest.CaptureFixture[str
     flat = " ".join(text.split())
     assert "about 417 model mistakes" in flat and "about 417 system errors" in flat
     assert all(len(line) < 100 for line in text.splitlines())
+
+
+def test_signing_output_is_readable(capsys: pytest.CaptureFixture[str], here: Path) -> None:
+    pytest.importorskip("cryptography")
+    outputs = []
+    for argv in (["keygen", "k.pem", "k.pub.pem"], ["sign", "s.json", "--key", "k.pem"],
+                 ["verify", "s.json", "--public-key", "k.pub.pem"]):
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    digest = cc.load_sheet("s.json").digest
+    assert f"  sheet: {digest}" in outputs[2].splitlines()
+    for line in "".join(outputs).splitlines():
+        assert len(line) < 100 and not REPR.search(line), line
