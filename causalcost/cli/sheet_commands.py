@@ -93,8 +93,14 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
         raise ValidationError(f"derive {args.network} --costs re-prices a saved sheet (its rates "
                               f"do not depend on the costs); {', '.join(given)} {verb} only "
                               "when deriving afresh: drop them")
+    import warnings
+
+    from causalcost.errors import CausalCostWarning
+
     parent = load_sheet(args.network)
-    sheet = parent.with_costs(costs)
+    with warnings.catch_warnings():  # said below, in the CLI's words
+        warnings.simplefilter("ignore", CausalCostWarning)
+        sheet = parent.with_costs(costs)
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells(costs)})")
     print(f"  sheet:  {sheet.digest}")

@@ -180,7 +180,8 @@ class CostSheet:
         recomputed, and the new sheet is checked like any other (its assumption against its
         evidence and rates). Its provenance is the parent's with ``"repriced_from"``: the
         parent's digest; it is unsigned (a signature covers one digest: the system owner signs
-        the re-priced sheet again) and stamped with the time of re-pricing.
+        the re-priced sheet again; re-pricing a signed sheet warns with a
+        :class:`~causalcost.errors.CausalCostWarning`) and stamped with the time of re-pricing.
 
         Parameters
         ----------
@@ -215,6 +216,14 @@ class CostSheet:
         if not isinstance(costs, CostMatrix):
             raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, fp=1); "
                                  f"got {type(costs).__name__}")
+        if self.signature is not None:
+            import warnings
+
+            from causalcost.errors import CausalCostWarning
+
+            warnings.warn("the re-priced sheet is unsigned: the parent's signature covers the "
+                          "parent's digest only; sign the new sheet (cc.sign_sheet)",
+                          CausalCostWarning, stacklevel=2)
         return replace(
             self, costs=costs, expected_cost_matrix=expected_cost_matrix(self.rates, costs),
             error_transition_matrix=error_transition_matrix(self.rates, costs),
