@@ -90,6 +90,12 @@ def signed_inputs(folder: Path) -> tuple[Path, Path]:
     return sheet, private
 
 
+def scores(folder: Path) -> Path:
+    path = folder / "scores.csv"
+    path.write_text("y,s\n1,0.9\n0,0.2\n1,0.6\n0,0.7\n1,0.4\n0,0.1\n")
+    return path
+
+
 #: command -> (flag as the error names it, argv builder given (folder, target))
 def commands() -> dict[str, tuple[str, Callable[[Path, str], list[str]]]]:
     return {
@@ -105,6 +111,9 @@ def commands() -> dict[str, tuple[str, Callable[[Path, str], list[str]]]]:
                                               str(d / "k.pem"), "-o", t]),
         "export": ("-o/--output", lambda d, t: ["export", "thesis_and", "-o", t]),
         "draw": ("-o/--output", lambda d, t: ["draw", "thesis_and", "-o", t]),
+        "roc": ("-o/--output", lambda d, t: ["roc", str(
+            cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1)).save(d / "r.json")),
+            "--scores", str(scores(d)), "--truth", "y", "--score", "s", "-o", t]),
         "keygen_private": ("--private", lambda d, t: ["keygen", "--private", t, "--public",
                                                       str(d / "p.pub.pem")]),
         "keygen_public": ("--public", lambda d, t: ["keygen", "--private", str(d / "p.pem"),
@@ -156,7 +165,7 @@ def test_a_link_to_a_regular_file_is_written_through(
         pytest.importorskip("cryptography")
     if "private" in command:
         pytest.skip("a private key is never overwritten, by a link or not")
-    suffix = {"export": ".bif", "draw": ".svg"}.get(command, ".json")
+    suffix = {"export": ".bif", "draw": ".svg", "roc": ".png"}.get(command, ".json")
     real = short_tmp / f"real{suffix}"
     real.write_text("old")
     link = short_tmp / f"link{suffix}"
