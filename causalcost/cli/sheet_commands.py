@@ -86,7 +86,8 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
     given = [f"--{key.replace('_', '-')}" for key in _DERIVE_ONLY
              if getattr(args, key, None) is not None]
     given += [f"--{key}" for key, default in (("method", "exact"), ("samples", 100_000),
-                                              ("confidence", 0.95), ("interval", "wilson"))
+                                              ("confidence", 0.95), ("interval", "wilson"),
+                                              ("engine", "polars"))
               if getattr(args, key) != default]
     if given:
         verb = "apply" if len(given) > 1 else "applies"

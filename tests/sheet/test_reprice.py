@@ -224,3 +224,34 @@ def test_cli_reprice_of_a_broken_sheet_is_one_line(capsys: pytest.CaptureFixture
     assert not (tmp_path / "c.json").exists()
     with pytest.raises(CausalCostError):
         load_sheet(bad)
+
+
+def _derive_options() -> list[tuple[str, str]]:
+    """Every option of ``derive`` but --costs and -o, with a value that is not its default."""
+    import argparse
+
+    from causalcost.cli.app import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    values = {"--method": "sampling", "--interval": "clopper-pearson", "--engine": "duckdb",
+              "--assumption": "none", "--fusioner": "or", "--tie": "positive",
+              "--samples": "5000", "--confidence": "0.9", "--k": "1", "--weights": "1,1",
+              "--threshold": "1", "--seed": "3"}
+    options = []
+    for action in sub.choices["derive"]._actions:
+        flag = max(action.option_strings, key=len) if action.option_strings else None
+        if flag in (None, "--help", "--costs", "--output"):
+            continue
+        options.append((flag, values.get(flag, "x")))
+    return options
+
+
+@pytest.mark.parametrize("flag, value", _derive_options())
+def test_cli_reprice_refuses_every_derivation_option(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path, flag: str,
+                                                     value: str) -> None:
+    parent = PARENTS["network"].save(tmp_path / "p.json")
+    code, out, err = run(capsys, "derive", str(parent), "--costs", "fn=9,fp=1", flag, value,
+                         "-o", str(tmp_path / "c.json"))
+    assert code == 2 and flag in err, (flag, err)
+    assert not (tmp_path / "c.json").exists()
