@@ -108,3 +108,21 @@ def test_signing_output_is_readable(capsys: pytest.CaptureFixture[str], here: Pa
     assert f"  sheet: {digest}" in outputs[2].splitlines()
     for line in "".join(outputs).splitlines():
         assert len(line) < 100 and not REPR.search(line), line
+
+
+def test_experiment_summaries_are_readable_and_match_the_csv(
+        capsys: pytest.CaptureFixture[str], here: Path) -> None:
+    import pandas as pd
+
+    assert main(["experiment", "coverage", "thesis_and", "--n1", "10,100", "--n2", "10,100",
+                 "--repetitions", "20", "--quiet", "-o", "cov"]) == 0
+    assert main(["experiment", "ratio", "--n", "200", "--repetitions", "20", "--quiet",
+                 "-o", "rat"]) == 0
+    out = capsys.readouterr().out
+    frame = pd.read_csv("cov/coverage.csv")
+    assert (f"plain worst case holds in {frame['p_plain'].min():.1%} to "
+            f"{frame['p_plain'].max():.1%}") in out
+    ratios = pd.read_csv("rat/ratio.csv")
+    assert f"{(ratios['ratio_plain'] > 1).mean():.2%} plain" in out
+    for line in out.splitlines():
+        assert len(line) < 100 and not REPR.search(line), line
