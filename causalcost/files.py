@@ -2,9 +2,15 @@
 
 A write goes to a temporary file in the target directory, is flushed to disk and then renamed
 over the target, so a full disk or an interrupted process leaves the previous file intact
-instead of a cut-off one, and no temporary file behind. A read turns a missing file, a
-directory, a permission problem or bytes that are not UTF-8 text into a
-:class:`~causalcost.errors.CausalCostError` naming the file.
+instead of a cut-off one, and no temporary file behind. Only a regular file is ever replaced
+(or a new one created): a device (``/dev/null``, ``/dev/full``), a named pipe, a socket or a
+folder at the target is refused before anything is written (:func:`output_target`), since
+renaming a file over it would put a regular file in its place. A symbolic link is followed: the
+regular file it points to is replaced and the link is kept; a link to anything else, or to
+nothing, is refused. (A second hard link to the old file keeps the old content.)
+
+A read turns a missing file, a directory, a permission problem or bytes that are not UTF-8
+text into a :class:`~causalcost.errors.CausalCostError` naming the file.
 
 :func:`write_atomic` writes bytes or text; :func:`write_atomic_with` hands a temporary path to
 a writer that only writes to paths (pgmpy's BIF writer, matplotlib's ``savefig``).
@@ -21,7 +27,7 @@ from pathlib import Path
 
 from causalcost.errors import CausalCostError
 
-__all__ = ["FileError", "read_text_file", "write_atomic", "write_atomic_with"]
+__all__ = ["FileError", "output_target", "read_text_file", "write_atomic", "write_atomic_with"]
 
 
 class FileError(CausalCostError, OSError):
@@ -57,8 +63,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
     Raises
     ------
     FileError
-        The folder does not exist, or the write failed (disk full, permission denied); the
-        message names the file.
+        The folder does not exist, the target is not a regular file (a device, a named pipe,
+        a socket, a folder: see :func:`output_target`), or the write failed (disk full,
+        permission denied); the message names the file.
 
     Examples
     --------
@@ -70,6 +77,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
     >>> write_atomic("/no/such/a.txt", "x")
     Traceback (most recent call last):
     causalcost.files.FileError: cannot write '/no/such/a.txt': the folder '/no/such' does not exist
+    >>> write_atomic("/dev/null", "x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    causalcost.files.FileError: cannot write '/dev/null': it is a character device, not a ...
     """
     payload = data.encode(encoding) if isinstance(data, str) else bytes(data)
 
@@ -97,13 +107,8 @@ def write_atomic_with(path: str | os.PathLike[str], write: Callable[[Path], obje
     ...     target.read_text()
     'via a path'
     """
-    target = Path(path)
+    target = output_target(path)
     directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise FileError(f"cannot write {str(target)!r}: the folder {str(directory)!r} does not "
-                        "exist")
-    if target.is_dir():
-        raise FileError(f"cannot write {str(target)!r}: it is a folder; give a file name")
     try:
         handle = tempfile.NamedTemporaryFile(dir=directory, prefix=f".{target.name}.",
                                              suffix=".tmp", delete=False)
@@ -125,6 +130,85 @@ def write_atomic_with(path: str | os.PathLike[str], write: Callable[[Path], obje
                             "file, if any, is unchanged") from None
         raise
     return target
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def output_target(path: str | os.PathLike[str], *, flag: str | None = None) -> Path:
+    """The file a write to ``path`` replaces; refuses anything but a regular file.
+
+    ``path`` itself when it is a regular file or does not exist yet (its folder must exist);
+    for a symbolic link, the regular file it points to (written through: the link is kept).
+    Nothing is written.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Where the caller means to write.
+    flag : str, optional
+        How the user named the path (a command-line flag such as ``"-o"``): errors then read
+        ``-o '/dev/null' is a character device, ...`` instead of ``cannot write '/dev/null':
+        it is ...``.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    FileError
+        An empty path; a folder, device, named pipe or socket at ``path`` (or behind the link);
+        a link to nothing; a folder that does not exist.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     (pathlib.Path(tmp) / "real.json").write_text("{}")
+    ...     (pathlib.Path(tmp) / "link.json").symlink_to("real.json")
+    ...     output_target(pathlib.Path(tmp) / "link.json").name
+    2
+    'real.json'
+    >>> output_target("/dev/full", flag="-o")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    causalcost.files.FileError: -o '/dev/full' is a character device, not a regular file; ...
+    """
+    text = os.fspath(path)
+    where = f"{flag} {text!r}".lstrip() if flag is not None else f"cannot write {text!r}"
+    shown = where if flag is not None else f"{where}: it"
+    if not text:
+        raise FileError(f"{flag or 'the path'} is empty: give the path of a file to write"
+                        if flag is not None
+                        else "cannot write '': the path is empty; give the path of a file")
+    target = Path(text)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        directory = target.parent if str(target.parent) else Path(".")
+        if not directory.is_dir():
+            raise FileError(f"{where}: the folder {str(directory)!r} does not exist") from None
+        return target
+    except OSError as exc:  # a file where a folder goes, a name too long, no permission
+        raise FileError(f"{where}: {exc.strerror or exc}") from None
+    link = ""
+    if stat.S_ISLNK(info.st_mode):
+        real = Path(os.path.realpath(target))
+        try:
+            info = os.stat(real)
+        except OSError:
+            raise FileError(f"{shown} is a symbolic link to {str(real)!r}, which does not exist"
+                            "; write to that path itself, or remove the link") from None
+        link, target = f" is a symbolic link to {str(real)!r}, which", real
+    if stat.S_ISREG(info.st_mode):
+        return target
+    kind = next((what for test, what in _KINDS if test(info.st_mode)), "a special file")
+    fix = "give a file name inside it" if stat.S_ISDIR(info.st_mode) else \
+        "give the path of a file"
+    raise FileError(f"{shown}{link} is {kind}, not a regular file; only a regular file is "
+                    f"replaced: {fix}")
 
 
 def _mode(target: Path) -> int:

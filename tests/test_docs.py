@@ -329,8 +329,8 @@ def experiment_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> di
             figures["experiment 1"] = (f"{low * 100:.0f}–{high * 100:.0f} % "
                                        f"(high-confidence: ≥ {sure:g} %)")
         else:
-            found = re.search(r"(\d+) repetitions of n=(\d+); real/worst above 1 in "
-                              r"([\d.]+)% \(plain\), ([\d.]+)% \(high-confidence\)", printed)
+            found = re.search(r"(\d+) repetitions of n=(\d+)\s+above 1 \(worst case exceeded\): "
+                              r"([\d.]+)% plain, ([\d.]+)% high-confidence", printed)
             assert found is not None, printed
             reps, n, plain, sure = found.groups()
             assert n == "20000"

@@ -47,6 +47,10 @@ FEW = settings(SETTINGS, max_examples=6)  # for inputs that take pgmpy's BIF par
 
 
 # -- running the CLI ---------------------------------------------------------------------------
+#: ``positive=None``, ``pass weights=...``: how a Python caller is told; the CLI says flags
+PYTHON_ARGUMENT = re.compile(r"(?<![\w.'\"-])[a-z][a-z_]*=(None\b|\s|$|\.\.\.)")
+
+
 def _refuse(name: str) -> None:
     raise AssertionError(f"{name} in JSON output")
 
@@ -66,13 +70,23 @@ def cli(argv: list[str]) -> tuple[int, str]:
     if code == 2:
         lines = error.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("causalcost"), (argv, error)
+        # in the user's words: flags and commands, never Python arguments or cc. hints
+        assert not PYTHON_ARGUMENT.search(lines[0]) and "cc." not in lines[0], (argv, error)
     elif "--json" in argv:
         json.loads(text, parse_constant=_refuse)
     return code, text
 
 
 # -- a small TOML writer (the standard library only reads TOML) --------------------------------
-DEEP = object()  # stands for an array nested far deeper than any parser's recursion limit
+class _Deep:
+    """Stands for an array nested far deeper than any parser's recursion limit; one instance,
+    kept by ``copy.deepcopy`` (a mutation may copy a branch that already holds it)."""
+
+    def __deepcopy__(self, memo: dict) -> _Deep:
+        return self
+
+
+DEEP = _Deep()
 
 
 def _key(key: str) -> str:
@@ -177,6 +191,10 @@ def originals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             for y in (int(rng.random() < 0.3) for _ in range(200))]
     (folder / "logs.csv").write_text("y,a,b,c,s\n" + "".join(
         f"{y},{a},{b},{c},{score:.6f}\n" for y, a, b, c, score in rows))
+    (folder / "header.csv").write_text("y,a,b,c,s\n")
+    word = {0: "well", 1: "sick"}
+    (folder / "strings.csv").write_text("y,a,b,c,s\n" + "".join(
+        f"{word[y]},{word[a]},{word[b]},{word[c]},{score:.6f}\n" for y, a, b, c, score in rows))
     return {
         "folder": folder,
         "sheets": sheets,
@@ -422,7 +440,8 @@ FLAGS: dict[str, list[tuple[str, st.SearchStrategy[str] | None]]] = {
                ("--assumption", st.sampled_from(["monotone", "none", "maybe"])),
                ("--method", st.sampled_from(["exact", "sampling"])),
                ("--samples", st.sampled_from(["1e3", "0", "1.5"])),
-               ("--data", st.sampled_from(["logs.csv", "candidates.csv", "missing.csv"])),
+               ("--data", st.sampled_from(["logs.csv", "candidates.csv", "missing.csv",
+                                           "header.csv", "strings.csv"])),
                ("--truth", st.sampled_from(["y", "a", "nope"])),
                ("--models", st.sampled_from(["a,b,c", "a", "", ",", "a,a", "y,a"])),
                ("--fusioner", st.sampled_from(["and", "or", "majority", "k_of_n", "weighted"])),
@@ -430,12 +449,13 @@ FLAGS: dict[str, list[tuple[str, st.SearchStrategy[str] | None]]] = {
                ("--weights", st.sampled_from(["1,1,1", "1,nan,1", "-1,2,1", "1"])),
                ("--threshold", st.sampled_from(["1.5", "inf", "-1"])),
                ("--name", st.sampled_from(["sys", "", "x" * 300]))],
-    "runs": [("--truth", st.sampled_from(["y", "nope"])),
+    "runs": [("--truth", st.sampled_from(["y", "nope", ""])),
              ("--models", st.sampled_from(["a,b,c", "a", "", "a,a"])),
              ("--slot", st.sampled_from(["a", "b", "zz"])),
              ("--fusioner", st.sampled_from(["and", "or", "majority", "k_of_n", "weighted"])),
              ("--k", st.sampled_from(["0", "2", "-1"])),
-             ("--candidate", st.sampled_from(["c", "s", "nope"])),
+             ("--candidate", st.sampled_from(["c", "s", "nope", ""])),
+             ("--positive-label", st.sampled_from(["1", "P", ""])),
              ("--json", None)],
     "roc": [("--scores", st.sampled_from(["logs.csv", "candidates.csv", "missing.csv"])),
             ("--truth", st.sampled_from(["y", "a", "nope"])),
@@ -461,7 +481,8 @@ def test_random_argument_vectors(originals: dict[str, Any], tmp_path: Path,
         argv.append(str(folder / data.draw(st.sampled_from(
             ["network.json", "forced.json", "candidates.csv", "missing.json"]))))
     elif command == "runs":
-        argv.append(str(folder / data.draw(st.sampled_from(["logs.csv", "missing.csv"]))))
+        argv.append(str(folder / data.draw(st.sampled_from(["logs.csv", "missing.csv",
+                                                            "header.csv", "strings.csv"]))))
     for flag, values in chosen:
         value = None if values is None else data.draw(values)
         argv += [flag] if value is None else [flag, str(folder / value) if flag in IN_FOLDER
@@ -469,6 +490,119 @@ def test_random_argument_vectors(originals: dict[str, Any], tmp_path: Path,
     if command == "derive":
         argv += ["-o", str(tmp_path / "sheet.json")]
     cli(argv)
+
+
+# -- re-pricing a saved sheet (issue 17) --------------------------------------------------------
+COSTS = st.one_of(cells(), st.builds(
+    lambda tp, fn, fp, tn: f"tp={tp!r},fn={fn!r},fp={fp!r},tn={tn!r}",
+    st.floats(0, 1), st.floats(0, 1e6), st.floats(0, 1e6), st.floats(0, 1)))
+
+
+def _numbers_close(a: Any, b: Any) -> bool:
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            _numbers_close(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(_numbers_close, a, b))
+    if isinstance(a, (int, float)) and not isinstance(a, bool):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    return a == b
+
+
+@SETTINGS
+@given(costs=COSTS, kind=st.sampled_from(["network", "forced"]))
+def test_repricing_agrees_with_a_fresh_derivation(originals: dict[str, Any], tmp_path: Path,
+                                                  costs: str, kind: str) -> None:
+    parent = originals["folder"] / f"{kind}.json"
+    out = tmp_path / f"{abs(hash(costs))}.json"
+    code, _ = cli(["derive", str(parent), "--costs", costs, "-o", str(out)])
+    try:  # the reference: the same source derived afresh with these costs
+        matrix = cc.CostMatrix.parse(costs)
+        fresh = (cc.sheet_from_network("thesis_and", matrix) if kind == "network" else
+                 cc.sheet_from_forced_runs(cc.Confusion(tp=80, fn=20, fp=40, tn=160),
+                                           cc.Confusion(tp=0, fn=100, fp=0, tn=200), matrix,
+                                           slot="clinical_history", description="-"))
+        model = cc.Confusion(tp=50, fn=50, fp=100, tn=100)
+        want = fresh.to_dict()["derived"], cc.evaluate(fresh, model).to_dict()
+    except CausalCostError:
+        assert code == 2 and not out.exists()
+        return
+    assert code == 0
+    child = cc.load_sheet(out)
+    assert child.provenance["repriced_from"] == originals["sheets"][kind]["digest"]["sha256"]
+    got = child.to_dict()["derived"], cc.evaluate(child, model).to_dict()
+    assert got[1].pop("sheet_sha256") == child.digest
+    want[1].pop("sheet_sha256")
+    assert _numbers_close(got, want), (costs, got, want)
+
+
+# -- output paths that must not be replaced (issue 16 item 7) -----------------------------------
+def _target(folder: Path, kind: str, suffix: str) -> Path:
+    import os
+    import socket
+
+    path = folder / f"target_{kind}{suffix}"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.bind(str(path))
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "regular":
+        path.write_text("old")
+    elif kind == "link_regular":
+        (folder / f"real{suffix}").write_text("old")
+        path.symlink_to(f"real{suffix}")
+    elif kind == "link_device":
+        path.symlink_to("/dev/null")
+    elif kind == "dangling":
+        path.symlink_to(folder / "none" / "x")
+    elif kind in ("dev_null", "dev_full"):
+        path = Path(f"/dev/{kind[4:]}")
+    elif kind == "no_folder":
+        path = folder / "none" / f"out{suffix}"
+    return path
+
+
+WRITERS = {
+    "derive": lambda f, t: ["derive", "thesis_and", "--costs", "fn=5,fp=1", "-o", t],
+    "reprice": lambda f, t: ["derive", str(f / "network.json"), "--costs", "fn=2,fp=1",
+                             "-o", t],
+    "export": lambda f, t: ["export", "thesis_and", "-o", t],
+    "keygen": lambda f, t: ["keygen", "--private", t, "--public", t + ".pub"],
+}
+
+
+@settings(SETTINGS, max_examples=40)
+@given(command=st.sampled_from(sorted(WRITERS)), kind=st.sampled_from(
+    ["regular", "fresh", "fifo", "socket", "folder", "link_regular", "link_device", "dangling",
+     "dev_null", "dev_full", "no_folder"]))
+def test_random_output_targets(originals: dict[str, Any], command: str, kind: str) -> None:
+    import os
+    import stat
+    import tempfile
+
+    if command == "keygen":
+        pytest.importorskip("cryptography")
+    with tempfile.TemporaryDirectory(prefix="cc", dir="/tmp") as tmp:  # short: for sockets
+        folder = Path(tmp)
+        path = _target(folder, kind, ".bif" if command == "export" else ".json")
+        argv = WRITERS[command](originals["folder"], str(path))
+        written = path
+        before = os.lstat(written).st_mode if os.path.lexists(written) else None
+        code, _ = cli(argv)
+        writable = kind in ("fresh", "regular", "link_regular") and not (
+            command == "keygen" and kind != "fresh")  # a private key is never overwritten
+        if writable:
+            assert code == 0, (argv, kind)
+            assert stat.S_ISREG(os.stat(written).st_mode)
+            assert os.path.islink(written) == (kind == "link_regular")
+        else:
+            assert code == 2, (argv, kind)
+            after = os.lstat(written).st_mode if os.path.lexists(written) else None
+            assert after == before  # the device, pipe, socket, folder or link is untouched
+        assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
 
 
 # -- the installed entry point -----------------------------------------------------------------

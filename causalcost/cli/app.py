@@ -100,8 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command
     try:
         return int(args.func(args))
-    except CausalCostError as exc:
-        return _one_line(command, exc)
+    except CausalCostError as exc:  # in the user's words: flags, not Python arguments
+        from causalcost.cli.wording import cli_wording
+
+        return _one_line(command, cli_wording(parser, args, str(exc)))
     except BrokenPipeError:  # output piped into head & co.: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -17,10 +17,10 @@ from causalcost.cli.parsing import (
 )
 from causalcost.errors import ValidationError
 
-__all__ = ["EXIT_USER_ERROR", "HelpFormatter", "Parser", "count", "examples", "finite_number",
-           "load_system", "model_names", "network_arguments", "print_json",
-           "print_with_label_noise", "probability", "sampling_arguments", "seed",
-           "vote_arguments", "vote_options"]
+__all__ = ["EXIT_USER_ERROR", "HelpFormatter", "Parser", "cells", "count", "examples",
+           "finite_number", "load_system", "model_names", "network_arguments", "print_json",
+           "print_with_label_noise", "probability", "read_rows", "refuse_overwriting_inputs",
+           "sampling_arguments", "seed", "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
 
@@ -120,6 +120,27 @@ def load_system(args: argparse.Namespace) -> Any:
     return load_network(path, slot=args.slot)
 
 
+def refuse_overwriting_inputs(output: str, flag: str, inputs: dict[str, str | None]) -> None:
+    """Refuse an output path that names one of the command's input files (by any name): the
+    write would destroy the input (a network, a data file, a private key)."""
+    import os
+
+    from causalcost.sheet.signing import _same_file
+
+    for source, path in inputs.items():
+        if path and os.path.exists(path) and _same_file(output, path):
+            raise ValidationError(f"{flag} {output!r} is the file given as {source}: writing "
+                                  f"would destroy it; give another path to {flag}")
+
+
+def cells(confusion: Any) -> str:
+    """A confusion or cost matrix as the user writes it: ``tp=50 fn=50 fp=100 tn=100``
+    (counts as integers, never ``50.0``; costs to six significant digits)."""
+    from causalcost.confusion import format_number
+
+    return " ".join(f"{k}={format_number(v)}" for k, v in confusion.to_dict().items())
+
+
 def print_json(data: Any) -> None:
     """JSON on stdout, never with NaN or Infinity (they are not JSON)."""
     try:
@@ -132,7 +153,7 @@ def print_json(data: Any) -> None:
 def vote_arguments(group: Any, *, required: bool) -> None:
     """The logged-data arguments shared by ``runs`` and ``derive --data``: the truth and model
     columns, the fusioner and its options, the positive label and the engine."""
-    group.add_argument("--truth", required=required, metavar="COLUMN",
+    group.add_argument("--truth", required=required, metavar="COLUMN", type=name,
                        help="the true-class column")
     group.add_argument("--models", required=required, metavar="A,B,C",
                        help="the models' prediction columns, in the fusioner's input order")
@@ -145,10 +166,43 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="for weighted: one weight per model, e.g. 1,2,1")
     group.add_argument("--threshold", type=finite_number, metavar="T",
                        help="for weighted: positive when the weighted vote reaches T")
-    group.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
+    group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
     group.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
                        help="the engine that scans the file (default: polars)")
+
+
+def read_rows(path: str, engine: str = "polars") -> Any:
+    """The data file named on the command line, read lazily; a file with a header and no rows
+    is refused here, in those words (its empty columns would otherwise be read as text)."""
+    from causalcost.data.readers import read_table
+
+    if _no_rows(path):
+        from causalcost.errors import DataError
+
+        raise DataError(f"{path}: the file has a header but no rows: there is nothing to count; "
+                        "give a file with one row per instance")
+    return read_table(path, engine=engine)
+
+
+def _no_rows(path: str) -> bool:
+    """Whether ``path`` certainly has no data rows (a CSV of a header alone, an empty parquet
+    file); False when unsure: the reader then says what is wrong."""
+    import os
+
+    suffix = os.path.splitext(path)[1].lower()
+    try:
+        if suffix in (".csv", ".tsv"):
+            with open(path, "rb") as handle:
+                lines = (line for line in handle if line.strip())
+                return next(lines, None) is not None and next(lines, None) is None
+        if suffix in (".parquet", ".pq"):
+            import polars as pl
+
+            return int(pl.scan_parquet(path).select(pl.len()).collect().item()) == 0
+    except Exception:  # unreadable, not a file, not parquet: read_table says so
+        return False
+    return False
 
 
 def model_names(text: str) -> list[str]:

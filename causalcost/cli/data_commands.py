@@ -6,22 +6,25 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import (
+    cells,
     examples,
     model_names,
     print_json,
     probability,
+    read_rows,
     vote_arguments,
     vote_options,
 )
+from causalcost.cli.parsing import name
+from causalcost.confusion import format_number
 
 __all__ = ["register"]
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
     from causalcost.data.forced_runs import forced_runs
-    from causalcost.data.readers import read_table
 
-    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+    runs = forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
                        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
                        positive=args.positive_label, **vote_options(args))
     out = runs.to_dict()
@@ -36,7 +39,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
     else:
-        print(repr(runs))
+        _print_runs(runs)
         if table is not None:
             print(f"\ninterventional error rates with {args.confidence:.0%} "
                   f"{table.interval_method} intervals:")
@@ -47,8 +50,29 @@ def _cmd_runs(args: argparse.Namespace) -> int:
                       f"n = {int(table.counts[c, x, k])}")  # type: ignore[index]
         if args.candidate:
             print(f"the system with column {args.candidate!r} in the slot: "
-                  f"{runs.with_candidate(args.candidate)!r}")
+                  f"{cells(runs.with_candidate(args.candidate))}")
     return 0
+
+
+def _print_runs(runs: Any) -> None:
+    """The forced runs in words and plain counts (no Python reprs)."""
+    pos, neg = runs.forced_p.positives, runs.forced_p.negatives
+    print(f"forced runs of slot {runs.slot!r} in {runs.n} instances "
+          f"({format_number(pos)} positive, {format_number(neg)} negative)")
+    print(f"  fusioner:          {runs.fusioner.description}")
+    print(f"  slot forced to P:  {cells(runs.forced_p)}")
+    print(f"  slot forced to N:  {cells(runs.forced_n)}")
+    print("  as deployed:       " + (cells(runs.observed) if runs.has_slot_column else
+                                     f"not counted (no column {runs.slot!r})"))
+    kinds = runs.kinds
+    for label, cls in (("positives", "P"), ("negatives", "N")):
+        print(f"  {label} by kind: " + ", ".join(
+            f"{kind} {int(kinds.loc[cls, kind])}" for kind in kinds.columns))
+    right_only = int(kinds["right_only"].sum())
+    print("  monotone on the data: " + (
+        "yes (no instance fails only when the slot is right)" if runs.monotone_on_data else
+        f"no ({right_only} instance{'s' if right_only != 1 else ''} fail only when the slot "
+        "is right)"))
 
 
 def register(sub: Any) -> None:
@@ -60,9 +84,10 @@ def register(sub: Any) -> None:
                     "always, right_only) and the system as deployed, from a table with one row "
                     "per instance.")
     p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
-    p.add_argument("--slot", required=True, metavar="NAME", help="the model under evaluation")
+    p.add_argument("--slot", required=True, metavar="NAME", type=name,
+                   help="the model under evaluation")
     vote_arguments(p, required=True)
-    p.add_argument("--candidate", metavar="COLUMN",
+    p.add_argument("--candidate", metavar="COLUMN", type=name,
                    help="also the real system with this prediction column in the slot")
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="also the four rates with binomial intervals at this level")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from causalcost.cli.common import count, examples, probability, seed
 from causalcost.errors import ValidationError
-from causalcost.files import write_atomic
+from causalcost.files import output_target, write_atomic
 
 __all__ = ["register"]
 
@@ -26,10 +27,26 @@ def _costs(text: str | None) -> Any:
     return None if text is None else CostMatrix.parse(text)
 
 
-def _folder(path: str) -> Path:
+def _output_folder(text: str) -> str:
+    """``-o DIR``: not empty, and not an existing file (checked when the line is read)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder is empty: give a folder for the CSV and "
+                                         "pictures, e.g. -o results")
+    if os.path.lexists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder: give a folder for the CSV "
+                                         "and pictures")
+    return text
+
+
+def _folder(path: str, names: tuple[str, ...]) -> Path:
+    """The output folder, made if missing; the files it will get are checked before any work
+    (a device or a folder where a file goes is refused, not replaced)."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValidationError(f"-o {path!r} is a file: give a folder for the CSV and pictures")
+    for file_name in names:
+        if folder.is_dir():
+            output_target(folder / file_name, flag="-o")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -39,7 +56,7 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
 
-    folder = _folder(args.output)
+    folder = _folder(args.output, ("coverage.csv", "coverage_heatmap.png", "coverage_curves.png"))
     result = coverage_experiment(
         args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,
         costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
@@ -49,7 +66,12 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
                  frame[[*COVERAGE_COLUMNS, "tightness_plain"]].to_csv(index=False))
     save_figure(draw_coverage_heatmap(result), folder / "coverage_heatmap.png")
     save_figure(draw_coverage_curves(result), folder / "coverage_curves.png")
-    print(repr(result))
+    print(f"coverage of the worst case on {result.system}: {len(frame)} cells (n1 x n2), "
+          f"{int(frame['repetitions'].iloc[0])} repetitions each")
+    for label, column in (("plain", "p_plain"),
+                          (f"high-confidence ({result.confidence:.0%})", "p_high_confidence")):
+        print(f"  {label} worst case holds in {frame[column].min():.1%} to "
+              f"{frame[column].max():.1%} of the repetitions")
     print(f"wrote {folder / 'coverage.csv'}, coverage_heatmap.png and coverage_curves.png")
     return 0
 
@@ -59,15 +81,20 @@ def _cmd_ratio(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_ratio_histogram
 
-    folder = _folder(args.output)
+    folder = _folder(args.output, ("ratio.csv", "ratio.png"))
     result = ratio_experiment(
         args.network, n=args.n, repetitions=args.repetitions, seed=args.seed,
         costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
         progress=False if args.quiet else None)
     write_atomic(folder / "ratio.csv", result.frame[list(RATIO_COLUMNS)].to_csv(index=False))
     save_figure(draw_ratio_histogram(result), folder / "ratio.png")
-    print(repr(result))
-    print(result.summary().to_string(float_format=lambda v: f"{v:.4g}"))
+    summary = result.summary()
+    print(f"real system cost / worst case on {result.system}: {len(result.frame)} repetitions "
+          f"of n={result.n}")
+    print(f"  above 1 (worst case exceeded): {summary.loc['ratio_plain', 'share_above_1']:.2%} "
+          f"plain, {summary.loc['ratio_high_confidence', 'share_above_1']:.2%} "
+          f"high-confidence; largest {summary.loc['ratio_plain', 'max']:.4g}")
+    print(summary.to_string(float_format=lambda v: f"{v:.4g}"))
     print(f"wrote {folder / 'ratio.csv'} and ratio.png")
     return 0
 
@@ -84,7 +111,7 @@ def _common(p: argparse.ArgumentParser, per: str) -> None:
                    help="counts: multinomial cell counts (fast); instances: per-instance "
                         "sampling from the network (the validation path) (default: counts)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("-o", "--output", required=True, metavar="DIR",
+    p.add_argument("-o", "--output", required=True, metavar="DIR", type=_output_folder,
                    help="folder for the CSV and the PNG pictures")
 
 

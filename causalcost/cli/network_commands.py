@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from causalcost.cli.common import (
     print_json,
     sampling_arguments,
 )
+from causalcost.cli.parsing import output_file
 from causalcost.errors import CausalCostError, ValidationError
 from causalcost.files import write_atomic_with
 
@@ -77,9 +79,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     # pgmpy's writer takes a path: it writes a temporary file beside the target, which
     # is synced and renamed over it (a failed export leaves an old file intact)
     write_atomic_with(args.output, lambda temporary: system.to_bif(str(temporary)))
-    print(f"wrote {args.output}; read it back with: causalcost query {args.output} "
-          f"--class-node {system.class_node} --system-node {system.system_node} "
-          f"--positive {system.positive} --slot {system.slot or '<model>'}")
+    print(f"wrote {args.output}; read it back with:")
+    print(f"  causalcost query {args.output} --class-node {system.class_node} "
+          f"--system-node {system.system_node} \\")  # a shell line continued
+    print(f"    --positive {system.positive} --slot {system.slot or '<model>'}")
     return 0
 
 
@@ -90,8 +93,9 @@ def _cmd_networks(args: argparse.Namespace) -> int:
         spec = read_network(name)
         print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
               f"models={', '.join(spec.models)}")
-        if spec.description:
-            print(f"{'':20s} {' '.join(str(spec.description).split())}")
+        if spec.description:  # wrapped under the name, lines under 100 characters
+            for line in textwrap.wrap(" ".join(str(spec.description).split()), width=78):
+                print(f"{'':20s} {line}")
     return 0
 
 
@@ -112,7 +116,8 @@ def register(sub: Any) -> None:
     network_arguments(p)
     p.add_argument("--do", choices=("P", "N"), default=None,
                    help="also draw the graph mutilated by do(slot = P or N)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="a .png or .svg path")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,
+                   help="a .png or .svg path")
     p.epilog = examples("causalcost draw thesis_and --do P -o dag.svg")
     p.set_defaults(func=_cmd_draw)
 
@@ -121,7 +126,7 @@ def register(sub: Any) -> None:
                                    "exactly (pyAgrum reads BIF probabilities at float32 "
                                    "precision). The command prints how to query it back.")
     network_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE.bif",
+    p.add_argument("-o", "--output", required=True, metavar="FILE.bif", type=output_file,
                    help="the .bif path to write (written atomically)")
     p.epilog = examples("causalcost export thesis_and -o thesis_and.bif")
     p.set_defaults(func=_cmd_export)

@@ -12,8 +12,8 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["MAX_COUNT", "count", "finite_number", "finite_numbers", "name", "probability",
-           "seed", "shorten"]
+__all__ = ["MAX_COUNT", "count", "finite_number", "finite_numbers", "name", "output_file",
+           "probability", "seed", "shorten"]
 
 #: The largest count a float64 holds exactly (``2**53``); sampling refuses more.
 MAX_COUNT = 2**53
@@ -162,4 +162,31 @@ def name(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty name; give one, or leave the option out for "
                                          "its default")
+    return text
+
+
+def output_file(text: str) -> str:
+    """A path the command may write: a regular file or a new name in an existing folder.
+
+    Checked when the command line is read, before any work: a device (``/dev/null``), a named
+    pipe, a socket or a folder is refused (an atomic write would replace it with a regular
+    file), and so is a symbolic link to one of them or to nothing; a link to a regular file is
+    written through (:func:`causalcost.files.output_target`).
+
+    Examples
+    --------
+    >>> output_file("sheet.json")
+    'sheet.json'
+    >>> try:
+    ...     output_file("/dev/null")
+    ... except argparse.ArgumentTypeError as exc:
+    ...     print(str(exc).split(";")[0])
+    '/dev/null' is a character device, not a regular file
+    """
+    from causalcost.files import FileError, output_target
+
+    try:
+        output_target(text, flag="")
+    except FileError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text

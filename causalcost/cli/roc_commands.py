@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcost.cli.common import examples, print_json
+from causalcost.cli.parsing import output_file
 from causalcost.errors import ValidationError
 
 __all__ = ["register"]
@@ -64,7 +65,7 @@ def register(sub: Any) -> None:
     p.add_argument("--score", required=True, metavar="COLUMN", help="the score column")
     p.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
                    help="the positive label when the truth column holds strings")
-    p.add_argument("-o", "--output", metavar="ROC.png",
+    p.add_argument("-o", "--output", metavar="ROC.png", type=output_file,
                    help="also draw the ROC (and ROC_costs.png: system cost against threshold)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.epilog = examples("causalcost roc sheet.json --scores scores.csv --truth y --score p -o "

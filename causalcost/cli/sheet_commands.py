@@ -7,17 +7,19 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import (
+    cells,
     examples,
     load_system,
     model_names,
     print_json,
     print_with_label_noise,
     probability,
+    refuse_overwriting_inputs,
     sampling_arguments,
     vote_arguments,
     vote_options,
 )
-from causalcost.cli.parsing import name
+from causalcost.cli.parsing import name, output_file
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
 
@@ -33,6 +35,9 @@ def _cmd_derive(args: argparse.Namespace) -> int:
     )
 
     costs = CostMatrix.parse(args.costs)
+    refuse_overwriting_inputs(args.output, "-o", {"NETWORK": args.network, "--data": args.data})
+    if args.network is not None and args.network.lower().endswith(".json"):
+        return _reprice(args, costs)
     routes = [name for name, used in (("NETWORK", args.network),
                                       ("--forced-p/--forced-n", args.forced_p or args.forced_n),
                                       ("--data", args.data)) if used]
@@ -64,13 +69,52 @@ def _cmd_derive(args: argparse.Namespace) -> int:
             provenance={**network_provenance(path), "network": system.name},
         )
     sheet.save(args.output)
-    print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption}, "
-          f"{sheet.digest})")
+    print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption})")
+    print(f"  sheet: {sheet.digest}")
+    return 0
+
+
+#: derive's options that only apply when deriving afresh (not when re-pricing a sheet).
+_DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
+                "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
+                "threshold", "positive_label", "description", "name", "seed")
+
+
+def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
+    """``derive SHEET.json --costs CELLS -o OUT.json``: the sheet re-priced, not re-derived."""
+    from causalcost.sheet.costsheet import load_sheet
+
+    given = [f"--{key.replace('_', '-')}" for key in _DERIVE_ONLY
+             if getattr(args, key, None) is not None]
+    given += [f"--{key}" for key, default in (("method", "exact"), ("samples", 100_000),
+                                              ("confidence", 0.95), ("interval", "wilson"),
+                                              ("engine", "polars"))
+              if getattr(args, key) != default]
+    if given:
+        verb = "apply" if len(given) > 1 else "applies"
+        raise ValidationError(f"derive {args.network} --costs re-prices a saved sheet (its rates "
+                              f"do not depend on the costs); {', '.join(given)} {verb} only "
+                              "when deriving afresh: drop them")
+    import warnings
+
+    from causalcost.errors import CausalCostWarning
+
+    parent = load_sheet(args.network)
+    with warnings.catch_warnings():  # said below, in the CLI's words
+        warnings.simplefilter("ignore", CausalCostWarning)
+        sheet = parent.with_costs(costs)
+    sheet.save(args.output)
+    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells(costs)})")
+    print(f"  sheet:  {sheet.digest}")
+    print(f"  parent: {parent.digest}")
+    if parent.signature is not None:
+        print("  unsigned: the parent's signature covers the parent's digest only; sign this "
+              "sheet: causalcost sign")
     return 0
 
 
 def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
-    from causalcost.data.readers import read_table
+    from causalcost.cli.common import read_rows
     from causalcost.sheet.from_data import sheet_from_data
 
     missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
@@ -79,7 +123,7 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
     if missing:
         raise ValidationError(f"derive --data needs {', '.join(missing)}")
     return sheet_from_data(
-        read_table(args.data, engine=args.engine), costs, truth=args.truth,
+        read_rows(args.data, engine=args.engine), costs, truth=args.truth,
         models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
         positive=args.positive_label, description=args.description or f"logged predictions "
         f"in {args.data}", system_name=args.name or "system", assumption=args.assumption,
@@ -125,6 +169,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             noise = label_noise_range(sheet, model, args.label_accuracy)
         print_with_label_noise(report, noise, args.json)
         return 0
+    if args.label_accuracy is not None:  # the label-noise range is one candidate's
+        raise ValidationError(f"--label-accuracy applies to one candidate; {len(candidates)} were "
+                              "given: evaluate them one at a time, or drop --label-accuracy")
     frame = compare(sheet, candidates, confidence=args.confidence)
     if args.json:
         records = frame.reset_index(names="name").to_dict(orient="records")
@@ -180,9 +227,12 @@ def register(sub: Any) -> None:
                     "the system's confusion with the slot forced to P and to N (--forced-p, "
                     "--forced-n, --slot); or logged predictions (--data FILE with --truth, "
                     "--models, --slot, --fusioner). --slot is needed for forced runs and "
-                    "data; for a network it overrides the file's slot.")
+                    "data; for a network it overrides the file's slot. Given a saved sheet "
+                    "(SHEET.json) and --costs, it re-prices that sheet instead: a new sheet, "
+                    "new digest, provenance naming the parent's.")
     p.add_argument("network", metavar="NETWORK", nargs="?",
-                   help="a network file or shipped network (omit with --forced-p or --data)")
+                   help="a network file or shipped network (omit with --forced-p or --data); "
+                        "or a saved SHEET.json to re-price with --costs (the rates are kept)")
     p.add_argument("--slot", metavar="NAME", type=name,
                    help="the model under evaluation (required with --forced-p or --data)")
     bif = p.add_argument_group("roles for BIF files (a TOML file names its own roles)")
@@ -207,8 +257,9 @@ def register(sub: Any) -> None:
     vote_arguments(data, required=False)
     p.add_argument("--description", metavar="TEXT", help="provenance of forced runs or data")
     p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
-    p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
-                   help="where to write the sheet (written atomically)")
+    p.add_argument("-o", "--output", required=True, metavar="SHEET.json", type=output_file,
+                   help="where to write the sheet (written atomically; a regular file or a new "
+                        "one)")
     p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json")
     p.set_defaults(func=_cmd_derive)
 

@@ -9,9 +9,11 @@ it (``verify``). Signing needs the optional dependency ``cryptography``
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from causalcost.cli.common import examples, print_json
+from causalcost.cli.common import examples, print_json, refuse_overwriting_inputs
+from causalcost.cli.parsing import output_file
 from causalcost.errors import ValidationError
 
 __all__ = ["register"]
@@ -33,15 +35,33 @@ def _one_of(word: str | None, flag: str | None, name: str, option: str) -> str:
 
 
 def _cmd_keygen(args: argparse.Namespace) -> int:
-    from causalcost.sheet.signing import generate_signing_key
+    import warnings
 
-    private, public = generate_signing_key(*_key_paths(args))
+    from causalcost.sheet.signing import _same_file, generate_signing_key
+
+    private, public = _key_paths(args)
+    if _same_file(private, public):
+        flags = ("--private" if args.private is not None else "PRIVATE.pem",
+                 "--public" if args.public is not None else "PUBLIC.pem")
+        raise ValidationError(f"{flags[0]} and {flags[1]} name the same file {private!r}: the "
+                              "public key would replace the private one; give two paths")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        generate_signing_key(private, public)
+    for warning in caught:
+        print(f"causalcost keygen: warning: {warning.message}", file=sys.stderr)
     print(f"wrote {private} (keep it secret) and {public} (give it to model owners)")
     return 0
 
 
 def _cmd_sign(args: argparse.Namespace) -> int:
+    from causalcost.files import output_target
     from causalcost.sheet.signing import sign_sheet
+
+    if args.output is None:  # signed in place: SHEET.json is the file replaced
+        output_target(args.sheet, flag="SHEET.json")
+    refuse_overwriting_inputs(args.output or args.sheet, "-o" if args.output else "SHEET.json",
+                              {"--key": args.key})
 
     out = sign_sheet(args.sheet, args.key, args.output)
     print(f"signed {out}")
@@ -56,8 +76,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print_json(verified.to_dict())
     else:
         info = verified.to_dict()
-        print(f"{info['path']}: signature valid; slot {info['slot']!r}, {info['sha256']}, "
+        print(f"{info['path']}: signature valid; slot {info['slot']!r}, "
               f"signed by {info['signed_by']}")
+        print(f"  sheet: {info['sha256']}")
     return 0
 
 
@@ -68,13 +89,13 @@ def register(sub: Any) -> None:
                                    "public key as PEM files: causalcost keygen --private "
                                    "owner.pem --public owner.pub.pem (or the two paths as "
                                    "words). Needs causalcost[sign].")
-    p.add_argument("private_word", metavar="PRIVATE.pem", nargs="?", default=None,
+    p.add_argument("private_word", metavar="PRIVATE.pem", nargs="?", default=None, type=output_file,
                    help="the private key to write (or --private)")
-    p.add_argument("public_word", metavar="PUBLIC.pem", nargs="?", default=None,
+    p.add_argument("public_word", metavar="PUBLIC.pem", nargs="?", default=None, type=output_file,
                    help="the public key to write (or --public)")
-    p.add_argument("--private", metavar="PRIVATE.pem", default=None,
+    p.add_argument("--private", metavar="PRIVATE.pem", default=None, type=output_file,
                    help="the private key to write; keep it secret")
-    p.add_argument("--public", metavar="PUBLIC.pem", default=None,
+    p.add_argument("--public", metavar="PUBLIC.pem", default=None, type=output_file,
                    help="the public key to write; give it to model owners")
     p.epilog = examples("causalcost keygen owner.pem owner.pub.pem")
     p.set_defaults(func=_cmd_keygen)
@@ -85,7 +106,7 @@ def register(sub: Any) -> None:
     p.add_argument("sheet", metavar="SHEET.json", help="a sheet written by 'causalcost derive'")
     p.add_argument("--key", required=True, metavar="PRIVATE.pem",
                    help="the private key made by 'causalcost keygen'")
-    p.add_argument("-o", "--output", metavar="OUT.json",
+    p.add_argument("-o", "--output", metavar="OUT.json", type=output_file,
                    help="write the signed sheet here (default: sign SHEET.json in place)")
     p.epilog = examples("causalcost sign sheet.json --key owner.pem")
     p.set_defaults(func=_cmd_sign)

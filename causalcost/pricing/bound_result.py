@@ -7,6 +7,7 @@ computing.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,8 +131,10 @@ class Bound:
         if self.confidence is not None:
             form += (f"; the worst case holds on the candidate's instances with probability "
                      f"at least {self.confidence:.0%} ({self.method} prediction limits)")
-        return (f"System cost bounds for model {self.model!r} under {self.costs!r}\n"
-                f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}")
+        said = f"assumption {self.assumption!r}: {_ASSUMPTION_TEXT[self.assumption]}; {form}"
+        return "\n".join([f"System cost bounds for model {_cells(self.model)} under costs "
+                          f"{_cells(self.costs)}", *textwrap.wrap(said, width=99,
+                                                                  subsequent_indent="  ")])
 
     def __str__(self) -> str:
         return "\n".join([
@@ -147,5 +150,13 @@ class Bound:
             ["How the best case can happen:", *self.best_witness.describe().splitlines()])
 
 
+def _cells(matrix: Confusion | CostMatrix) -> str:
+    """``tp=50 fn=50 fp=100 tn=100``: counts whole, no Python repr in the text."""
+    return " ".join(f"{k}={_fmt(v)}" for k, v in matrix.to_dict().items())
+
+
 def _indent(text: str) -> str:
-    return "\n".join(f"  {line}" for line in text.splitlines()) or "  (no instances)"
+    """Each sentence indented, wrapped under 100 characters (continuations indented more)."""
+    return "\n".join("\n".join(textwrap.wrap(line, width=99, initial_indent="  ",
+                                             subsequent_indent="    "))
+                     for line in text.splitlines()) or "  (no instances)"

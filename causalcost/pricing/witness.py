@@ -188,9 +188,10 @@ class Witness:
 
         Kinds come in the order of the table in :mod:`~causalcost.pricing.bounds` (``never``,
         ``wrong_only``, ``always``, ``right_only``), each with the model's hits and then its
-        mistakes on it; kinds with no instance are skipped. Expected (fractional) counts are rounded for
-        reading (:func:`display_count`); numbers and nouns agree ("1 model hit", "2 model
-        hits").
+        mistakes on it; kinds with no instance are skipped. Expected (fractional) counts say
+        so and are rounded for reading: "about 174 model mistakes" (whole from 10 on, two
+        significant digits below: "about 6.6"); numbers and nouns agree ("1 model hit", "2
+        model hits").
 
         >>> from causalcost.pricing.bounds import bound
         >>> b = bound(Confusion(50, 50, 0, 0), Confusion(0, 100, 0, 0), Confusion(50, 50, 0, 0))
@@ -198,7 +199,10 @@ class Witness:
         positives: 50 model mistakes on instances that fail only when the slot is wrong, 50 model hits on instances that always fail -> 100 system errors
         >>> w = Witness(ClassWitness(always=(1, 0), never=(0, 0.915888)), ClassWitness(), "none")
         >>> print(w.describe())
-        positives: 0.92 model mistakes on instances that never fail, 1 model hit on an instance that always fails -> 1 system error
+        positives: about 0.92 model mistakes on instances that never fail, 1 model hit on an instance that always fails -> 1 system error
+        >>> w = Witness(ClassWitness(wrong_only=(25.5, 173.6)), ClassWitness(), "none")
+        >>> print(w.describe())
+        positives: about 26 model hits and about 174 model mistakes on instances that fail only when the slot is wrong -> about 174 system errors
         """  # noqa: E501
         lines = []
         for name, cw in (("positives", self.positives), ("negatives", self.negatives)):
@@ -240,10 +244,24 @@ def display_count(value: float) -> str:
     return text if text not in ("0", "-0") else f"{value:.2g}"
 
 
+def _about(value: float) -> str:
+    """A count in a sentence: whole counts as they are; expected (fractional) ones as "about
+    174" (whole from 10 on) or "about 6.6" (two significant digits below 10).
+
+    >>> _about(174.0), _about(173.6), _about(6.6000000000000005), _about(2.0000000000000004)
+    ('174', 'about 174', 'about 6.6', '2')
+    """
+    text = display_count(value)  # refuses what is not a real number
+    number = float(value)
+    if not np.isfinite(number) or abs(number - round(number)) <= 1e-9 * max(1.0, abs(number)):
+        return display_count(round(number)) if np.isfinite(number) else text
+    return f"about {round(number)}" if abs(number) >= 10 else f"about {number:.2g}"
+
+
 def _counted(value: float, noun: str) -> str:
-    """``"1 model hit"``, ``"2 model hits"``, ``"0.5 model hits"``."""
-    text = display_count(value)
-    return f"{text} {noun}" if text == "1" else f"{text} {noun}s"
+    """``"1 model hit"``, ``"2 model hits"``, ``"about 0.5 model hits"``."""
+    text = _about(value)
+    return f"{text} {noun}" if text.removeprefix("about ") == "1" else f"{text} {noun}s"
 
 
 def _instances(value: float, label: str) -> str:

@@ -205,11 +205,22 @@ def _check_provenance(p: Mapping[str, Any]) -> None:
 
 # ---------------------------------------------------------------------- consistency
 def _check_consistency(s: SheetFields) -> None:
-    """The fields agree with each other (SheetError saying which disagree)."""
+    """The fields agree with each other (SheetError saying which disagree).
+
+    The relations, each checked where both sides are present: the table is for the sheet's
+    slot and gives its ``rates``; the forced runs count one class total each (the
+    ``class_counts``), give the ``rates``, and give the table (probabilities, counts and
+    intervals, recounted); the counted kinds of data evidence give the forced runs (per class,
+    failures forced to the right class are ``always + right_only``, to the wrong class
+    ``always + wrong_only``: :func:`causalcost.forced_from_kinds`), so the class counts and the
+    rates, and their ``right_only`` count says whether the system is monotone; the class counts
+    give the ``prior``; the assumption ``monotone`` needs evidence that says so and monotone
+    rates; the derived matrices are the ones recomputed from the rates and costs.
+    """
     bad = "tampered or inconsistent sheet: "
     if s.table is not None:
         if s.table.slot != s.slot:
-            raise SheetError(f"{bad}the table is for slot {s.table.slot!r}, the sheet for "
+            raise SheetError(f"{bad}'table' is for slot {s.table.slot!r}, the sheet ('slot') for "
                              f"{s.slot!r}")
         if not _same_rates(s.table.error_rates, s.rates):
             raise SheetError(f"{bad}'rates' {s.rates!r} differ from the table's "
@@ -217,16 +228,18 @@ def _check_consistency(s: SheetFields) -> None:
     if s.forced_p is not None and s.forced_n is not None:
         totals = {(m.positives, m.negatives) for m in (s.forced_p, s.forced_n)}
         if len(totals) > 1:
-            raise SheetError(f"{bad}the forced runs count different class totals: "
+            raise SheetError(f"{bad}'forced_runs' count different class totals: "
                              f"{s.forced_p!r} and {s.forced_n!r}")
         if s.class_counts is None or tuple(map(float, s.class_counts)) != totals.pop():
-            raise SheetError(f"{bad}'class_counts' {s.class_counts!r} must equal the forced runs' "
-                             f"class totals ({_fmt(s.forced_p.positives)}, "
+            raise SheetError(f"{bad}'class_counts' {s.class_counts!r} must equal the class "
+                             f"totals of 'forced_runs' ({_fmt(s.forced_p.positives)}, "
                              f"{_fmt(s.forced_p.negatives)})")
         counted = ErrorRates.from_forced(s.forced_p, s.forced_n)
         if not _same_rates(counted, s.rates):
-            raise SheetError(f"{bad}'rates' {s.rates!r} differ from those counted in the forced "
-                             f"runs {counted!r}")
+            raise SheetError(f"{bad}'rates' {s.rates!r} differ from those counted in "
+                             f"'forced_runs' {counted!r}")
+    _check_table_counted(s, bad)
+    _check_kinds_agree(s, bad)
     if s.class_counts is not None and s.prior is not None:
         implied = s.class_counts[0] / sum(s.class_counts)
         if not _close(implied, s.prior):
@@ -245,11 +258,13 @@ def _check_consistency(s: SheetFields) -> None:
                 "the sheet again, or use assumption 'none'")
         if m["is_monotone"] is False:
             what = "data show" if evidence_source(m) == "data" else "network check found"
-            raise SheetError(f"{bad}assumption 'monotone' but the {what} the system is not "
-                             f"monotone in the slot (violation {m.get('violation')}, "
-                             f"right_only {m.get('right_only')})")
+            detail = (f"right_only {m.get('right_only')}" if evidence_source(m) == "data"
+                      else f"violation {m.get('violation')}")
+            raise SheetError(f"{bad}'assumption' is 'monotone' but the {what} the system is not "
+                             f"monotone in the slot ('monotonicity.is_monotone' false, "
+                             f"{detail})")
         if not s.rates.is_monotone:
-            raise SheetError(f"{bad}assumption 'monotone' but the rates {s.rates!r} violate "
+            raise SheetError(f"{bad}'assumption' is 'monotone' but the 'rates' {s.rates!r} violate "
                              "e_P(P) <= e_P(N) or e_N(N) <= e_N(P)")
     for name, recompute in (("expected_cost_matrix", expected_cost_matrix),
                             ("error_transition_matrix", error_transition_matrix)):
@@ -257,3 +272,73 @@ def _check_consistency(s: SheetFields) -> None:
         if not _same_cells(stored.cells(), fresh.cells()):
             raise SheetError(f"{bad}the stored {name} {stored!r} differs from the one recomputed "
                              f"from the rates and costs {fresh!r}")
+
+
+def _check_table_counted(s: SheetFields, bad: str) -> None:
+    """A table with counts is the one counted from them: its outcome counts are whole numbers
+    (the forced runs' cells when the sheet holds them) and its intervals are recomputed."""
+    t = s.table
+    if t is None or t.counts is None:
+        return
+    if s.forced_p is not None and s.forced_n is not None:
+        k, source = np.zeros((2, 2, 4)), "'forced_runs'"
+        for x, m in enumerate((s.forced_p, s.forced_n)):
+            k[0, x, :2] = (m.tp, m.fn)
+            k[1, x, 2:] = (m.fp, m.tn)
+    else:
+        k, source = np.round(t.probabilities * t.counts), "its own counts ('n')"
+        if not np.allclose(k, t.probabilities * t.counts, rtol=0, atol=1e-6):
+            raise SheetError(f"{bad}the probabilities in 'table' are not whole counts out of "
+                             "its 'n': the table was not counted")
+    try:
+        fresh = InterventionalTable.from_counts(
+            t.slot, k, method=t.method, confidence=t.confidence or 0.95,
+            interval_method=t.interval_method or "wilson", seed=t.seed)
+    except ValidationError as exc:
+        raise SheetError(f"{bad}'table' cannot be counted from {source}: {exc}") from None
+    for name in ("probabilities", "counts", "lower", "upper"):
+        stored, counted = getattr(t, name), getattr(fresh, name)
+        if stored is not None and not np.allclose(stored, counted, rtol=_TOL["rel_tol"],
+                                                  atol=_TOL["abs_tol"]):
+            raise SheetError(f"{bad}the {name} in 'table' differ from those counted from "
+                             f"{source} (confidence {t.confidence}, {t.interval_method} "
+                             "intervals)")
+
+
+def _stored_kinds(m: Mapping[str, Any] | None) -> dict[str, tuple[int, int, int, int]] | None:
+    """The counted kinds of data evidence (validated by :func:`_check_kinds`), or None."""
+    if m is None or evidence_source(m) != "data" or not isinstance(m.get("kinds"), Mapping):
+        return None
+    names = ("never", "wrong_only", "always", "right_only")
+    return {c: tuple(int(m["kinds"][c][k]) for k in names)  # type: ignore[misc]
+            for c in ("P", "N")}
+
+
+def _check_kinds_agree(s: SheetFields, bad: str) -> None:
+    """Counted kinds determine the forced runs, hence the class counts and the rates."""
+    kinds = _stored_kinds(s.monotonicity)
+    if kinds is None:
+        return
+    sizes = (sum(kinds["P"]), sum(kinds["N"]))
+    if s.class_counts is None or tuple(map(int, s.class_counts)) != sizes:
+        raise SheetError(f"{bad}'monotonicity.kinds' count {sizes[0]} positives and {sizes[1]} "
+                         f"negatives but 'class_counts' is {s.class_counts!r}: the kinds must be "
+                         "counted on the sheet's own instances")
+    # per class: failures with the slot forced to the right / the wrong class
+    right = {c: kinds[c][2] + kinds[c][3] for c in kinds}  # always + right_only
+    wrong = {c: kinds[c][2] + kinds[c][1] for c in kinds}  # always + wrong_only
+    implied = (Confusion(tp=sizes[0] - right["P"], fn=right["P"], fp=wrong["N"],
+                         tn=sizes[1] - wrong["N"]),
+               Confusion(tp=sizes[0] - wrong["P"], fn=wrong["P"], fp=right["N"],
+                         tn=sizes[1] - right["N"]))
+    if s.forced_p is not None and s.forced_n is not None:
+        for name, stored, counted in zip(("forced_p", "forced_n"), (s.forced_p, s.forced_n),
+                                         implied):
+            if not _same_cells(stored.cells(), counted.cells()):
+                raise SheetError(f"{bad}'monotonicity.kinds' imply 'forced_runs.{name}' "
+                                 f"{counted!r}, the sheet holds {stored!r}")
+    if sizes[0] > 0 and sizes[1] > 0:
+        counted_rates = ErrorRates.from_forced(*implied)
+        if not _same_rates(counted_rates, s.rates):
+            raise SheetError(f"{bad}'monotonicity.kinds' imply the rates {counted_rates!r}, the "
+                             f"sheet's 'rates' are {s.rates!r}")

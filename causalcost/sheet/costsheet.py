@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.inference.table import OUTCOMES, ErrorRates, InterventionalTable
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.checks import _check_consistency, _check_fields
-from causalcost.sheet.digest import content_digest, strict_json_loads
+from causalcost.sheet.digest import UNSIGNED_FIELDS, content_digest, strict_json_loads
 from causalcost.sheet.schema import _RATE_NAMES, SHEET_FORMAT, SHEET_VERSION, _sheet_fields
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 
@@ -171,6 +171,66 @@ class CostSheet:
         checked = self.signature is not None and check_signature(self.signature, self.digest)
         object.__setattr__(self, "_signature_checked", checked)
 
+    # -- re-pricing -----------------------------------------------------------------------
+    def with_costs(self, costs: CostMatrix) -> CostSheet:
+        """The same sheet priced with other system costs: a new sheet, with a new digest.
+
+        The rates, the table, the forced runs, the class sizes and the monotonicity evidence
+        do not depend on the costs, so they are kept; the two model cost matrices are
+        recomputed, and the new sheet is checked like any other (its assumption against its
+        evidence and rates). Its provenance is the parent's with ``"repriced_from"``: the
+        parent's digest; it is unsigned (a signature covers one digest: the system owner signs
+        the re-priced sheet again; re-pricing a signed sheet warns with a
+        :class:`~causalcost.errors.CausalCostWarning`) and stamped with the time of re-pricing.
+
+        Parameters
+        ----------
+        costs : CostMatrix
+            The new system cost matrix.
+
+        Returns
+        -------
+        CostSheet
+
+        Raises
+        ------
+        InputTypeError
+            If ``costs`` is not a :class:`~causalcost.CostMatrix`.
+
+        Examples
+        --------
+        >>> import causalcost as cc
+        >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+        >>> repriced = sheet.with_costs(cc.CostMatrix(fn=10, fp=1))
+        >>> repriced.expected_cost_matrix
+        ModelCostMatrix(tp=2, fn=10, fp=0.2, tn=0, kind='expected')
+        >>> repriced.provenance["repriced_from"] == sheet.digest != repriced.digest
+        True
+        """
+        from datetime import datetime, timezone
+
+        from causalcost import __version__
+        from causalcost.errors import InputTypeError
+        from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
+
+        if not isinstance(costs, CostMatrix):
+            raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, fp=1); "
+                                 f"got {type(costs).__name__}")
+        if self.signature is not None:
+            import warnings
+
+            from causalcost.errors import CausalCostWarning
+
+            warnings.warn("the re-priced sheet is unsigned: the parent's signature covers the "
+                          "parent's digest only; sign the new sheet (cc.sign_sheet)",
+                          CausalCostWarning, stacklevel=2)
+        return replace(
+            self, costs=costs, expected_cost_matrix=expected_cost_matrix(self.rates, costs),
+            error_transition_matrix=error_transition_matrix(self.rates, costs),
+            provenance={**self.provenance, "repriced_from": self.digest},
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            causalcost_version=__version__, read_version=SHEET_VERSION, signature=None)
+
     # -- derived views --------------------------------------------------------------------
     @property
     def form(self) -> str:
@@ -271,11 +331,13 @@ class CostSheet:
         fields = _sheet_fields(data)
         sheet = cls(**fields)
         if sheet.verified and sheet.digest != data["digest"]["sha256"]:
+            where = _first_difference(data, sheet._content())
             raise SheetError(
                 "the sheet's digest matches its content, but the content is not in the form "
-                "this causalcost writes (e.g. 100.0 where a count 100 goes, or an optional field "
-                "left out): reports would echo another digest than the issued one; issue it "
-                "again with CostSheet.save")
+                f"this causalcost writes (field {where!r} differs from the value it implies; "
+                "e.g. 100.0 where a count 100 goes, a recomputed number edited, or an optional "
+                "field left out): reports would echo another digest than the issued one; issue "
+                "it again with CostSheet.save")
         return sheet
 
     # -- display --------------------------------------------------------------------------
@@ -351,6 +413,29 @@ class CostSheet:
 
     def __hash__(self) -> int:
         return hash(self.to_json(indent=None))
+
+
+def _first_difference(given: Any, written: Any, where: str = "") -> str:
+    """The dotted path of the first field where the JSON read and the JSON written differ."""
+    if isinstance(given, Mapping) and isinstance(written, Mapping):
+        for key in sorted(set(given) | set(written)):
+            if key in UNSIGNED_FIELDS:
+                continue
+            here = f"{where}.{key}" if where else str(key)
+            if key not in given or key not in written:
+                return here
+            found = _first_difference(given[key], written[key], here)
+            if found:
+                return found
+        return ""
+    if isinstance(given, list) and isinstance(written, list) and len(given) == len(written):
+        for i, (a, b) in enumerate(zip(given, written)):
+            found = _first_difference(a, b, f"{where}[{i}]")
+            if found:
+                return found
+        return ""
+    same = type(given) is type(written) and given == written
+    return "" if same else (where or "(the whole sheet)")
 
 
 def _int_cells(m: Confusion) -> dict[str, float | int]:

@@ -98,13 +98,13 @@ def _matrix(kind: Any, value: Any, where: str, *extra: Any) -> Any:
 
 
 # ------------------------------------------------------------------------ sheet parts
-def _rates_from(value: Any) -> ErrorRates:
-    d = _fields(value, "rates", CLASSES)
-    r = {c: _fields(d[c], f"rates.{c}", CLASSES) for c in CLASSES}
-    vals = {(c, x): _real(r[c][x], f"rates.{c}.{x}") for c in CLASSES for x in CLASSES}
+def _rates_from(value: Any, where: str = "rates") -> ErrorRates:
+    d = _fields(value, where, CLASSES)
+    r = {c: _fields(d[c], f"{where}.{c}", CLASSES) for c in CLASSES}
+    vals = {(c, x): _real(r[c][x], f"{where}.{c}.{x}") for c in CLASSES for x in CLASSES}
     for (c, x), v in vals.items():
         if not 0.0 <= v <= 1.0:
-            raise SheetError(f"field 'rates.{c}.{x}' ({_RATE_NAMES[c, x]}) must be a probability "
+            raise SheetError(f"field '{where}.{c}.{x}' ({_RATE_NAMES[c, x]}) must be a probability "
                              f"in [0, 1], got {v!r}")
     return ErrorRates(vals["P", "P"], vals["P", "N"], vals["N", "P"], vals["N", "N"])
 
@@ -150,7 +150,7 @@ def _table_from(value: Any) -> InterventionalTable:
                    None if confidence is None else _real(confidence, "table.confidence"),
                    d.get("interval_method"), seed)
     if "error_rates" in d:
-        stored = _rates_from(d["error_rates"])
+        stored = _rates_from(d["error_rates"], "table.error_rates")
         if not _same_rates(stored, table.error_rates):
             raise SheetError("tampered or inconsistent sheet: 'table.error_rates' differ from the "
                              "table's probabilities")

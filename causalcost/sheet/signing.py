@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,8 @@ from typing import Any
 import pandas as pd
 
 from causalcost.display import html_table
-from causalcost.errors import CausalCostError, SheetError
-from causalcost.files import read_text_file, write_atomic
+from causalcost.errors import CausalCostError, CausalCostWarning, SheetError
+from causalcost.files import output_target, read_text_file, write_atomic
 from causalcost.sheet import signature
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.digest import strict_json_loads
@@ -98,6 +99,10 @@ def generate_signing_key(private_path: str | os.PathLike[str],
     """Make an Ed25519 key pair: the private key (keep it) and the public one (hand it out).
 
     The private key file is readable by its owner only; an existing one is never overwritten.
+    The two paths must name two files (the same file by two names is refused: the public key
+    would replace the private one). An existing public key file is replaced, with a
+    :class:`~causalcost.errors.CausalCostWarning` saying so. Both paths are checked before
+    either file is written (:func:`~causalcost.files.output_target`).
 
     Returns
     -------
@@ -109,13 +114,33 @@ def generate_signing_key(private_path: str | os.PathLike[str],
     SigningUnavailableError
         Without ``cryptography``.
     SignatureError
-        If ``private_path`` exists.
+        If ``private_path`` exists, or names the same file as ``public_path``.
+    FileError
+        If a path is not a regular file or a new one in an existing folder (a device, a named
+        pipe, a folder).
+
+    Examples
+    --------
+    >>> import tempfile, causalcost as cc
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     cc.generate_signing_key(f"{tmp}/same.pem", f"{tmp}/same.pem")
+    Traceback (most recent call last):
+    causalcost.sheet.signature.SignatureError: private_path and public_path name the same file ...
     """
     ed25519, serialization, _ = signature.crypto()
     private_path, public_path = Path(private_path), Path(public_path)
-    if private_path.exists():
+    if _same_file(private_path, public_path):
+        raise SignatureError(f"private_path and public_path name the same file "
+                             f"{str(private_path)!r}: the public key would replace the private "
+                             "one; give two paths")
+    if private_path.exists() or private_path.is_symlink():
         raise SignatureError(f"{str(private_path)!r} exists: a signing key is never overwritten; "
                              "choose another path, or delete the old key yourself")
+    output_target(private_path)
+    output_target(public_path)
+    if public_path.exists():
+        warnings.warn(f"{str(public_path)!r} exists and is replaced by the new public key",
+                      CausalCostWarning, stacklevel=2)
     key = ed25519.Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(serialization.Encoding.PEM,
                                     serialization.PrivateFormat.PKCS8,
@@ -125,6 +150,23 @@ def generate_signing_key(private_path: str | os.PathLike[str],
     write_atomic(private_path, private_pem, mode=0o600)  # never readable by others, not briefly
     write_atomic(public_path, public_pem, mode=0o644)
     return private_path, public_path
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file: equal once links and ``..`` are resolved, or (when
+    both exist) the same file by two names (a hard link).
+
+    Examples
+    --------
+    >>> _same_file("/tmp/a.pem", "/tmp/../tmp/a.pem"), _same_file("/tmp/a.pem", "/tmp/b.pem")
+    (True, False)
+    """
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist yet
+        return False
 
 
 # ------------------------------------------------------------------------------- sheets

@@ -117,10 +117,25 @@ def test_expected_counts_are_rounded() -> None:
     b = cc.bound_from_rates(cc.ErrorRates(0.3, 0.9, 0.4, 0.1), cc.Confusion(7, 3, 2, 9))
     negatives = b.worst_witness.describe().splitlines()[1]
     assert negatives == (
-        "negatives: 6.6 model hits on instances that never fail, 1.3 model hits and 2 model "
-        "mistakes on instances that fail only when the slot is wrong, 1.1 model hits on "
-        "instances that always fail -> 3.1 system errors")
+        "negatives: about 6.6 model hits on instances that never fail, about 1.3 model hits and "
+        "2 model mistakes on instances that fail only when the slot is wrong, about 1.1 model "
+        "hits on instances that always fail -> about 3.1 system errors")
     assert "0000" not in b.worst_witness.describe()  # 6.6000000000000005 and the like
+
+
+def test_large_expected_counts_are_whole_and_say_about() -> None:
+    # probability form on 2000 negatives (tn 1023, fp 977) with e_N(P) = 0.2087, e_N(N) = 0:
+    # 417.4 negatives fail only when the slot is wrong, none always. The worst case puts
+    # mistakes there first (417.4 system errors), the other 559.6 mistakes and all 1023 hits
+    # on instances that never fail.
+    b = cc.bound_from_rates(cc.ErrorRates(0.2, 1.0, 0.2087, 0.0), cc.Confusion(565, 435, 977, 1023))
+    text = b.worst_witness.describe()
+    assert text.splitlines()[1] == (
+        "negatives: 1023 model hits and about 560 model mistakes on instances that never fail, "
+        "about 417 model mistakes on instances that fail only when the slot is wrong "
+        "-> about 417 system errors")
+    assert b.worst.fp == pytest.approx(417.4, rel=1e-12)
+    assert not re.search(r"\d\.\d", text)  # no decimals on counts this large
 
 
 def test_right_only_comes_last() -> None:

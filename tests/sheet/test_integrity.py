@@ -9,9 +9,12 @@ evidence rule alone.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,3 +214,161 @@ def test_evidence_for_another_slot_is_refused() -> None:
     d["digest"] = {"sha256": content_digest(d)}
     with pytest.raises(SheetError, match="evidence is for slot 'images'"):
         CostSheet.from_dict(d)
+
+
+# -- the fields agree with each other: a tamper test over every number --------------------------
+# The issue's case: kinds edited with their totals kept, the digest recomputed. The kinds
+# determine the forced runs (per class, failures forced to the right class = always +
+# right_only, to the wrong class = always + wrong_only), so an edit that keeps the forced runs
+# must change the kinds' split, and the exact kinds bound would move with it.
+KINDS_P = {"never": 40, "wrong_only": 30, "always": 20, "right_only": 10}
+KINDS_N = {"never": 150, "wrong_only": 25, "always": 15, "right_only": 10}
+ON_ITS_INSTANCES = cc.Confusion(tp=60, fn=40, fp=30, tn=170)  # 100 positives, 200 negatives
+ELSEWHERE = cc.Confusion(tp=30, fn=20, fp=40, tn=110)
+
+
+def kinds_sheet(kinds_p: dict, kinds_n: dict, assumption: str) -> CostSheet:
+    kinds = cc.kinds_frame(kinds_p, kinds_n)
+    forced_p, forced_n = cc.forced_from_kinds(kinds)
+    table = cc.InterventionalTable.from_forced("m", forced_p, forced_n)
+    return cc.derive_sheet(table, COSTS, forced_p=forced_p, forced_n=forced_n,
+                           assumption=assumption, monotonicity=kinds,
+                           provenance={"source": "data", "description": "kinds test"})
+
+
+def numbers(sheet: CostSheet) -> list[tuple[str, float]]:
+    """Every number two evaluations give, on the sheet's instances and on others."""
+    out = []
+    for name, model in (("own", ON_ITS_INSTANCES), ("other", ELSEWHERE)):
+        d = cc.evaluate(sheet, model).to_dict()
+        out += [(f"{name}.{k}", d[k]) for k in ("eval1", "eval2", "perfect_slot_cost")]
+        out += [(f"{name}.{part}.{cell}", d[part][cell]) for part in ("worst", "best",
+                                                                       "expected")
+                for cell in ("tp", "fn", "fp", "tn", "cost")]
+        out.append((f"{name}.assumption", d["assumption"]))
+    return out
+
+
+def same_numbers(a: list[tuple[str, Any]], b: list[tuple[str, Any]]) -> bool:
+    return [k for k, _ in a] == [k for k, _ in b] and all(
+        x == y if isinstance(x, str) else math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12)
+        for (_, x), (_, y) in zip(a, b))
+
+
+def test_the_kinds_bound_is_exact_and_its_kinds_are_the_sheets() -> None:
+    sheet = kinds_sheet(KINDS_P, KINDS_N, "none")
+    report = cc.evaluate(sheet, ON_ITS_INSTANCES)
+    # independent: place the candidate's 60 hits on positives and 170 on negatives over every
+    # kind split by brute force, system errors = always + wrong_only misses + right_only hits
+    worst = best = 0
+    for kinds, hits, price in ((KINDS_P, 60, 5), (KINDS_N, 170, 1)):
+        a, b, d, e = (kinds[k] for k in ("never", "wrong_only", "always", "right_only"))
+        errors = [d + (b - hb) + he for ha in range(a + 1) for hb in range(b + 1)
+                  for hd in range(d + 1) for he in range(e + 1) if ha + hb + hd + he == hits]
+        worst += price * max(errors)
+        best += price * min(errors)
+    assert report.worst_cost == pytest.approx(worst, rel=1e-12)
+    assert report.best_cost == pytest.approx(best, rel=1e-12)
+
+
+@pytest.mark.parametrize("edit", [
+    {"P": {"never": 41, "wrong_only": 29}},  # totals kept, the forced runs change
+    {"P": {"wrong_only": 40, "right_only": 0}},  # right_only moved into wrong_only...
+    {"P": {"always": 30, "right_only": 0}, "N": {"always": 25, "right_only": 0}},
+])
+def test_kinds_edited_behind_a_recomputed_digest_are_refused(edit: dict) -> None:
+    d = kinds_sheet(KINDS_P, KINDS_N, "none").to_dict()
+    for cls, change in edit.items():
+        d["monotonicity"]["kinds"][cls].update(change)
+    kinds = d["monotonicity"]["kinds"]
+    right_only = kinds["P"]["right_only"] + kinds["N"]["right_only"]
+    d["monotonicity"].update(right_only=right_only, is_monotone=right_only == 0)
+    d["digest"] = {"sha256": content_digest(d)}
+    with pytest.raises(SheetError, match=r"'monotonicity\.kinds' (imply|count)"):
+        CostSheet.from_dict(d)
+
+
+def _leaves(tree: Any, here: tuple = ()) -> list[tuple[tuple, Any]]:
+    if isinstance(tree, dict):
+        return [leaf for k, v in tree.items() for leaf in _leaves(v, (*here, k))]
+    if isinstance(tree, list):
+        return [leaf for i, v in enumerate(tree) for leaf in _leaves(v, (*here, i))]
+    return [(here, tree)]
+
+
+def _set(tree: dict, path: tuple, value: Any) -> None:
+    for step in path[:-1]:
+        tree = tree[step]
+    tree[path[-1]] = value
+
+
+def _tampers(d: dict) -> list[tuple[str, tuple, dict]]:
+    """Each numeric leaf nudged alone, each pair of numeric siblings moved one step from one to
+    the other (totals kept), each boolean flipped; every one with its digest recomputed."""
+    out = []
+    leaves = [(p, v) for p, v in _leaves(d) if p[0] not in ("digest", "signature", "version")]
+    numeric = [(p, v) for p, v in leaves if isinstance(v, int | float) and not isinstance(v, bool)]
+    for path, value in leaves:
+        if isinstance(value, bool):
+            out.append((f"{path} flipped", path, {path: not value}))
+    for path, value in numeric:
+        step = 1 if isinstance(value, int) else (0.01 if value <= 0.5 else -0.01)
+        out.append((f"{path} {value}+{step}", path, {path: value + step}))
+        if isinstance(value, int) and value >= 1:
+            out.append((f"{path} {value}-1", path, {path: value - 1}))
+    for (a, x), (b, y) in itertools.permutations(numeric, 2):
+        if a[:-1] != b[:-1] or (isinstance(x, int) and x < 1):
+            continue
+        step = 1 if isinstance(x, int) and isinstance(y, int) else min(0.01, x)
+        if step > 0:
+            out.append((f"{a} -> {b[-1]}", a, {a: x - step, b: y + step}))
+    tampered = []
+    for label, path, changes in out:
+        copy_ = json.loads(json.dumps(d))
+        for p, v in changes.items():
+            _set(copy_, p, v)
+        copy_["digest"] = {"sha256": content_digest(copy_)}
+        tampered.append((label, path, copy_))
+    return tampered
+
+
+def _sheets() -> dict[str, CostSheet]:
+    return {
+        "kinds, not monotone": kinds_sheet(KINDS_P, KINDS_N, "none"),
+        "kinds, monotone": kinds_sheet({**KINDS_P, "right_only": 0},
+                                       {**KINDS_N, "right_only": 0}, "monotone"),
+        "forced runs": cc.sheet_from_forced_runs(
+            cc.Confusion(80, 20, 40, 160), cc.Confusion(0, 100, 0, 200), COSTS,
+            slot="clinical_history", description="thesis set"),
+        "network": cc.sheet_from_network("thesis_and", COSTS),
+        "network, sampled": cc.sheet_from_network("thesis_or", COSTS, method="sampling",
+                                                  samples=3000, seed=2, assumption="none"),
+    }
+
+
+@pytest.mark.parametrize("kind", list(_sheets()))
+def test_every_tampered_number_is_refused_or_changes_nothing(kind: str) -> None:
+    """Every field, and every pair of related fields (siblings moved with their total kept):
+    a tampered sheet with a recomputed digest is refused naming the field, or evaluates to
+    the untampered numbers."""
+    sheet = _sheets()[kind]
+    reference = numbers(sheet)
+    refused = accepted = 0
+    for label, path, d in _tampers(sheet.to_dict()):
+        try:
+            tampered = CostSheet.from_dict(d)
+        except SheetError as exc:
+            named = [str(p) for p in path[:2] if isinstance(p, str)]
+            assert any(name in str(exc) for name in named), (label, str(exc))
+            refused += 1
+            continue
+        try:
+            got = numbers(tampered)
+        except CausalCostError as exc:  # refused on use: only when it names the field
+            named = [str(p) for p in path[:2] if isinstance(p, str)]
+            assert any(name in str(exc) for name in named), (label, str(exc))
+            refused += 1
+            continue
+        assert same_numbers(got, reference), (label, got, reference)
+        accepted += 1
+    assert refused > 0  # the test reached the checks
