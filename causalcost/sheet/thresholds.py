@@ -17,8 +17,8 @@ The sweep is vectorised: the scores of each class are sorted once, the counts at
 come from binary searches, and the costs from the closed forms over all rows at once
 (:func:`~causalcost.pricing.bounds_many.bound_many_from_rates`, or
 :func:`~causalcost.pricing.bounds_many.bound_many` when the sheet's forced runs were counted on
-these very instances), so the numbers are those :func:`~causalcost.sheet.report.evaluate` gives
-for each threshold's confusion.
+these very instances, declared with ``same_instances=True``), so the numbers are those
+:func:`~causalcost.sheet.report.evaluate` gives for each threshold's confusion.
 
 Examples
 --------
@@ -295,7 +295,7 @@ def _best(*keys: np.ndarray) -> int:
 
 
 def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: Any = None,
-                      thresholds: Any = None) -> ThresholdSweep:
+                      thresholds: Any = None, same_instances: bool = False) -> ThresholdSweep:
     """Price every threshold of a scored candidate for the system; pick the system's optima.
 
     Parameters
@@ -311,6 +311,11 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
         The positive label of ``y_true`` when it holds strings.
     thresholds : array-like of float, optional
         The thresholds to price (default: every distinct score and ``inf``).
+    same_instances : bool, default False
+        Declare that ``y_true`` and ``scores`` are the very rows the sheet's forced runs were
+        counted on: the worst and best cases are then exact (count form), as
+        :func:`~causalcost.sheet.report.evaluate` with ``same_instances=True``. Never inferred
+        from equal class sizes.
 
     Returns
     -------
@@ -355,7 +360,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     t = _thresholds(thresholds, values)
     m = _counts(truth, values, t)
     # one evaluation for the refusals, the warnings and the form every row shares
-    report = evaluate(sheet, Confusion(*(int(v) for v in m[0])))
+    report = evaluate(sheet, Confusion(*(int(v) for v in m[0])), same_instances=same_instances)
     costs = _costs(sheet, m, report.form)
     frame = pd.DataFrame(m.astype(np.int64), columns=["tp", "fn", "fp", "tn"])
     frame.insert(0, "threshold", t)
