@@ -39,8 +39,8 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.errors import SheetError, ValidationError
 from causalcost.sheet.costsheet import CostSheet
 
-__all__ = ["Instances", "decide_instances", "row_fingerprint", "sheet_row_fingerprint",
-           "FINGERPRINT_KEY"]
+__all__ = ["Instances", "decide_instances", "other_instances_advice", "row_fingerprint",
+           "sheet_row_fingerprint", "FINGERPRINT_KEY"]
 
 #: The provenance key under which a sheet from data records its rows' fingerprint.
 FINGERPRINT_KEY = "rows_sha256"
@@ -127,6 +127,23 @@ class Instances:
         word = {"kinds": "exact kinds form", "counts": "count form"}.get(
             form or "counts") if self.same else "probability form"
         return f"{word}: {self.reason}"
+
+
+def other_instances_advice(confidence: float | None, what: str = "evaluate") -> str:
+    """What to do about candidates on other instances; never asks for a level already given.
+
+    Examples
+    --------
+    >>> other_instances_advice(None)[:46]
+    'evaluate with a confidence level (confidence=0'
+    >>> print(other_instances_advice(0.95))
+    the high-confidence worst and best cases at 95 % hold on each candidate's own instances with that probability each
+    """  # noqa: E501
+    if confidence is None:
+        return (f"{what} with a confidence level (confidence=0.95, --confidence 0.95) for worst "
+                "and best cases that hold with a stated probability")
+    return (f"the high-confidence worst and best cases at {confidence:.0%} hold on each "
+            "candidate's own instances with that probability each").replace("%", " %")
 
 
 _TEXT = {

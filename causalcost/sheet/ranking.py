@@ -38,7 +38,7 @@ from causalcost.pricing.costs import error_transition_matrix, expected_cost_matr
 from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.candidates import as_confusion, candidates_frame
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.instances import decide_instances
+from causalcost.sheet.instances import decide_instances, other_instances_advice
 
 __all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
            "ranking_disagreement"]
@@ -168,6 +168,9 @@ def rank_candidates(sheet: CostSheet,
     if beyond or not np.isfinite(m).all():
         rows = confusions or dict(zip(names, m.tolist()))
         costs, warnings, form = _scalar_costs(rows, one, known_warnings)
+        # evaluated one at a time without a level: never ask for the level compare was given
+        warnings = tuple(w.replace(other_instances_advice(None), other_instances_advice(
+            confidence, "compare")) for w in warnings)
     else:
         costs, warnings, form = _vector_costs(sheet, names, m, one, same, confidence)
     return _ranked(names, costs), warnings, form
@@ -236,10 +239,7 @@ def _other_instances(sheet: CostSheet, names: list[str], m: np.ndarray, same: np
         other = np.flatnonzero(~equal)
         if not other.size:
             return ()
-    advice = ("compare with a confidence level (confidence=0.95, --confidence 0.95) for worst "
-              "and best cases that hold with a stated probability" if confidence is None else
-              f"their high-confidence worst and best cases at {confidence:.0%} hold on their "
-              "instances with that probability each".replace("%", " %"))
+    advice = other_instances_advice(confidence, "compare")
     text = (f"{other.size} candidate(s) ({_shown(names, other)}) are taken as counted on other "
             f"instances than the sheet's ({sp} positives, {sn} negatives) (probability form: "
             "instances not declared the same): their worst and best cases use the probability "

@@ -56,9 +56,9 @@ from causalcost.pricing.high_confidence import (
 )
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
 from causalcost.sheet.candidate_table import CandidateTable
-from causalcost.sheet.candidates import candidates_frame, confusions_from_predictions
+from causalcost.sheet.candidates import candidates_frame, confusions_from_predictions, score_rule
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.instances import Instances, decide_instances
+from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
 from causalcost.sheet.metrics import candidate_metrics, metrics_frame
 from causalcost.sheet.ranking import (
     COMPARE_COLUMNS,
@@ -399,15 +399,6 @@ def coverage_text(confidence: float, *, exact: bool = False) -> str:
             f"once with probability at least {both:.0%}").replace("%", " %")
 
 
-def other_instances_advice(confidence: float | None, what: str = "evaluate") -> str:
-    """What to do about a candidate on other instances, knowing whether a level was given."""
-    if confidence is None:
-        return (f"{what} with a confidence level (confidence=0.95, --confidence 0.95) for worst "
-                "and best cases that hold with a stated probability")
-    return (f"the high-confidence worst and best cases at {confidence:.0%} hold on its "
-            "instances with that probability each").replace("%", " %")
-
-
 def _check_classes(sheet: CostSheet, model: Confusion, inst: Instances,
                    confidence: float | None) -> tuple[str, ...]:
     """Raise when the candidate's class sizes contradict the sheet; return softer warnings."""
@@ -607,23 +598,29 @@ def _add_intervals(frame: pd.DataFrame, cells: pd.DataFrame, sheet: CostSheet,
 
 def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
                     predictions: Mapping[str, Any] | None, scores: Mapping[str, Any] | None,
-                    threshold: float, positive: Any) -> Any:
-    """The candidates given as confusions, predictions and scores, as one frame."""
+                    threshold: float | None, positive: Any) -> tuple[Any, str | None]:
+    """The candidates given as confusions, predictions and scores, as one frame, and the rule
+    that cut the scores (None without scores)."""
     if predictions is None and scores is None:
         if y_true is not None:
             raise ValidationError("y_true is given without predictions= or scores=")
         if candidates is None:
             raise ValidationError("no candidates to compare: give candidates (confusions), or "
                                   "y_true with predictions= or scores=")
-        return candidates
+        if threshold is not None:
+            raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
+        return candidates, None
     if y_true is None:
         raise ValidationError("predictions= and scores= need y_true (the true classes of the "
                               "same rows)")
     if positive is None and sheet.provenance:
         positive = sheet.provenance.get("positive")
+    if scores is None and threshold is not None:
+        raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
+    rule = score_rule(scores, threshold) if scores is not None else (None, None)
     made = confusions_from_predictions(y_true, predictions=predictions, scores=scores,
-                                       threshold=threshold, positive=positive)
-    return candidates_frame(*([candidates] if candidates is not None else []), made)
+                                       threshold=rule[0], positive=positive)
+    return candidates_frame(*([candidates] if candidates is not None else []), made), rule[1]
 
 
 def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
@@ -673,7 +670,7 @@ def compare(sheet: CostSheet,
             candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame
             | None = None,
             *, y_true: Any = None, predictions: Mapping[str, Any] | None = None,
-            scores: Mapping[str, Any] | None = None, threshold: float = 0.5,
+            scores: Mapping[str, Any] | None = None, threshold: float | None = None,
             positive: Any = None, confidence: float | None = None,
             same_instances: bool | Collection[str] = False,
             row_fingerprint: str | None = None) -> pd.DataFrame:
@@ -704,8 +701,11 @@ def compare(sheet: CostSheet,
         (:func:`~causalcost.sheet.candidates.confusions_from_predictions`).
     scores : mapping of name to array-like, optional
         Candidates as scores for the positive class: positive where ``score >= threshold``.
-    threshold : float, default 0.5
-        The cut for ``scores``.
+    threshold : float, optional
+        The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
+        are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
+        ``attrs["scores_rule"]`` (printed under the table) says so; other scores are refused
+        (:func:`~causalcost.sheet.candidates.score_rule`).
     positive : label, optional
         The positive label of ``y_true`` and ``predictions``; by default the one the sheet
         records (a sheet from data), else bool or 0/1 labels (1 positive) are needed.
@@ -777,8 +777,8 @@ def compare(sheet: CostSheet,
     """
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    candidates = _all_candidates(sheet, candidates, y_true, predictions, scores, threshold,
-                                 positive)
+    candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,
+                                       threshold, positive)
     own = sheet_warnings(sheet)
     frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own,
                                             same_instances=same_instances,
@@ -790,7 +790,7 @@ def compare(sheet: CostSheet,
         frame[column] = metrics[column].to_numpy()
     _, same = declared_rows(sheet, cells.index.tolist(), same_instances, row_fingerprint)
     same_by_name = pd.Series(same, index=cells.index)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {} if rule is None else {"scores_rule": rule}
     if confidence is not None:
         _add_intervals(frame, cells, sheet, confidence, same_by_name)
         extra["coverage"] = coverage_text(confidence, exact=bool(same.all()))
