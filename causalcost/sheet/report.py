@@ -259,13 +259,13 @@ class Report:
         """Rows worst / expected / best; columns tp, fn, fp, tn, cost.
 
         ``frame.attrs`` holds ``eval1``, ``eval2``, ``perfect_slot_cost``, ``assumption``,
-        ``form`` and ``slot``.
+        ``form``, ``instances`` (the form and why) and ``slot``.
         """
         frame = pd.DataFrame.from_dict(self._rows(), orient="index")[[*CELLS, "cost"]]
         frame.index.name = "system case"
         frame.attrs.update(eval1=self.eval1, eval2=self.eval2,
                            perfect_slot_cost=self.perfect_slot_cost, assumption=self.assumption,
-                           form=self.form, slot=self.slot)
+                           form=self.form, instances=self.instances, slot=self.slot)
         return frame
 
     def _head(self) -> list[str]:
@@ -326,7 +326,8 @@ class Report:
         return (f"Report(slot={self.slot!r}, eval1={_fmt(self.eval1)}, eval2={_fmt(self.eval2)}, "
                 f"perfect_slot_cost={_fmt(self.perfect_slot_cost)}, "
                 f"worst_cost={_fmt(self.worst_cost)}, best_cost={_fmt(self.best_cost)}, "
-                f"assumption={self.assumption!r}, model={self.model!r})")
+                f"assumption={self.assumption!r}, model={self.model!r}, "
+                f"form={self.instances or self.form!r})")
 
     def _repr_html_(self) -> str:
         costs = self.to_series().to_frame("cost")
