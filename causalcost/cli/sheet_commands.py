@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any
 
 from causalcost.cli.common import (
@@ -18,7 +19,7 @@ from causalcost.cli.common import (
 )
 from causalcost.cli.parsing import name
 from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import ValidationError
+from causalcost.errors import CausalCostWarning, ValidationError
 
 __all__ = ["register"]
 
@@ -126,8 +127,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             noise = label_noise_range(sheet, model, args.label_accuracy)
         print_with_label_noise(report, noise, args.json)
         return 0
-    frame = compare(sheet, candidates, confidence=args.confidence,
-                    same_instances=args.same_instances, row_fingerprint=args.row_fingerprint)
+    with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
+        warnings.simplefilter("ignore", CausalCostWarning)
+        frame = compare(sheet, candidates, confidence=args.confidence,
+                        same_instances=args.same_instances, row_fingerprint=args.row_fingerprint)
     if args.json:
         records = frame.reset_index(names="name").to_dict(orient="records")
         extra = {k: frame.attrs[k] for k in ("coverage", "confidence") if k in frame.attrs}

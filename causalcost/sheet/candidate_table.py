@@ -44,7 +44,7 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def footer(attrs: dict[str, Any]) -> list[str]:
+def footer(attrs: dict[str, Any], width: int | None = 92) -> list[str]:
     """The lines printed under a ranked table: the order, the form of the worst and best cases
     and why, the coverage of the high-confidence cases, the rule that cut scores."""
     lines = ["Ranked by expected system cost (Eval1, the same number as expected_cost), ties by "
@@ -56,7 +56,9 @@ def footer(attrs: dict[str, Any]) -> list[str]:
                      f"{attrs['coverage']}.".replace("%)", " %)"))
     if attrs.get("scores_rule"):
         lines.append(f"{attrs['scores_rule'][0].upper()}{attrs['scores_rule'][1:]}.")
-    return [textwrap.fill(line, 92, subsequent_indent="  ") for line in lines]
+    if width is None:
+        return lines
+    return [textwrap.fill(line, width, subsequent_indent="  ") for line in lines]
 
 
 class CandidateTable(pd.DataFrame):
@@ -123,5 +125,6 @@ class CandidateTable(pd.DataFrame):
         parts = [html_table(first)]
         if len(second.columns):
             parts.append(html_table(second, caption="The model alone"))
-        notes = [*footer(self.attrs), *(f"warning: {w}" for w in self.attrs.get("warnings", ()))]
+        notes = [*footer(self.attrs, None),
+                 *(f"warning: {w}" for w in self.attrs.get("warnings", ()))]
         return html_block(self._title(), *parts, notes=notes)

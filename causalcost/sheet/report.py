@@ -37,6 +37,7 @@ Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
 from __future__ import annotations
 
 import math
+import warnings as _warnings
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -47,7 +48,13 @@ import pandas as pd
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import html_block, html_table
-from causalcost.errors import CausalCostError, OverflowInputError, SheetError, ValidationError
+from causalcost.errors import (
+    CausalCostError,
+    CausalCostWarning,
+    OverflowInputError,
+    SheetError,
+    ValidationError,
+)
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
 from causalcost.pricing.high_confidence import (
@@ -811,9 +818,12 @@ def compare(sheet: CostSheet,
         text = (reason.text() if reason.reason else decide_instances(
             sheet, *(sheet.class_counts or (0, 0))).text())
         texts.append(f"{text} ({int((~same).sum())} candidate(s))")
+    disagreement = ranking_disagreement(frame)
+    for text in disagreement:  # the one warning that changes how to read the table
+        _warnings.warn(text, CausalCostWarning, stacklevel=2)
     frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
                        sheet_sha256=sheet.digest, instances="; ".join(texts), **extra,
-                       warnings=[*own, *warnings, *ranking_disagreement(frame)])
+                       warnings=[*own, *warnings, *disagreement])
     table = CandidateTable(frame)
     table.attrs.update(frame.attrs)
     return table
