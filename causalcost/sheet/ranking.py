@@ -92,28 +92,36 @@ def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Col
 
 def ranking_disagreement(frame: pd.DataFrame) -> tuple[str, ...]:
     """A warning when ranking by a worst case would pick another candidate than ranking by
-    expected cost (Eval1), with the reason.
+    expected cost (Eval1), with the reason: the widths of the two candidates' bounds.
 
     ``frame`` is :func:`rank_candidates`'s, best first; the high-confidence worst case is used
     when the frame holds it, else the plain worst case.
     """
     if len(frame) < 2:
         return ()
-    column = ("high_confidence_worst_cost" if "high_confidence_worst_cost" in frame.columns
-              else "worst_cost")
+    column, low = (("high_confidence_worst_cost", "high_confidence_best_cost")
+                   if "high_confidence_worst_cost" in frame.columns
+                   else ("worst_cost", "best_cost"))
     worst = frame[column].to_numpy(dtype=float)
+    best = frame[low].to_numpy(dtype=float)
     eval1 = frame["eval1"].to_numpy(dtype=float)
-    by_worst = int(np.lexsort((eval1, worst))[0])
-    if worst[by_worst] >= worst[0] or np.isnan(worst).any():  # the Eval1 winner is also first
+    if np.isnan(worst).any():
         return ()
+    by_worst = int(np.lexsort((eval1, worst))[0])
+    # equal up to rounding (rel 1e-9: costs summed in different orders) is no disagreement
+    tol = 1e-9 * max(1.0, float(np.abs(worst[0])), float(np.abs(eval1[0])))
+    if worst[by_worst] >= worst[0] - tol or eval1[by_worst] <= eval1[0] + tol:
+        return ()  # the Eval1 winner is also first by the worst case, or they tie on Eval1
     name, first = frame.index[by_worst], frame.index[0]
     label = column.replace("_", " ")
     return (f"ranking by the {label} would put {name!r} first ({label} {worst[by_worst]:.6g}, "
             f"expected cost {eval1[by_worst]:.6g}) while {first!r} has the lowest expected cost "
-            f"({eval1[0]:.6g}, {label} {worst[0]:.6g}): the worst case is not a ranking; a "
-            "near-constant candidate (one that nearly always says the same class) has narrow "
-            "bounds, so a low worst case can go with a high expected cost. Rank by expected "
-            "cost and use the high-confidence worst case as a guard against a bad surprise",)
+            f"({eval1[0]:.6g}, {label} {worst[0]:.6g}): the worst case is not a ranking. "
+            f"{name!r} has narrower bounds (from {best[by_worst]:.6g} to {worst[by_worst]:.6g}, "
+            f"against {best[0]:.6g} to {worst[0]:.6g}); a near-constant candidate (one that "
+            "nearly always says the same class) leaves the system little room to vary, so its "
+            "worst case can be low while its expected cost is high. Rank by expected cost and "
+            "use the high-confidence worst case as a guard against a bad surprise",)
 
 
 def rank_candidates(sheet: CostSheet,

@@ -244,3 +244,19 @@ def test_cli_compare_has_the_columns_and_names_the_form(sheet_file: Path) -> Non
     one = json.loads(cli("evaluate", str(sheet_file), "--model", "tp=50,fn=50,fp=100,tn=100",
                          "--same-instances", "--json").stdout)
     assert one["instances"].startswith("count form: the same instances")
+
+
+def test_no_warning_for_candidates_equal_up_to_rounding() -> None:
+    sheet, _ = near_constant_case()
+    a = cc.Confusion(80, 20, 0, 200)
+    frame = cc.candidates_frame({"a": a, "b": a})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CausalCostWarning)
+        table = cc.compare(sheet, frame)
+    from causalcost.sheet.ranking import ranking_disagreement
+
+    nudged = table.copy()
+    nudged.loc["b", "worst_cost"] = nudged.loc["a", "worst_cost"] * (1 - 1e-14)
+    assert ranking_disagreement(nudged) == ()  # a rounding difference is no disagreement
+    nudged.loc["b", ["eval1", "worst_cost"]] = [nudged.loc["a", "eval1"] + 1, 1.0]
+    assert ranking_disagreement(nudged) and "'b' first" in ranking_disagreement(nudged)[0]
