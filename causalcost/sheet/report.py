@@ -810,7 +810,7 @@ def compare(sheet: CostSheet,
         reason = how if how is not None and how.same else Instances(
             True, "declared", decide_instances(
                 sheet, *(sheet.class_counts or (0, 0)), same_instances=True).reason)
-        texts.append(f"{reason.text(form if form != 'mixed' else 'counts')} "
+        texts.append(f"{reason.text('kinds' if kinds_of(sheet) is not None else 'counts')} "
                      f"({int(same.sum())} candidate(s))")
     if not same.all():
         reason = how if how is not None and not how.same else Instances(
