@@ -44,7 +44,7 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def footer(attrs: dict[str, Any], width: int | None = 92) -> list[str]:
+def footer(attrs: dict[str, Any], width: int | None = 80) -> list[str]:
     """The lines printed under a ranked table: the order, the form of the worst and best cases
     and why, the coverage of the high-confidence cases, the rule that cut scores."""
     lines = ["Ranked by expected system cost (Eval1, the same number as expected_cost), ties by "
@@ -82,10 +82,10 @@ class CandidateTable(pd.DataFrame):
     candidate
     b              0.7  0.538462    0.7 0.608696
     a              0.5  0.333333    0.5      0.4
-    Ranked by expected system cost (Eval1, the same number as expected_cost), ties by the worst
-      case.
-    Worst and best cases: probability form: the sheet's rates were not counted on instances of
-      its own (no forced runs) (2 candidate(s)).
+    Ranked by expected system cost (Eval1, the same number as expected_cost), ties
+      by the worst case.
+    Worst and best cases: probability form: the sheet's rates were not counted on
+      instances of its own (no forced runs) (2 candidate(s)).
     >>> type(table[["eval1"]]).__name__   # operations give ordinary DataFrames
     'DataFrame'
     """
