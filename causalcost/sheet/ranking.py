@@ -180,7 +180,8 @@ def rank_candidates(sheet: CostSheet,
         warnings = tuple(w.replace(other_instances_advice(None), other_instances_advice(
             confidence, "compare")) for w in warnings)
     else:
-        costs, warnings, form = _vector_costs(sheet, names, m, one, same, confidence)
+        costs, warnings, form = _vector_costs(sheet, names, m, one, same, confidence,
+                                              row_fingerprint)
     return _ranked(names, costs), warnings, form
 
 
@@ -234,7 +235,7 @@ def _shown(names: list[str], rows: np.ndarray) -> str:
 
 
 def _other_instances(sheet: CostSheet, names: list[str], m: np.ndarray, same: np.ndarray,
-                     confidence: float | None) -> tuple[str, ...]:
+                     confidence: float | None, why: str) -> tuple[str, ...]:
     """One warning for the candidates taken as counted on other instances than the sheet's
     forced runs (as :func:`evaluate` warns for one)."""
     other = np.flatnonzero(~same)
@@ -249,9 +250,9 @@ def _other_instances(sheet: CostSheet, names: list[str], m: np.ndarray, same: np
             return ()
     advice = other_instances_advice(confidence, "compare")
     text = (f"{other.size} candidate(s) ({_shown(names, other)}) are taken as counted on other "
-            f"instances than the sheet's ({sp} positives, {sn} negatives) (probability form: "
-            "instances not declared the same): their worst and best cases use the probability "
-            "form on their own class sizes, exact only up to sampling error; " + advice)
+            f"instances than the sheet's ({sp} positives, {sn} negatives) ({why}): their worst "
+            "and best cases use the probability form on their own class sizes, exact only up to "
+            "sampling error; " + advice)
     if counted and equal[other].any():
         text += ("; those counted on the very rows of the sheet's forced runs can be declared "
                  "(same_instances=..., --same-instances) for the exact count form")
@@ -309,7 +310,7 @@ def _bounds(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
 
 
 def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, one: Evaluate,
-                  same: np.ndarray, confidence: float | None,
+                  same: np.ndarray, confidence: float | None, row_fingerprint: str | None,
                   ) -> tuple[np.ndarray, tuple[str, ...], str]:
     for i in np.flatnonzero(_refused_rows(sheet, m, same))[:1]:
         _refuse(int(i), names[i], m[i].tolist(), one)
@@ -339,7 +340,11 @@ def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, one: Evalua
     form = "probability"
     if sheet.form == "counts" and same.any():
         form = "counts" if same.all() else "mixed"
-    return out, (_other_instances(sheet, names, m, same, confidence)
+    why = "probability form: instances not declared the same"
+    if row_fingerprint is not None:  # validated by declared_rows
+        sp, sn = sheet.class_counts or (0, 0)
+        why = decide_instances(sheet, sp, sn, row_fingerprint=row_fingerprint).text()
+    return out, (_other_instances(sheet, names, m, same, confidence, why)
                  + _far_from_prior(sheet, names, m)), form
 
 

@@ -748,10 +748,14 @@ def compare(sheet: CostSheet,
         last. ``attrs`` holds the
         ``assumption``, the ``form`` (``"counts"``, ``"probability"``, or ``"mixed"`` when
         only some candidates were counted on the sheet's own instances), ``instances`` (the
-        form and why, in words), ``coverage`` (with ``confidence``, in words), the ``slot``,
-        ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and one for each
-        kind of doubt about candidates: other instances, far from the prior, a ranking by the
-        worst case that disagrees with the ranking by expected cost).
+        form and why, in words), ``coverage`` (with ``confidence``, in words), ``confidence``,
+        ``scores_rule`` (with ``scores``: the cut, and whether it was given or the default),
+        the ``slot``, ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and
+        one for each kind of doubt about candidates: other instances, far from the prior, a
+        ranking by the worst case that disagrees with the ranking by expected cost; that last
+        one is also issued as a :class:`~causalcost.CausalCostWarning`). Printing the table
+        shows ``eval1`` once (``expected_cost``, the same number, stays in the frame) and these
+        notes under it.
 
     Raises
     ------

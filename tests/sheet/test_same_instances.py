@@ -173,6 +173,9 @@ def test_a_row_fingerprint_proves_the_rows() -> None:
     other = cc.row_fingerprint([f"s{i}" for i in range(600)])  # same size, other rows
     differs = cc.evaluate(sheet, model, row_fingerprint=other)
     assert differs.form == "probability" and "differs" in differs.instances
+    table = cc.compare(sheet, {"x": model}, row_fingerprint=other)
+    assert table.attrs["form"] == "probability" and "differs" in table.attrs["instances"]
+    assert any("fingerprint differs" in w for w in table.attrs["warnings"])
     with pytest.raises(ValidationError, match="contradicts"):
         cc.evaluate(sheet, model, same_instances=True, row_fingerprint=other)
     with pytest.raises(ValidationError, match="row_ids has 3 identifiers"):
