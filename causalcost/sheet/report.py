@@ -806,6 +806,9 @@ def compare(sheet: CostSheet,
     if confidence is not None:
         _add_intervals(frame, cells, sheet, confidence, same_by_name)
         extra["coverage"] = coverage_text(confidence, exact=bool(same.all()))
+        if same.any() and not same.all():
+            extra["coverage"] += (f"; for the {int(same.sum())} candidate(s) on the sheet's own "
+                                  "instances the cases are exact and hold with certainty")
     counted = sheet.forced_p is not None and sheet.forced_n is not None
     how = decide_instances(sheet, *(sheet.class_counts or (0, 0)),
                            row_fingerprint=row_fingerprint) if row_fingerprint else None

@@ -197,3 +197,24 @@ def test_declarations_that_cannot_hold_are_refused() -> None:
                     row_fingerprint=cc.row_fingerprint([1, 2]))
     with pytest.raises(ValidationError, match="not among those compared"):
         cc.compare(counted, {"a": cc.Confusion(50, 50, 100, 100)}, same_instances=["zz"])
+
+
+@pytest.mark.filterwarnings("ignore::causalcost.errors.CausalCostWarning")  # narrow exact bounds
+def test_a_mixed_table_says_which_candidates_are_exact() -> None:
+    sheet = cc.sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160),
+                                      cc.Confusion(0, 100, 0, 200), COSTS, slot="m",
+                                      description="set")
+    same, other = cc.Confusion(50, 50, 100, 100), cc.Confusion(60, 40, 100, 100)
+    table = cc.compare(sheet, {"same": same, "other": other}, same_instances=["same"],
+                       confidence=0.9)
+    assert table.attrs["form"] == "mixed"
+    assert "declared" in table.attrs["instances"] and "not declared" in table.attrs["instances"]
+    assert "for the 1 candidate(s) on the sheet's own instances" in table.attrs["coverage"]
+    exact = cc.bound(sheet.forced_p, sheet.forced_n, same, COSTS)
+    assert table.loc["same", "high_confidence_worst_cost"] == pytest.approx(exact.worst_cost,
+                                                                           rel=1e-12)
+    assert table.loc["same", "high_confidence_best_cost"] == pytest.approx(exact.best_cost,
+                                                                          rel=1e-12)
+    hc = cc.high_confidence_bound(sheet.forced_p, sheet.forced_n, other, COSTS, confidence=0.9)
+    assert table.loc["other", "high_confidence_worst_cost"] == pytest.approx(hc.worst_cost,
+                                                                            rel=1e-12)
