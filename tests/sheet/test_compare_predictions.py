@@ -260,3 +260,14 @@ def test_no_warning_for_candidates_equal_up_to_rounding() -> None:
     assert ranking_disagreement(nudged) == ()  # a rounding difference is no disagreement
     nudged.loc["b", ["eval1", "worst_cost"]] = [nudged.loc["a", "eval1"] + 1, 1.0]
     assert ranking_disagreement(nudged) and "'b' first" in ranking_disagreement(nudged)[0]
+
+
+def test_cli_prints_the_ranking_warning_once(tmp_path: Path) -> None:
+    sheet = tmp_path / "majority.json"
+    done = cli("derive", "majority3", "--costs", "fn=5,fp=1", "-o", str(sheet))
+    assert done.returncode == 0, done.stderr
+    out = cli("evaluate", str(sheet), "--model", "good:tp=80,fn=20,fp=0,tn=200",
+              "--model", "always_p:tp=100,fn=0,fp=200,tn=0")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("would put 'always_p' first") == 1
+    assert "CausalCostWarning" not in out.stderr
