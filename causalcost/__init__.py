@@ -42,6 +42,9 @@ __version__ = "0.1.0"
 
 #: Public name -> the module that defines it (loaded on first access).
 _LAZY: dict[str, str] = {
+    # same instances declared or proven, candidates from predictions (issues 16, 17)
+    "row_fingerprint": "sheet.instances",
+    "confusions_from_predictions": "sheet.candidates",
     "CausalCostWarning": "errors",
     "candidates_frame": "sheet.candidates",
     "generate_signing_key": "sheet.signing",
@@ -301,6 +304,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    # same instances declared or proven, candidates from predictions (issues 16, 17)
+    "row_fingerprint",
+    "confusions_from_predictions",
     "CausalCostWarning",
     "candidates_frame",
     "generate_signing_key",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any
 
 from causalcost.cli.common import (
@@ -21,7 +22,7 @@ from causalcost.cli.common import (
 )
 from causalcost.cli.parsing import name, output_file
 from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import ValidationError
+from causalcost.errors import CausalCostWarning, ValidationError
 
 __all__ = ["register"]
 
@@ -161,7 +162,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
     if len(candidates) == 1:
         model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
-        report = evaluate(sheet, model, confidence=args.confidence)
+        report = evaluate(sheet, model, confidence=args.confidence,
+                          same_instances=args.same_instances,
+                          row_fingerprint=args.row_fingerprint)
         noise = None
         if args.label_accuracy is not None:
             from causalcost.sheet.label_noise import label_noise_range
@@ -172,17 +175,27 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.label_accuracy is not None:  # the label-noise range is one candidate's
         raise ValidationError(f"--label-accuracy applies to one candidate; {len(candidates)} were "
                               "given: evaluate them one at a time, or drop --label-accuracy")
-    frame = compare(sheet, candidates, confidence=args.confidence)
+    with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
+        warnings.simplefilter("ignore", CausalCostWarning)
+        frame = compare(sheet, candidates, confidence=args.confidence,
+                        same_instances=args.same_instances, row_fingerprint=args.row_fingerprint)
     if args.json:
         records = frame.reset_index(names="name").to_dict(orient="records")
+        extra = {k: frame.attrs[k] for k in ("coverage", "confidence") if k in frame.attrs}
         print_json({"slot": sheet.slot, "assumption": sheet.assumption,
                     "sheet_sha256": frame.attrs.get("sheet_sha256", sheet.digest),
-                    "warnings": list(frame.attrs.get("warnings", [])),
+                    "form": frame.attrs.get("form"), "instances": frame.attrs.get("instances"),
+                    **extra, "warnings": list(frame.attrs.get("warnings", [])),
                     "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
     else:
+        from causalcost.sheet.candidate_table import HIDDEN_COLUMNS, footer
+
         print(f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
               f"(bounds assume: {sheet.assumption}); sheet {sheet.digest}")
-        print(frame.to_string(float_format=lambda v: f"{v:.6g}"))
+        shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
+        print(shown.to_string(float_format=lambda v: f"{v:.6g}"))
+        for line in footer(frame.attrs):
+            print(line)
         for warning in frame.attrs.get("warnings", []):
             print(f"warning: {warning}")
     return 0
@@ -272,8 +285,16 @@ def register(sub: Any) -> None:
                    help="candidate confusion, e.g. tp=50,fn=50,fp=100,tn=100; repeat to compare")
     p.add_argument("--candidates", metavar="CSV", help="CSV with columns name,tp,fn,fp,tn")
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
-                   help="add intervals on every cost and the worst case that holds on the "
-                        "candidate's own instances with this probability, e.g. 0.95")
+                   help="add intervals on every cost and the worst and best cases that hold on "
+                        "the candidate's own instances with this probability each, e.g. 0.95")
+    p.add_argument("--same-instances", action="store_true",
+                   help="declare that the candidates were counted on the very rows of the "
+                        "sheet's forced runs: exact (count-form) worst and best cases; by "
+                        "default they are taken as counted on other rows (probability form)")
+    p.add_argument("--row-fingerprint", metavar="SHA256", default=None,
+                   help="prove the rows instead: the fingerprint (causalcost.row_fingerprint) "
+                        "of the rows the candidates were counted on, matched against the "
+                        "sheet's")
     p.add_argument("--label-accuracy", type=probability, default=None, metavar="A",
                    help="the truth labels the candidate was counted against are right with "
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")

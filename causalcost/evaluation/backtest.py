@@ -51,7 +51,6 @@ from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.data.runs import ForcedRuns
 from causalcost.display import html_block, html_table
 from causalcost.errors import DataError, InputTypeError, SheetError, ValidationError
-from causalcost.pricing.bounds import bound_from_rates
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.from_data import sheet_from_data
 from causalcost.sheet.ranking import kinds_of
@@ -243,22 +242,6 @@ def _same_counts(sheet: CostSheet, runs: ForcedRuns) -> bool:
             and kinds.to_numpy().tolist() == runs.kinds.to_numpy().tolist())
 
 
-def _sheet_costs(sheet: CostSheet, model: Confusion, report: Any,
-                 same_rows: bool) -> tuple[float, float, float]:
-    """The sheet's expected, best and worst cost for a candidate on the runs' rows.
-
-    :func:`~causalcost.evaluate` takes a candidate whose class sizes equal a count-form sheet's
-    to be counted on the sheet's own rows. Here the rows are known: when they are other rows
-    that merely have the same class sizes, the probability form is used, as for any other
-    rows.
-    """
-    if report.form == "probability" or same_rows:
-        return report.expected_cost, report.best_cost, report.worst_cost
-    b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
-                         monotonicity=sheet.monotonicity_check)
-    return b.expected_cost, b.best_cost, b.worst_cost
-
-
 def _regret(pick: float, best: float) -> float:
     if best == 0:
         return 0.0 if pick == 0 else math.inf
@@ -361,7 +344,7 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
             raise DataError(f"candidate {name!r} was counted on {model.total:g} rows, the runs "
                             f"on {runs.n}")
         real[name], models[name] = system, model
-        report = evaluate(own_sheet, model)
+        report = evaluate(own_sheet, model, same_instances=True)  # the runs' own rows
         row: dict[str, Any] = {"real_cost": system.cost(matrix),
                                "accuracy": (model.tp + model.tn) / model.total,
                                "expected_cost": report.expected_cost,
@@ -369,9 +352,9 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
         row["inside"] = inside(row["real_cost"], row["best_cost"], row["worst_cost"])
         warnings += [w for w in report.warnings if w not in warnings]
         if sheet is not None:
-            other = evaluate(sheet, model, confidence=confidence)
+            other = evaluate(sheet, model, confidence=confidence, same_instances=same_rows)
             assert other.high_confidence is not None
-            predicted = _sheet_costs(sheet, model, other, same_rows)
+            predicted = other.expected_cost, other.best_cost, other.worst_cost
             row.update(sheet_expected_cost=predicted[0], sheet_best_cost=predicted[1],
                        sheet_worst_cost=predicted[2],
                        sheet_inside=inside(row["real_cost"], predicted[1], predicted[2]),

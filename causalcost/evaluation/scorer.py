@@ -21,7 +21,6 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
-from causalcost.pricing.bounds import bound_from_rates
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.report import evaluate
 
@@ -82,13 +81,9 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
         high = evaluate(sheet, model, confidence=confidence).high_confidence
         assert high is not None
         return float(high.worst_cost)
-    report = evaluate(sheet, model)  # validates the class sizes against the sheet
-    if report.form == "probability":
-        return float(report.expected_cost if criterion == "expected" else report.worst_cost)
-    # a fold with the class sizes of a count-form sheet is still not the sheet's rows
-    b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
-                         monotonicity=sheet.monotonicity_check)
-    return float(b.expected_cost if criterion == "expected" else b.worst_cost)
+    # a fold is never the sheet's rows: evaluate's default, the probability form
+    report = evaluate(sheet, model)
+    return float(report.expected_cost if criterion == "expected" else report.worst_cost)
 
 
 def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: float = 0.95,

@@ -22,6 +22,17 @@ estimate, so the high-confidence worst case is never below the plain one; it app
 
 Under the monotone assumption the stage-2 counts satisfy ``fc <= fw``, so the limit for
 ``fc`` is capped by the limit for ``fw`` (still an upper limit on ``fc``).
+
+The **high-confidence best case** (``side="best"``) is the mirror: the best case is also
+non-decreasing in every failure count (monotone: ``max(fc, fw - nc)``; assumption-free:
+``max(0, fc - nw) + max(0, fw - nc)``), so replacing each stage-2 failure count by a *lower*
+prediction limit at level ``alpha / L`` gives a best case that the real system cost falls below
+with probability at most ``alpha``. The lower limit on ``F`` among ``n2`` is ``n2`` minus the
+upper limit on the ``n2 - F`` successes (the stage-1 successes ``n1 - K`` in the role of the
+failures), never above the plug-in estimate; under the monotone assumption the limit for
+``fw`` is raised to the limit for ``fc`` (``fw >= fc``). Each side holds with probability at
+least ``confidence`` on its own; both at once with probability at least ``2 confidence - 1``
+(union bound).
 """
 
 from __future__ import annotations
@@ -39,8 +50,11 @@ from causalcost.pricing.bounds import Bound, bound, bound_from_rates
 from causalcost.pricing.closed_forms import _UNIT, _check_assumption, _check_type, _extremes
 from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
 
-__all__ = ["high_confidence_bound", "high_confidence_bound_from_rates",
+__all__ = ["SIDES", "high_confidence_bound", "high_confidence_bound_from_rates",
            "high_confidence_worst_cost_many"]
+
+#: The two one-sided guarantees: an upper limit on the system cost, or a lower one.
+SIDES = ("worst", "best")
 
 
 def _stage_one(forced_p: Confusion, forced_n: Confusion) -> dict[str, tuple[float, float, float]]:
@@ -65,6 +79,24 @@ def _limits(right: Any, wrong: Any, n1: Any, n2: Any, alpha: float, method: str,
     return u_right, u_wrong
 
 
+def _lower_limits(right: Any, wrong: Any, n1: Any, n2: Any, alpha: float, method: str,
+                  assumption: str) -> tuple[Any, Any]:
+    """Lower prediction limits on stage-2 (right, wrong) failures: ``n2`` minus the upper
+    limits on the successes; assumes validated input."""
+    l_right = n2 - binomial_prediction_limit(n1 - right, n1, n2, 1 - alpha, method)
+    l_wrong = n2 - binomial_prediction_limit(n1 - wrong, n1, n2, 1 - alpha, method)
+    if assumption == "monotone":
+        l_wrong = np.maximum(l_wrong, l_right)
+    return l_right, l_wrong
+
+
+def _check_side(side: object) -> str:
+    if side not in SIDES:
+        raise ValidationError(f"side ({side!r}) must be 'worst' (an upper limit on the system "
+                              "cost) or 'best' (a lower limit)")
+    return str(side)
+
+
 def _limit_count(n2_p: Any, n2_n: Any) -> Any:
     """How many limits the union bound spends alpha on: two per class present in stage 2."""
     return 2 * ((np.asarray(n2_p) > 0).astype(int) + (np.asarray(n2_n) > 0).astype(int))
@@ -80,8 +112,9 @@ def high_confidence_bound(
     method: str = "conditional",
     assumption: str = "monotone",
     monotonicity: object | None = None,
+    side: str = "worst",
 ) -> Bound:
-    """Worst (and best) case that holds on the candidate's own instances with a stated probability.
+    """Worst (or best) case that holds on the candidate's own instances with a stated probability.
 
     Parameters
     ----------
@@ -100,13 +133,19 @@ def high_confidence_bound(
         The prediction limit (see :mod:`causalcost.stats.prediction`).
     assumption, monotonicity
         As in :func:`~causalcost.bound`.
+    side : {"worst", "best"}
+        ``"worst"`` (default): an upper limit, the real cost exceeds ``worst_cost`` with
+        probability at most ``1 - confidence``. ``"best"``: the mirror, a lower limit, the real
+        cost falls below ``best_cost`` with probability at most ``1 - confidence``.
 
     Returns
     -------
     Bound
-        ``worst`` / ``worst_cost`` at the stated confidence (``form="high-confidence"``,
-        ``confidence`` and ``method`` set); ``expected`` is cost function 1 at the stage-1
-        rates and ``best`` the plain best case (the guarantee is one-sided).
+        With ``side="worst"``: ``worst`` / ``worst_cost`` at the stated confidence
+        (``form="high-confidence"``, ``confidence`` and ``method`` set), ``best`` the plain best
+        case (the guarantee is one-sided). With ``side="best"``: ``best`` / ``best_cost`` at
+        the stated confidence and ``worst`` the plain worst case. ``expected`` is cost
+        function 1 at the stage-1 rates.
 
     Raises
     ------
@@ -126,6 +165,9 @@ def high_confidence_bound(
     >>> high = cc.high_confidence_bound(forced_p, forced_n, model, confidence=0.95)
     >>> plain.worst_cost, high.worst_cost, high.confidence, high.method
     (75.0, 81.0, 0.95, 'conditional')
+    >>> low = cc.high_confidence_bound(forced_p, forced_n, model, side="best")
+    >>> plain.best_cost, low.best_cost   # the mirror: a lower limit, never above the plain one
+    (25.0, 19.0)
     """
     for name, value in (("forced_p", forced_p), ("forced_n", forced_n)):
         _check_type(name, value, Confusion)
@@ -133,6 +175,7 @@ def high_confidence_bound(
             raise CountError(f"{name} counts {value.total:g} instances; the prediction limits "
                              f"are computed in float64, exact only up to 2**53 = {EXACT_LIMIT}")
     _check_options(model, costs, confidence, assumption)
+    side = _check_side(side)
     if not isinstance(method, str) or method not in PREDICTION_METHODS:
         raise ValidationError(
             f"method ({method!r}) must be one of {', '.join(map(repr, PREDICTION_METHODS))}"
@@ -142,23 +185,29 @@ def high_confidence_bound(
     plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
     stage = _stage_one(forced_p, forced_n)
     alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
+    limits = _limits if side == "worst" else _lower_limits
     u = {}
     for c, n2 in (("P", model.positives), ("N", model.negatives)):
         right, wrong, n1 = stage[c]
-        u[c] = _limits(int(right), int(wrong), int(n1), int(n2), alpha, method, assumption)
-    return _assemble(u, model, costs, plain, assumption, confidence, method)
+        u[c] = limits(int(right), int(wrong), int(n1), int(n2), alpha, method, assumption)
+    return _assemble(u, model, costs, plain, assumption, confidence, method, side)
 
 
 def _assemble(u: dict[str, tuple[Any, Any]], model: Confusion, costs: CostMatrix, plain: Bound,
-              assumption: str, confidence: float, method: str) -> Bound:
+              assumption: str, confidence: float, method: str, side: str = "worst") -> Bound:
     """The count-form bound at the limits ``u`` (per class: failures with the slot right,
-    wrong), keeping the plain bound's point estimate and best case."""
+    wrong), keeping the plain bound's point estimate and its other side."""
     n2_p, n2_n = int(model.positives), int(model.negatives)
     high_p = Confusion(tp=n2_p - int(u["P"][0]), fn=int(u["P"][0]),
                        fp=int(u["N"][1]), tn=n2_n - int(u["N"][1]))
     high_n = Confusion(tp=n2_p - int(u["P"][1]), fn=int(u["P"][1]),
                        fp=int(u["N"][0]), tn=n2_n - int(u["N"][0]))
     high = bound(high_p, high_n, model, costs, assumption=assumption)
+    if side == "best":
+        return replace(high, worst=plain.worst, worst_cost=plain.worst_cost,
+                       worst_witness=plain.worst_witness, expected=plain.expected,
+                       expected_cost=plain.expected_cost, form="high-confidence",
+                       confidence=float(confidence), method=method)
     return replace(high, best=plain.best, best_cost=plain.best_cost,
                    best_witness=plain.best_witness, expected=plain.expected,
                    expected_cost=plain.expected_cost, form="high-confidence",
@@ -192,12 +241,16 @@ def high_confidence_bound_from_rates(
     confidence: float = 0.95,
     assumption: str = "monotone",
     monotonicity: object | None = None,
+    side: str = "worst",
 ) -> Bound:
-    """The high-confidence worst case when the rates are known exactly (an exact network table).
+    """The high-confidence worst (or best) case when the rates are known exactly (an exact
+    network table).
 
     The candidate's instances still hold their own failure counts: with the rate ``p`` known,
     the stage-2 count is ``Binomial(n2, p)`` and its upper limit is that binomial's quantile at
-    ``1 - alpha / L`` (``L`` limits, Bonferroni), never below ``n2 p``.
+    ``1 - alpha / L`` (``L`` limits, Bonferroni), never below ``n2 p``. With ``side="best"``
+    the lower limit is the quantile at ``alpha / L``, never above ``n2 p`` (see
+    :func:`high_confidence_bound`).
 
     Examples
     --------
@@ -207,8 +260,13 @@ def high_confidence_bound_from_rates(
     ...                                      cc.CostMatrix(fn=5, fp=1))
     >>> b.worst_cost >= 390, b.method   # thesis §4, example 1: plain worst case 390
     (True, 'binomial')
+    >>> high_confidence_bound_from_rates(cc.ErrorRates(0.2, 1.0, 0.2, 0.0),
+    ...                                  cc.Confusion(50, 50, 100, 100), cc.CostMatrix(fn=5, fp=1),
+    ...                                  side="best").best_cost <= 250   # plain best case 250
+    True
     """
     _check_options(model, costs, confidence, assumption)
+    side = _check_side(side)
     plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
     r = rates.error_rates if isinstance(rates, InterventionalTable) else rates
     alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
@@ -217,12 +275,19 @@ def high_confidence_bound_from_rates(
                                 ("N", model.negatives, r.fp_forced_n, r.fp_forced_p)):
         limits = []
         for p_fail in (right, wrong):
-            q = _st.binom.ppf(1 - alpha, int(n2), p_fail) if n2 > 0 else 0
-            limits.append(int(min(n2, max(q, np.ceil(n2 * p_fail - 1e-9)))))
+            if side == "worst":
+                q = _st.binom.ppf(1 - alpha, int(n2), p_fail) if n2 > 0 else 0
+                limits.append(int(min(n2, max(q, np.ceil(n2 * p_fail - 1e-9)))))
+            else:  # P(F < q) < alpha for the alpha-quantile q
+                q = _st.binom.ppf(alpha, int(n2), p_fail) if n2 > 0 else 0
+                limits.append(int(max(0, min(q, np.floor(n2 * p_fail + 1e-9)))))
         if assumption == "monotone":
-            limits[0] = min(limits)
+            if side == "worst":
+                limits[0] = min(limits)
+            else:
+                limits[1] = max(limits)
         u[c] = (limits[0], limits[1])
-    return _assemble(u, model, costs, plain, assumption, confidence, "binomial")
+    return _assemble(u, model, costs, plain, assumption, confidence, "binomial", side)
 
 
 def high_confidence_worst_cost_many(

@@ -10,20 +10,25 @@ candidate does to the system, then the model on its own.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import pandas as pd
 
 from causalcost.display import format_number, html_block, html_table
 
-__all__ = ["CandidateTable", "SYSTEM_HEADERS", "MODEL_COLUMNS"]
+__all__ = ["CandidateTable", "HIDDEN_COLUMNS", "SYSTEM_HEADERS", "MODEL_COLUMNS", "footer"]
 
 #: Short headers for the system-cost columns, in display order.
 SYSTEM_HEADERS = {"rank": "rank", "eval1": "Eval1", "eval2": "Eval2",
-                  "expected_cost": "expected", "worst_cost": "worst", "best_cost": "best",
+                  "worst_cost": "worst", "best_cost": "best",
                   "perfect_slot_cost": "perfect slot", "eval1_ci_low": "Eval1 low",
                   "eval1_ci_high": "Eval1 high", "worst_ci_high": "worst high",
+                  "high_confidence_worst_cost": "hc worst",
+                  "high_confidence_best_cost": "hc best",
                   "better_than_next": "better than next"}
+#: Columns kept in the frame but not printed: ``expected_cost`` equals ``eval1``.
+HIDDEN_COLUMNS = ("expected_cost",)
 #: The model-alone columns, shown second.
 MODEL_COLUMNS = ("accuracy", "precision", "recall", "f1")
 
@@ -39,6 +44,23 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+def footer(attrs: dict[str, Any], width: int | None = 80) -> list[str]:
+    """The lines printed under a ranked table: the order, the form of the worst and best cases
+    and why, the coverage of the high-confidence cases, the rule that cut scores."""
+    lines = ["Ranked by expected system cost (Eval1, the same number as expected_cost), ties by "
+             "the worst case."]
+    if attrs.get("instances"):
+        lines.append(f"Worst and best cases: {attrs['instances']}.")
+    if attrs.get("coverage"):
+        lines.append(f"hc worst / hc best (high-confidence, {attrs['confidence']:.0%}): "
+                     f"{attrs['coverage']}.".replace("%)", " %)"))
+    if attrs.get("scores_rule"):
+        lines.append(f"{attrs['scores_rule'][0].upper()}{attrs['scores_rule'][1:]}.")
+    if width is None:
+        return lines
+    return [textwrap.fill(line, width, subsequent_indent="  ") for line in lines]
+
+
 class CandidateTable(pd.DataFrame):
     """Candidates ranked by :func:`~causalcost.sheet.report.compare`: a DataFrame that shows
     the system's costs and the model's own metrics as two narrow tables.
@@ -51,15 +73,19 @@ class CandidateTable(pd.DataFrame):
     ...                            "b": cc.Confusion(tp=70, fn=30, fp=60, tn=140)})
     >>> print(table)
     System cost with each candidate in slot 'clinical_history' (rank 1 is best):
-              rank Eval1 Eval2 expected worst best perfect slot
+              rank Eval1 Eval2 worst best perfect slot
     candidate
-    b            1   232   132      232   290  150          100
-    a            2   320   220      320   390  250          100
+    b            1   232   132   290  150          100
+    a            2   320   220   390  250          100
     The model alone:
               accuracy precision recall       f1
     candidate
     b              0.7  0.538462    0.7 0.608696
     a              0.5  0.333333    0.5      0.4
+    Ranked by expected system cost (Eval1, the same number as expected_cost), ties
+      by the worst case.
+    Worst and best cases: probability form: the sheet's rates were not counted on
+      instances of its own (no forced runs) (2 candidate(s)).
     >>> type(table[["eval1"]]).__name__   # operations give ordinary DataFrames
     'DataFrame'
     """
@@ -71,7 +97,8 @@ class CandidateTable(pd.DataFrame):
     def _parts(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         system = [c for c in SYSTEM_HEADERS if c in self.columns]
         model = [c for c in MODEL_COLUMNS if c in self.columns]
-        others = [c for c in self.columns if c not in system and c not in model]
+        others = [c for c in self.columns
+                  if c not in system and c not in model and c not in HIDDEN_COLUMNS]
         first = pd.DataFrame(self[system + others]).rename(columns=SYSTEM_HEADERS)
         return first, pd.DataFrame(self[model])
 
@@ -87,6 +114,7 @@ class CandidateTable(pd.DataFrame):
         if len(second.columns):
             lines += ["The model alone:", second.to_string(
                 formatters={c: _short for c in second.columns}, line_width=100)]
+        lines += footer(self.attrs)
         return "\n".join(line.rstrip() for text in lines for line in text.splitlines())
 
     def __str__(self) -> str:
@@ -97,5 +125,6 @@ class CandidateTable(pd.DataFrame):
         parts = [html_table(first)]
         if len(second.columns):
             parts.append(html_table(second, caption="The model alone"))
-        notes = [f"warning: {w}" for w in self.attrs.get("warnings", ())]
+        notes = [*footer(self.attrs, None),
+                 *(f"warning: {w}" for w in self.attrs.get("warnings", ()))]
         return html_block(self._title(), *parts, notes=notes)

@@ -24,6 +24,7 @@ import csv
 import io
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,8 @@ import pandas as pd
 from causalcost.confusion import CELLS, Confusion
 from causalcost.errors import CausalCostError, ValidationError
 
-__all__ = ["FIELD_LIMIT", "candidates_frame", "read_candidates_csv", "read_candidates_frame"]
+__all__ = ["FIELD_LIMIT", "candidates_frame", "confusions_from_predictions", "read_candidates_csv",
+           "read_candidates_frame", "score_rule"]
 
 _CSV_COLUMNS = ("name", *CELLS)
 #: The longest field a candidates file may hold (the ``csv`` module's limit).
@@ -305,3 +307,120 @@ def candidates_frame(*parts: Mapping[str, Confusion | Mapping[str, float]] | pd.
         twice = pd.Index(names)[pd.Index(names).duplicated()][0]
         raise ValidationError(f"two candidates are named {twice!r}")
     return _frame(names, np.concatenate(rows) if rows else np.empty((0, 4)))
+
+
+def score_rule(scores: Mapping[str, Any] | None, threshold: float | None) -> tuple[float, str]:
+    """The cut that turns scores into labels, and the rule in words (printed with the results).
+
+    A stated ``threshold`` is used as given. Without one, scores that are all probabilities
+    (every value in [0, 1]) take the documented default 0.5, and the rule says it is the
+    default; other scores are refused: the cut is not guessed.
+
+    Examples
+    --------
+    >>> score_rule({"a": [0.2, 0.9]}, None)
+    (0.5, 'scores: positive where score >= 0.5 (the default for probabilities in [0, 1]; give threshold= / --threshold to choose)')
+    >>> score_rule({"a": [3.0, -1.0]}, 0.0)[1]
+    'scores: positive where score >= 0 (threshold given)'
+    """  # noqa: E501
+    if threshold is not None:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+                or not np.isfinite(threshold):
+            raise ValidationError(f"threshold must be a finite number, got {threshold!r}")
+        return float(threshold), (f"scores: positive where score >= {float(threshold):g} "
+                                  "(threshold given)")
+    for name, values in (scores or {}).items():
+        try:
+            s = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            continue  # confusions_from_predictions names the unreadable scores
+        if s.size and np.isfinite(s).all() and not ((s >= 0) & (s <= 1)).all():
+            raise ValidationError(
+                f"scores[{str(name)!r}] holds values outside [0, 1], so they are not "
+                "probabilities and no cut can be assumed: give threshold= (--threshold) to "
+                "say where the candidate predicts positive (score >= threshold)")
+    return 0.5, ("scores: positive where score >= 0.5 (the default for probabilities in "
+                 "[0, 1]; give threshold= / --threshold to choose)")
+
+
+def confusions_from_predictions(y_true: Any, *, predictions: Mapping[str, Any] | None = None,
+                                scores: Mapping[str, Any] | None = None,
+                                threshold: float | None = None, positive: Any = None,
+                                ) -> dict[str, Confusion]:
+    """Each candidate's confusion from its predictions (labels) or scores on ``y_true``.
+
+    Parameters
+    ----------
+    y_true : array-like
+        The true classes, one a row: bool, 0/1 (1 positive), or labels with ``positive``.
+    predictions : mapping of name to array-like, optional
+        Each candidate's predicted labels on the same rows (the same label rules as ``y_true``).
+    scores : mapping of name to array-like, optional
+        Each candidate's scores for the positive class on the same rows: it predicts positive
+        where ``score >= threshold``.
+    threshold : float, optional
+        The scores' cut. Without it, probabilities (all scores in [0, 1]) are cut at 0.5, the
+        documented default (:func:`score_rule`); other scores are refused.
+    positive : label, optional
+        The positive label of ``y_true`` and ``predictions`` (needed for labels other than
+        bool or 0/1).
+
+    Returns
+    -------
+    dict of str to Confusion
+        Predictions first, then scores, each in the order given.
+
+    Raises
+    ------
+    DataError
+        Labels that are not two classes with a known positive, scores that are not finite
+        numbers, or arrays of another length than ``y_true``.
+    ValidationError
+        A name used twice, neither ``predictions`` nor ``scores``, or scores outside [0, 1]
+        without a ``threshold``.
+
+    Examples
+    --------
+    >>> confusions_from_predictions(["sick", "well", "sick", "well"],
+    ...                             predictions={"a": ["sick", "sick", "well", "well"]},
+    ...                             scores={"b": [0.9, 0.2, 0.6, 0.7]}, positive="sick")
+    {'a': Confusion(tp=1, fn=1, fp=1, tn=1), 'b': Confusion(tp=2, fn=0, fp=1, tn=1)}
+    """
+    from causalcost.data.labels import votes_from_values
+    from causalcost.errors import DataError
+
+    if not predictions and not scores:
+        raise ValidationError("give predictions={name: labels} or scores={name: scores}")
+    for what, given in (("predictions", predictions), ("scores", scores)):
+        if given is not None and not isinstance(given, Mapping):
+            raise ValidationError(f"{what} must be a mapping of candidate name to an array, "
+                                  f"got {type(given).__name__}")
+    cut = score_rule(scores, threshold)[0] if scores else 0.5
+    truth = votes_from_values(y_true, "y_true", positive)
+    out: dict[str, Confusion] = {}
+
+    def add(name: Any, vote: np.ndarray, what: str) -> None:
+        key = str(name)
+        if key in out:
+            raise ValidationError(f"two candidates are named {key!r}")
+        if len(vote) != len(truth):
+            raise DataError(f"{what}[{key!r}] has {len(vote)} values but y_true has "
+                            f"{len(truth)}; give both on the same rows")
+        tp = int(np.sum(truth & vote))
+        fn = int(np.sum(truth & ~vote))
+        fp = int(np.sum(~truth & vote))
+        out[key] = Confusion(tp=tp, fn=fn, fp=fp, tn=int(truth.size) - tp - fn - fp)
+
+    for name, labels in (predictions or {}).items():
+        add(name, votes_from_values(labels, f"predictions[{str(name)!r}]", positive),
+            "predictions")
+    for name, values in (scores or {}).items():
+        try:
+            s = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise DataError(f"scores[{str(name)!r}] must hold numbers (scores for the positive "
+                            "class); give labels as predictions=") from None
+        if s.ndim != 1 or not np.isfinite(s).all():
+            raise DataError(f"scores[{str(name)!r}] must be one-dimensional finite numbers")
+        add(name, s >= cut, "scores")
+    return out

@@ -42,6 +42,7 @@ def sheet_from_data(
     assumption: str | None = None,
     confidence: float = 0.95,
     interval_method: str = "wilson",
+    row_ids: Any = None,
     **fusioner_options: Any,
 ) -> CostSheet:
     """Derive a slot's cost sheet from a table of logged predictions (or counted runs).
@@ -63,6 +64,11 @@ def sheet_from_data(
         Default: ``"monotone"`` when the data show no ``right_only`` instance, else ``"none"``.
     confidence, interval_method
         Of the rates' intervals.
+    row_ids : array-like, optional
+        One identifier per row of ``data`` (e.g. ``data.index``): the sheet records their
+        fingerprint (``provenance["rows_sha256"]``, :func:`~causalcost.row_fingerprint`), so a
+        candidate counted on these very rows can prove it (``evaluate(...,
+        row_fingerprint=...)``) and get the exact bounds.
 
     Returns
     -------
@@ -110,6 +116,13 @@ def sheet_from_data(
     rows = provenance.get("rows", runs.n)
     provenance.update(source="data", description=description or
                       f"{rows} logged instances ({provenance.get('engine', 'data frame')})")
+    if row_ids is not None:
+        from causalcost.sheet.instances import FINGERPRINT_KEY, row_fingerprint
+
+        if len(row_ids) != runs.n:
+            raise ValidationError(f"row_ids has {len(row_ids)} identifiers but the forced runs "
+                                  f"were counted on {runs.n} rows: give one per row of data")
+        provenance[FINGERPRINT_KEY] = row_fingerprint(row_ids)
     return derive_sheet(table, costs, system_name=system_name, forced_p=runs.forced_p,
                         forced_n=runs.forced_n, assumption=assumption,
                         monotonicity=evidence, provenance=provenance)

@@ -15,13 +15,17 @@ fractional counts in the count form, no instances, costs that overflow) is found
 tests, and the error is the one :func:`~causalcost.sheet.report.evaluate` raises for it, prefixed
 with its name. Counts beyond 2**53 (exact Python integers) take the one-at-a-time path.
 
+Which candidates were counted on the sheet's own rows is declared (``same_instances``) or
+proven (a row fingerprint), never guessed from class sizes (:mod:`causalcost.sheet.instances`):
+the count form applies to those rows only.
+
 This module sits below :mod:`causalcost.sheet.report` (which imports it), so ``evaluate`` is
 passed in rather than imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -34,8 +38,10 @@ from causalcost.pricing.costs import error_transition_matrix, expected_cost_matr
 from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.candidates import as_confusion, candidates_frame
 from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.instances import decide_instances, other_instances_advice
 
-__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "rank_candidates"]
+__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
+           "ranking_disagreement"]
 
 #: Columns of :func:`~causalcost.sheet.report.compare`'s DataFrame.
 COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
@@ -45,12 +51,84 @@ COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expe
 PRIOR_Z = 3.29
 
 #: :func:`causalcost.sheet.report.evaluate`: one candidate's report.
-Evaluate = Callable[[CostSheet, Confusion], Any]
+Evaluate = Callable[..., Any]
+
+
+def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Collection[str],
+                  row_fingerprint: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate: declared the same instances, and the same instances (declared or proven
+    by the row fingerprint). Validates the declaration against the sheet.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160),
+    ...                                   cc.Confusion(0, 100, 0, 200), cc.CostMatrix(fn=5, fp=1),
+    ...                                   slot="m", description="thesis set")
+    >>> [v.tolist() for v in declared_rows(sheet, ["a", "b"], ["b"], None)]
+    [[False, True], [False, True]]
+    """
+    if isinstance(same_instances, (bool, np.bool_)):
+        declared = np.full(len(names), bool(same_instances))
+    elif isinstance(same_instances, Collection) and not isinstance(same_instances, str):
+        chosen = {str(n) for n in same_instances}
+        unknown = sorted(chosen - set(names))
+        if unknown:
+            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
+                                  f"those compared: {unknown[:3]}")
+        declared = np.array([n in chosen for n in names], dtype=bool)
+    else:
+        raise ValidationError("same_instances must be True, False or a collection of candidate "
+                              f"names, got {same_instances!r}")
+    if not declared.any() and row_fingerprint is None:
+        return declared, declared
+    sp, sn = sheet.class_counts if sheet.class_counts is not None else (0, 0)
+    proven = decide_instances(sheet, sp, sn, row_fingerprint=row_fingerprint).same \
+        if row_fingerprint is not None else False
+    if declared.any():  # refuses a sheet without forced runs, or a contradicting fingerprint
+        decide_instances(sheet, sp, sn, same_instances=True, row_fingerprint=row_fingerprint)
+    return declared, declared | proven
+
+
+def ranking_disagreement(frame: pd.DataFrame) -> tuple[str, ...]:
+    """A warning when ranking by a worst case would pick another candidate than ranking by
+    expected cost (Eval1), with the reason: the widths of the two candidates' bounds.
+
+    ``frame`` is :func:`rank_candidates`'s, best first; the high-confidence worst case is used
+    when the frame holds it, else the plain worst case.
+    """
+    if len(frame) < 2:
+        return ()
+    column, low = (("high_confidence_worst_cost", "high_confidence_best_cost")
+                   if "high_confidence_worst_cost" in frame.columns
+                   else ("worst_cost", "best_cost"))
+    worst = frame[column].to_numpy(dtype=float)
+    best = frame[low].to_numpy(dtype=float)
+    eval1 = frame["eval1"].to_numpy(dtype=float)
+    if np.isnan(worst).any():
+        return ()
+    by_worst = int(np.lexsort((eval1, worst))[0])
+    # equal up to rounding (rel 1e-9: costs summed in different orders) is no disagreement
+    tol = 1e-9 * max(1.0, float(np.abs(worst[0])), float(np.abs(eval1[0])))
+    if worst[by_worst] >= worst[0] - tol or eval1[by_worst] <= eval1[0] + tol:
+        return ()  # the Eval1 winner is also first by the worst case, or they tie on Eval1
+    name, first = frame.index[by_worst], frame.index[0]
+    label = column.replace("_", " ")
+    return (f"ranking by the {label} would put {name!r} first ({label} {worst[by_worst]:.6g}, "
+            f"expected cost {eval1[by_worst]:.6g}) while {first!r} has the lowest expected cost "
+            f"({eval1[0]:.6g}, {label} {worst[0]:.6g}): the worst case is not a ranking. "
+            f"{name!r} has narrower bounds (from {best[by_worst]:.6g} to {worst[by_worst]:.6g}, "
+            f"against {best[0]:.6g} to {worst[0]:.6g}); a near-constant candidate (one that "
+            "nearly always says the same class) leaves the system little room to vary, so its "
+            "worst case can be low while its expected cost is high. Rank by expected cost and "
+            "use the high-confidence worst case as a guard against a bad surprise",)
 
 
 def rank_candidates(sheet: CostSheet,
                     candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame,
-                    evaluate: Evaluate, known_warnings: tuple[str, ...] = (),
+                    evaluate: Evaluate, known_warnings: tuple[str, ...] = (), *,
+                    same_instances: bool | Collection[str] = False,
+                    row_fingerprint: str | None = None, confidence: float | None = None,
                     ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
     """:func:`~causalcost.sheet.report.compare`'s work (see there for the parameters).
 
@@ -87,26 +165,36 @@ def rank_candidates(sheet: CostSheet,
         confusions, frame = None, candidates_frame(candidates)
     names = frame.index.tolist()
     m = frame.to_numpy(dtype=float)
+    declared, same = declared_rows(sheet, names, same_instances, row_fingerprint)
+
+    def one(i: int, cells: Any) -> Any:
+        return evaluate(sheet, cells if isinstance(cells, Confusion) else Confusion(*cells),
+                        same_instances=bool(declared[i]), row_fingerprint=row_fingerprint)
+
     with np.errstate(invalid="ignore"):
         beyond = bool((np.abs(m) > EXACT_LIMIT).any())
     if beyond or not np.isfinite(m).all():
         rows = confusions or dict(zip(names, m.tolist()))
-        costs, warnings, form = _scalar_costs(sheet, rows, evaluate, known_warnings)
+        costs, warnings, form = _scalar_costs(rows, one, known_warnings)
+        # evaluated one at a time without a level: never ask for the level compare was given
+        warnings = tuple(w.replace(other_instances_advice(None), other_instances_advice(
+            confidence, "compare")) for w in warnings)
     else:
-        costs, warnings, form = _vector_costs(sheet, names, m, evaluate)
+        costs, warnings, form = _vector_costs(sheet, names, m, one, same, confidence,
+                                              row_fingerprint)
     return _ranked(names, costs), warnings, form
 
 
 # ---------------------------------------------------------------------- one at a time
-def _refuse(sheet: CostSheet, name: str, cells: Any, evaluate: Evaluate) -> None:
+def _refuse(i: int, name: str, cells: Any, one: Evaluate) -> None:
     """Raise what :func:`evaluate` raises for this candidate, its name first."""
     try:
-        evaluate(sheet, cells if isinstance(cells, Confusion) else Confusion(*cells))
+        one(i, cells)
     except CausalCostError as exc:
         raise type(exc)(f"candidate {name!r}: {exc}") from None
 
 
-def _scalar_costs(sheet: CostSheet, rows: Mapping[str, Any], evaluate: Evaluate,
+def _scalar_costs(rows: Mapping[str, Any], one: Evaluate,
                   known_warnings: tuple[str, ...]) -> tuple[np.ndarray, tuple[str, ...], str]:
     out = np.empty((len(rows), 6))
     own = set(known_warnings)
@@ -114,7 +202,7 @@ def _scalar_costs(sheet: CostSheet, rows: Mapping[str, Any], evaluate: Evaluate,
     forms = set()
     for i, (name, cells) in enumerate(rows.items()):
         try:
-            report = evaluate(sheet, cells if isinstance(cells, Confusion) else Confusion(*cells))
+            report = one(i, cells)
         except CausalCostError as exc:
             raise type(exc)(f"candidate {name!r}: {exc}") from None
         out[i] = report.to_series().to_numpy()
@@ -126,9 +214,12 @@ def _scalar_costs(sheet: CostSheet, rows: Mapping[str, Any], evaluate: Evaluate,
 # ---------------------------------------------------------------------- all at once
 def _refused_rows(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
     """Rows :func:`evaluate` refuses: no instances, a class a prior of 0 or 1 rules out, and
-    fractional counts on the sheet's own evaluation set in the count form."""
+    on the sheet's own instances fractional counts in the count form or other class sizes."""
     total = m.sum(axis=1)
     bad = ~(total > 0) | (m < 0).any(axis=1)
+    if sheet.class_counts is not None:
+        sp, sn = sheet.class_counts
+        bad |= same & ((m[:, 0] + m[:, 1] != float(sp)) | (m[:, 2] + m[:, 3] != float(sn)))
     if sheet.class_counts is None and sheet.prior is not None:
         prior = sheet.prior
         with np.errstate(all="ignore"):
@@ -139,29 +230,33 @@ def _refused_rows(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarr
     return bad
 
 
-def _same_instances(sheet: CostSheet, m: np.ndarray) -> np.ndarray:
-    """Rows counted on the sheet's own evaluation set (its class sizes)."""
-    if sheet.class_counts is None:
-        return np.zeros(len(m), dtype=bool)
-    sp, sn = sheet.class_counts
-    return (m[:, 0] + m[:, 1] == float(sp)) & (m[:, 2] + m[:, 3] == float(sn))
-
-
 def _shown(names: list[str], rows: np.ndarray) -> str:
     return ", ".join(repr(names[i]) for i in rows[:3]) + (", ..." if rows.size > 3 else "")
 
 
-def _other_instances(sheet: CostSheet, names: list[str], same: np.ndarray) -> tuple[str, ...]:
-    """One warning for the candidates counted on other instances than the sheet's."""
+def _other_instances(sheet: CostSheet, names: list[str], m: np.ndarray, same: np.ndarray,
+                     confidence: float | None, why: str) -> tuple[str, ...]:
+    """One warning for the candidates taken as counted on other instances than the sheet's
+    forced runs (as :func:`evaluate` warns for one)."""
     other = np.flatnonzero(~same)
     if sheet.class_counts is None or not other.size:
         return ()
     sp, sn = sheet.class_counts
-    return (f"{other.size} candidate(s) ({_shown(names, other)}) were counted on other instances "
-            f"than the sheet's ({sp} positives, {sn} negatives): their worst and best cases use "
-            "the probability form on their own class sizes, exact only up to sampling error; "
-            "evaluate one with a confidence level for a worst case that holds with a stated "
-            "probability",)
+    equal = (m[:, 0] + m[:, 1] == float(sp)) & (m[:, 2] + m[:, 3] == float(sn))
+    counted = sheet.forced_p is not None and sheet.forced_n is not None
+    if not counted:
+        other = np.flatnonzero(~equal)
+        if not other.size:
+            return ()
+    advice = other_instances_advice(confidence, "compare")
+    text = (f"{other.size} candidate(s) ({_shown(names, other)}) are taken as counted on other "
+            f"instances than the sheet's ({sp} positives, {sn} negatives) ({why}): their worst "
+            "and best cases use the probability form on their own class sizes, exact only up to "
+            "sampling error; " + advice)
+    if counted and equal[other].any():
+        text += ("; those counted on the very rows of the sheet's forced runs can be declared "
+                 "(same_instances=..., --same-instances) for the exact count form")
+    return (text,)
 
 
 def _far_from_prior(sheet: CostSheet, names: list[str], m: np.ndarray) -> tuple[str, ...]:
@@ -214,11 +309,11 @@ def _bounds(sheet: CostSheet, m: np.ndarray, same: np.ndarray) -> np.ndarray:
     return out
 
 
-def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, evaluate: Evaluate,
+def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, one: Evaluate,
+                  same: np.ndarray, confidence: float | None, row_fingerprint: str | None,
                   ) -> tuple[np.ndarray, tuple[str, ...], str]:
-    same = _same_instances(sheet, m)
     for i in np.flatnonzero(_refused_rows(sheet, m, same))[:1]:
-        _refuse(sheet, names[i], m[i].tolist(), evaluate)
+        _refuse(int(i), names[i], m[i].tolist(), one)
     # recomputed from the rates and costs, as evaluate_costs does
     c1 = expected_cost_matrix(sheet.rates, sheet.costs).cells()
     c2 = error_transition_matrix(sheet.rates, sheet.costs).cells()
@@ -233,19 +328,24 @@ def _vector_costs(sheet: CostSheet, names: list[str], m: np.ndarray, evaluate: E
         with np.errstate(over="ignore"):
             scale = max(abs(c) for c in sheet.costs.cells()) * m.sum(axis=1)
         for i in (np.flatnonzero(~np.isfinite(scale)) if not np.isfinite(scale).all() else [0]):
-            _refuse(sheet, names[i], m[i].tolist(), evaluate)
+            _refuse(int(i), names[i], m[i].tolist(), one)
         raise
     overflow = np.flatnonzero(~np.isfinite(out).all(axis=1))
     if overflow.size:
         i = int(overflow[0])
-        _refuse(sheet, names[i], m[i].tolist(), evaluate)
+        _refuse(i, names[i], m[i].tolist(), one)
         raise OverflowInputError(
             f"candidate {names[i]!r}: its costs overflow float64 ({overflow.size} candidate(s) "
             "do); rescale the counts or the sheet's costs")
     form = "probability"
     if sheet.form == "counts" and same.any():
         form = "counts" if same.all() else "mixed"
-    return out, _other_instances(sheet, names, same) + _far_from_prior(sheet, names, m), form
+    why = "probability form: instances not declared the same"
+    if row_fingerprint is not None:  # validated by declared_rows
+        sp, sn = sheet.class_counts or (0, 0)
+        why = decide_instances(sheet, sp, sn, row_fingerprint=row_fingerprint).text()
+    return out, (_other_instances(sheet, names, m, same, confidence, why)
+                 + _far_from_prior(sheet, names, m)), form
 
 
 def _ranked(names: list[str], costs: np.ndarray) -> pd.DataFrame:

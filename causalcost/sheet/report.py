@@ -8,9 +8,12 @@
 * the **perfect-slot cost**: the expected system cost with a perfect model in the slot, so that
   ``Eval1 = Eval2 + perfect-slot cost``;
 * the **worst and best** system confusion and cost compatible with the sheet's assumption
-  (:mod:`~causalcost.pricing.bounds`): in the count form when the sheet holds forced runs
-  counted on the candidate's evaluation set, otherwise in the probability form on the
-  candidate's class sizes.
+  (:mod:`~causalcost.pricing.bounds`): in the exact count form only when the candidate was
+  counted on the very rows of the sheet's forced runs, declared (``same_instances=True``) or
+  proven (a row fingerprint, :mod:`causalcost.sheet.instances`); otherwise, the default, in
+  the probability form on the candidate's class sizes. Equal class sizes prove nothing (two
+  stratified splits have them), so they are never taken as "the same instances". Every report
+  names the form it used and why (``Report.instances``).
 
 :func:`compare` ranks several candidates;
 :func:`~causalcost.sheet.candidates.read_candidates_csv` reads them from a file.
@@ -34,8 +37,9 @@ Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import warnings as _warnings
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -44,7 +48,13 @@ import pandas as pd
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import html_block, html_table
-from causalcost.errors import OverflowInputError, SheetError, ValidationError
+from causalcost.errors import (
+    CausalCostError,
+    CausalCostWarning,
+    OverflowInputError,
+    SheetError,
+    ValidationError,
+)
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
 from causalcost.pricing.high_confidence import (
@@ -53,10 +63,18 @@ from causalcost.pricing.high_confidence import (
 )
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
 from causalcost.sheet.candidate_table import CandidateTable
-from causalcost.sheet.candidates import candidates_frame
+from causalcost.sheet.candidates import candidates_frame, confusions_from_predictions, score_rule
 from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
 from causalcost.sheet.metrics import candidate_metrics, metrics_frame
-from causalcost.sheet.ranking import COMPARE_COLUMNS, PRIOR_Z, kinds_of, rank_candidates
+from causalcost.sheet.ranking import (
+    COMPARE_COLUMNS,
+    PRIOR_Z,
+    declared_rows,
+    kinds_of,
+    rank_candidates,
+    ranking_disagreement,
+)
 
 #: The candidate's own metrics shown beside the system costs.
 METRIC_COLUMNS = ("accuracy", "precision", "recall", "f1")
@@ -119,7 +137,15 @@ class Report:
         (:func:`~causalcost.cost_intervals`).
     high_confidence : Bound or None
         With ``evaluate(..., confidence=c)``: the worst case that holds on the candidate's own
-        instances with probability at least ``c`` (:func:`~causalcost.high_confidence_bound`).
+        instances with probability at least ``c`` (:func:`~causalcost.high_confidence_bound`;
+        on the sheet's own instances the exact worst case, which holds with certainty).
+    high_confidence_best : Bound or None
+        Its mirror: the best case the real cost stays above with probability at least ``c``
+        (``side="best"``). Each holds with probability at least ``c``; both at once with
+        probability at least ``2c - 1``.
+    instances : str
+        The form of the worst and best cases and why it was chosen, e.g. ``"probability form:
+        instances not declared the same"`` (:mod:`causalcost.sheet.instances`).
 
     Examples
     --------
@@ -150,6 +176,8 @@ class Report:
     sheet_digest: str = ""
     intervals: CostIntervals | None = field(default=None, repr=False)
     high_confidence: Bound | None = field(default=None, repr=False)
+    high_confidence_best: Bound | None = field(default=None, repr=False)
+    instances: str = ""
 
     def _rows(self) -> dict[str, dict[str, float]]:
         return {name: {**m.to_dict(), "cost": c} for name, m, c in (
@@ -161,8 +189,10 @@ class Report:
 
         The keys ``eval1``, ``eval2``, ``perfect_slot_cost``, ``worst``, ``best`` (each
         ``{"tp", "fn", "fp", "tn", "cost"}``) and ``assumption`` are a public contract; also
-        ``expected``, ``form``, ``slot``, ``system``, ``model``, ``costs``, ``warnings`` and
-        ``sheet_sha256`` (the digest of the sheet it was computed on).
+        ``expected``, ``form``, ``slot``, ``system``, ``model``, ``costs``, ``warnings``,
+        ``sheet_sha256`` (the digest of the sheet it was computed on) and ``instances`` (the
+        form and why). With a confidence level also ``high_confidence_worst`` and
+        ``high_confidence_best``.
 
         Raises
         ------
@@ -185,6 +215,7 @@ class Report:
             "costs": self.costs.to_dict(),
             "warnings": list(self.warnings),
             "sheet_sha256": self.sheet_digest,
+            "instances": self.instances,
             "metrics": {k: (None if v != v else float(v))
                         for k, v in candidate_metrics(self.model).items()},
             **self._uncertainty_dict(rows),
@@ -211,7 +242,21 @@ class Report:
             h = self.high_confidence
             out["high_confidence_worst"] = {**h.worst.to_dict(), "cost": h.worst_cost,
                                             "confidence": h.confidence, "method": h.method}
+        if self.high_confidence_best is not None:
+            h = self.high_confidence_best
+            out["high_confidence_best"] = {**h.best.to_dict(), "cost": h.best_cost,
+                                           "confidence": h.confidence, "method": h.method}
+        if self.high_confidence is not None or self.high_confidence_best is not None:
+            out["coverage"] = self.coverage
         return out
+
+    @property
+    def coverage(self) -> str:
+        """The high-confidence cases' coverage in words (empty without a confidence level)."""
+        h = self.high_confidence
+        if h is None or h.confidence is None:
+            return ""
+        return coverage_text(h.confidence, exact=h.form != "high-confidence")
 
     def to_series(self) -> pd.Series:
         """The six costs: eval1, eval2, perfect_slot_cost, expected_cost, worst_cost, best_cost."""
@@ -221,13 +266,13 @@ class Report:
         """Rows worst / expected / best; columns tp, fn, fp, tn, cost.
 
         ``frame.attrs`` holds ``eval1``, ``eval2``, ``perfect_slot_cost``, ``assumption``,
-        ``form`` and ``slot``.
+        ``form``, ``instances`` (the form and why) and ``slot``.
         """
         frame = pd.DataFrame.from_dict(self._rows(), orient="index")[[*CELLS, "cost"]]
         frame.index.name = "system case"
         frame.attrs.update(eval1=self.eval1, eval2=self.eval2,
                            perfect_slot_cost=self.perfect_slot_cost, assumption=self.assumption,
-                           form=self.form, slot=self.slot)
+                           form=self.form, instances=self.instances, slot=self.slot)
         return frame
 
     def _head(self) -> list[str]:
@@ -252,6 +297,7 @@ class Report:
             f"Perfect-slot cost (no mistakes in the slot)     {_fmt(self.perfect_slot_cost)}",
             f"System cost: worst case {_fmt(self.worst_cost)}, best case {_fmt(self.best_cost)} "
             f"({_ASSUMPTION_TEXT[self.assumption]}; {_FORM_TEXT[self.form]})",
+            f"Form: {self.instances or _FORM_TEXT[self.form]}",
             "System confusion:",
             frame,
             "How the worst case can happen:",
@@ -275,13 +321,20 @@ class Report:
             lines.append(f"Worst case on the candidate's own instances: plain "
                          f"{_fmt(self.worst_cost)}, high-confidence ({level}) "
                          f"{_fmt(self.high_confidence.worst_cost)}")
+        if self.high_confidence_best is not None:
+            lines.append(f"Best case on the candidate's own instances: plain "
+                         f"{_fmt(self.best_cost)}, high-confidence ({level}) "
+                         f"{_fmt(self.high_confidence_best.best_cost)}")
+        if self.coverage:
+            lines.append(f"  {self.coverage}")
         return lines
 
     def __repr__(self) -> str:
         return (f"Report(slot={self.slot!r}, eval1={_fmt(self.eval1)}, eval2={_fmt(self.eval2)}, "
                 f"perfect_slot_cost={_fmt(self.perfect_slot_cost)}, "
                 f"worst_cost={_fmt(self.worst_cost)}, best_cost={_fmt(self.best_cost)}, "
-                f"assumption={self.assumption!r}, model={self.model!r})")
+                f"assumption={self.assumption!r}, model={self.model!r}, "
+                f"form={self.instances or self.form!r})")
 
     def _repr_html_(self) -> str:
         costs = self.to_series().to_frame("cost")
@@ -294,6 +347,7 @@ class Report:
             [line.strip() for line in self._head()], html_table(costs),
             [f"Worst and best case: {_ASSUMPTION_TEXT[self.assumption]}; "
              f"{_FORM_TEXT[self.form]}"],
+            [f"Form: {self.instances or _FORM_TEXT[self.form]}"],
             html_table(self.to_frame(), caption="System confusion"),
             ["How the worst case can happen:", *self.witnesses["worst"].describe().splitlines()]]
         if self.high_confidence is not None:
@@ -301,6 +355,11 @@ class Report:
                           f"least {self.high_confidence.confidence:.0%}: "
                           f"{_fmt(self.high_confidence.worst_cost)} (plain "
                           f"{_fmt(self.worst_cost)})"])
+        if self.high_confidence_best is not None:
+            parts.append([f"Best case on the candidate's own instances with probability at "
+                          f"least {self.high_confidence_best.confidence:.0%}: "
+                          f"{_fmt(self.high_confidence_best.best_cost)} (plain "
+                          f"{_fmt(self.best_cost)})", self.coverage])
         return html_block("Candidate report", *parts,
                           notes=[f"warning: {w}" for w in self.warnings])
 
@@ -328,28 +387,44 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
                     f"{type(candidate).__name__}")
 
 
-def same_instances(sheet: CostSheet, model: Confusion) -> bool:
-    """Whether the candidate was counted on the sheet's own evaluation set (same class sizes)."""
-    if sheet.class_counts is None:
-        return False
-    sp, sn = sheet.class_counts
-    return (model.positives, model.negatives) == (float(sp), float(sn))
+def coverage_text(confidence: float, *, exact: bool = False) -> str:
+    """The coverage of the high-confidence worst and best cases, in words.
+
+    Examples
+    --------
+    >>> print(coverage_text(0.95))  # doctest: +NORMALIZE_WHITESPACE
+    the real system cost on the candidate's instances stays below the high-confidence worst
+    case with probability at least 95 %, and above the high-confidence best case with
+    probability at least 95 %; both at once with probability at least 90 %
+    """
+    if exact:
+        return ("on the sheet's own instances the worst and best cases are exact: the real "
+                "system cost lies between them with certainty")
+    both = max(0.0, 2 * confidence - 1)
+    return (f"the real system cost on the candidate's instances stays below the high-confidence "
+            f"worst case with probability at least {confidence:.0%}, and above the "
+            f"high-confidence best case with probability at least {confidence:.0%}; both at "
+            f"once with probability at least {both:.0%}").replace("%", " %")
 
 
-def _check_classes(sheet: CostSheet, model: Confusion) -> tuple[str, ...]:
+def _check_classes(sheet: CostSheet, model: Confusion, inst: Instances,
+                   confidence: float | None) -> tuple[str, ...]:
     """Raise when the candidate's class sizes contradict the sheet; return softer warnings."""
-    if model.total <= 0:
-        raise ValidationError("the candidate's confusion has no instances")
     p, n = model.positives, model.negatives
     if sheet.class_counts is not None:
-        if same_instances(sheet, model):
-            return ()
         sp, sn = sheet.class_counts
-        return (f"the candidate was counted on other instances ({_fmt(p)} positives, "
-                f"{_fmt(n)} negatives) than the sheet's ({sp} and {sn}): the worst and best "
-                "cases use the probability form on the candidate's class sizes, exact only up "
-                "to sampling error on its instances; evaluate with a confidence level "
-                "(--confidence 0.95) for a worst case that holds with a stated probability",)
+        equal = (p, n) == (float(sp), float(sn))
+        counted = sheet.forced_p is not None and sheet.forced_n is not None
+        if inst.same or (not counted and equal):
+            return ()
+        text = (f"the candidate ({_fmt(p)} positives, {_fmt(n)} negatives) is taken as counted "
+                f"on other instances than the sheet's ({sp} and {sn}) ({inst.text()}): the "
+                "worst and best cases use the probability form on its class sizes, exact only "
+                "up to sampling error on its instances; " + other_instances_advice(confidence))
+        if counted and equal and inst.how == "not-declared":
+            text += ("; if it was counted on the very rows of the sheet's forced runs, declare "
+                     "it (same_instances=True, --same-instances) for the exact count form")
+        return (text,)
     if sheet.prior is None:
         return ()
     prior, total = sheet.prior, model.total
@@ -396,7 +471,8 @@ def sheet_warnings(sheet: CostSheet) -> tuple[str, ...]:
 
 
 def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
-             confidence: float | None = None) -> Report:
+             confidence: float | None = None, same_instances: bool = False,
+             row_fingerprint: str | None = None) -> Report:
     """Evaluate one candidate for the sheet's slot.
 
     Parameters
@@ -404,14 +480,24 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     sheet : CostSheet
         The slot's cost sheet.
     candidate : Confusion or mapping
-        The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). On the sheet's own
-        evaluation set (the class sizes of its forced runs) the worst case is exact (count
-        form); on other instances (the common two-split case) it uses the probability form on
-        the candidate's class sizes, and says so in a warning.
+        The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). By default it is taken as
+        counted on other instances than the sheet's forced runs (the common two-split case):
+        the worst and best cases use the probability form on its class sizes, and a warning
+        says so.
     confidence : float, optional
-        Add intervals on every cost (:func:`~causalcost.cost_intervals`) and the worst case
-        that holds on the candidate's own instances with this probability
-        (:func:`~causalcost.high_confidence_bound`).
+        Add intervals on every cost (:func:`~causalcost.cost_intervals`), the worst case that
+        holds on the candidate's own instances with this probability
+        (:func:`~causalcost.high_confidence_bound`) and its mirror, the high-confidence best
+        case.
+    same_instances : bool, default False
+        Declare that the candidate was counted on the very rows of the sheet's forced runs:
+        then the worst and best cases are exact (count form, or the kinds bound of a sheet
+        from data). Never inferred from equal class sizes.
+    row_fingerprint : str, optional
+        Prove it instead: :func:`~causalcost.row_fingerprint` of the rows the candidate was
+        counted on, matched against the fingerprint the sheet records
+        (:func:`~causalcost.sheet_from_data` with ``row_ids=``); a different fingerprint
+        proves other rows.
 
     Returns
     -------
@@ -420,7 +506,11 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     Raises
     ------
     SheetError
-        If the candidate's class sizes contradict the sheet's class counts (or a prior of 0/1).
+        If the candidate's class sizes contradict the sheet's class counts on the same
+        instances (or a prior of 0/1).
+    ValidationError
+        ``same_instances`` or ``row_fingerprint`` on a sheet without forced runs, or that
+        contradict each other.
     CountError
         If the sheet is in the count form and the candidate's cells are not integers.
     TypeError
@@ -441,27 +531,33 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> other = evaluate(sheet, cc.Confusion(tp=40, fn=50, fp=100, tn=110), confidence=0.95)
     >>> other.form, other.high_confidence.worst_cost >= other.worst_cost
     ('probability', True)
+    >>> print(other.instances)
+    probability form: the sheet's rates were not counted on instances of its own (no forced runs)
     """
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")
-    warnings = sheet_warnings(sheet) + _check_classes(sheet, model)
+    if model.total <= 0:
+        raise ValidationError("the candidate's confusion has no instances")
+    inst = decide_instances(sheet, model.positives, model.negatives,
+                            same_instances=same_instances, row_fingerprint=row_fingerprint)
+    warnings = sheet_warnings(sheet) + _check_classes(sheet, model, inst, confidence)
     ev = evaluate_costs(sheet.rates, sheet.costs, model)
     check = sheet.monotonicity_check
     b: Bound
-    counted = sheet.forced_p is not None and sheet.forced_n is not None
     kinds = kinds_of(sheet)
-    if kinds is not None and same_instances(sheet, model):
+    if kinds is not None and inst.same:
         b = bound(model=model, costs=sheet.costs, kinds=kinds)  # exact for these instances
-    elif counted and same_instances(sheet, model):
+    elif inst.same:
         b = bound(sheet.forced_p, sheet.forced_n, model, sheet.costs,  # type: ignore[arg-type]
                   assumption=sheet.assumption, monotonicity=check)
     else:
         b = bound_from_rates(sheet.rates, model, sheet.costs, assumption=sheet.assumption,
                              monotonicity=check)
-    intervals, high = None, None
+    intervals, high, low = None, None, None
     if confidence is not None:
-        intervals, high = _uncertainty(sheet, model, confidence, check)
+        intervals, high, low = _uncertainty(sheet, model, confidence, check,
+                                            b if inst.same else None)
     return Report(
         eval1=ev.eval1, eval2=ev.eval2, perfect_slot_cost=ev.perfect_slot_cost,
         expected=b.expected, expected_cost=b.expected_cost, worst=b.worst,
@@ -469,29 +565,70 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
         form=b.form, slot=sheet.slot, model=model,
         witnesses={"worst": b.worst_witness, "best": b.best_witness}, costs=sheet.costs,
         system_name=sheet.system_name, warnings=warnings, sheet_digest=sheet.digest,
-        intervals=intervals, high_confidence=high,
+        intervals=intervals, high_confidence=high, high_confidence_best=low,
+        instances=inst.text(b.form),
     )
 
 
 def _add_intervals(frame: pd.DataFrame, cells: pd.DataFrame, sheet: CostSheet,
-                   confidence: float) -> None:
-    """Eval1 and worst-case intervals per candidate, and the significance against the next."""
-    stage_one = _stage_one(sheet)
-    source: object = stage_one if stage_one is not None else sheet.rates
-    low, high, worst = [], [], []
+                   confidence: float, same: pd.Series) -> None:
+    """Eval1 and worst-case intervals per candidate, the high-confidence worst and best cases,
+    and the significance against the next."""
+    check = sheet.monotonicity_check
+    low, high, worst, hc_worst, hc_best = [], [], [], [], []
     for name in frame.index:
         model = Confusion(*cells.loc[name, ["tp", "fn", "fp", "tn"]].tolist())
-        integral = all(float(v).is_integer() for v in model.cells())
-        f = cost_intervals(source, model, sheet.costs, confidence=confidence,
-                           assumption=sheet.assumption, model_is_sample=integral).frame
+        exact = None
+        if same[name]:
+            exact = Bound(worst=model, best=model, worst_cost=frame.loc[name, "worst_cost"],
+                          best_cost=frame.loc[name, "best_cost"], expected=model,
+                          expected_cost=frame.loc[name, "eval1"], assumption=sheet.assumption,
+                          form="counts", worst_witness=None, best_witness=None,  # type: ignore[arg-type]
+                          costs=sheet.costs, model=model)
+        try:
+            intervals, up, down = _uncertainty(sheet, model, confidence, check, exact)
+        except CausalCostError as exc:
+            raise type(exc)(f"candidate {name!r}: {exc}") from None
+        f = intervals.frame
         low.append(f.loc["eval1", "ci_low"])
         high.append(f.loc["eval1", "ci_high"])
         worst.append(f.loc["worst_cost", "ci_high"])
+        hc_worst.append(up.worst_cost)
+        hc_best.append(down.best_cost)
     frame["eval1_ci_low"], frame["eval1_ci_high"], frame["worst_ci_high"] = low, high, worst
+    frame["high_confidence_worst_cost"] = np.array(hc_worst, dtype=float)
+    frame["high_confidence_best_cost"] = np.array(hc_best, dtype=float)
     nxt = np.append(np.array(low[1:], dtype=float), np.inf)
     frame["better_than_next"] = np.array(high, dtype=float) < nxt
     frame.loc[frame.index[-1], "better_than_next"] = False
     frame.attrs["confidence"] = confidence
+
+
+def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
+                    predictions: Mapping[str, Any] | None, scores: Mapping[str, Any] | None,
+                    threshold: float | None, positive: Any) -> tuple[Any, str | None]:
+    """The candidates given as confusions, predictions and scores, as one frame, and the rule
+    that cut the scores (None without scores)."""
+    if predictions is None and scores is None:
+        if y_true is not None:
+            raise ValidationError("y_true is given without predictions= or scores=")
+        if candidates is None:
+            raise ValidationError("no candidates to compare: give candidates (confusions), or "
+                                  "y_true with predictions= or scores=")
+        if threshold is not None:
+            raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
+        return candidates, None
+    if y_true is None:
+        raise ValidationError("predictions= and scores= need y_true (the true classes of the "
+                              "same rows)")
+    if positive is None and sheet.provenance:
+        positive = sheet.provenance.get("positive")
+    if scores is None and threshold is not None:
+        raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
+    rule = score_rule(scores, threshold) if scores is not None else (None, None)
+    made = confusions_from_predictions(y_true, predictions=predictions, scores=scores,
+                                       threshold=rule[0], positive=positive)
+    return candidates_frame(*([candidates] if candidates is not None else []), made), rule[1]
 
 
 def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
@@ -510,57 +647,115 @@ def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
     return forced[0], forced[1]
 
 
-def _uncertainty(sheet: CostSheet, model: Confusion, confidence: float,
-                 check: object) -> tuple[CostIntervals, Bound]:
-    """Intervals on the costs and the high-confidence worst case for one candidate."""
+def _uncertainty(sheet: CostSheet, model: Confusion, confidence: float, check: object,
+                 exact: Bound | None = None) -> tuple[CostIntervals, Bound, Bound]:
+    """Intervals on the costs and the high-confidence worst and best cases for one candidate
+    (on the sheet's own instances, ``exact``: the exact cases, which hold with certainty)."""
     stage_one = _stage_one(sheet)
     source: object = stage_one if stage_one is not None else sheet.rates
     integral = all(float(v).is_integer() for v in model.cells())
     intervals = cost_intervals(source, model, sheet.costs, confidence=confidence,
                                assumption=sheet.assumption, model_is_sample=integral)
-    if stage_one is not None:
-        high = high_confidence_bound(*stage_one, model, sheet.costs, confidence=confidence,
-                                     assumption=sheet.assumption, monotonicity=check)
-    else:
-        high = high_confidence_bound_from_rates(sheet.rates, model, sheet.costs,
-                                                confidence=confidence,
-                                                assumption=sheet.assumption,
-                                                monotonicity=check)
-    return intervals, high
+    if exact is not None:
+        same = replace(exact, confidence=float(confidence), method="exact")
+        return intervals, same, same
+    sides = []
+    for side in ("worst", "best"):
+        if stage_one is not None:
+            sides.append(high_confidence_bound(*stage_one, model, sheet.costs,
+                                               confidence=confidence,
+                                               assumption=sheet.assumption, monotonicity=check,
+                                               side=side))
+        else:
+            sides.append(high_confidence_bound_from_rates(sheet.rates, model, sheet.costs,
+                                                          confidence=confidence,
+                                                          assumption=sheet.assumption,
+                                                          monotonicity=check, side=side))
+    return intervals, sides[0], sides[1]
 
 
 def compare(sheet: CostSheet,
-            candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame,
-            *, confidence: float | None = None) -> pd.DataFrame:
-    """Evaluate several candidates and rank them by Eval1, ties broken by the worst-case cost.
+            candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame
+            | None = None,
+            *, y_true: Any = None, predictions: Mapping[str, Any] | None = None,
+            scores: Mapping[str, Any] | None = None, threshold: float | None = None,
+            positive: Any = None, confidence: float | None = None,
+            same_instances: bool | Collection[str] = False,
+            row_fingerprint: str | None = None) -> pd.DataFrame:
+    """Evaluate several candidates and rank them by expected system cost (Eval1), ties broken
+    by the worst-case cost.
 
     All candidates are evaluated in one vectorised pass (:mod:`causalcost.sheet.ranking`):
     fifty thousand take a fraction of a second, with the numbers :func:`evaluate` gives.
 
+    **How to choose.** Rank by expected cost (the default order): it is what the system pays on
+    average with the candidate in the slot. Guard with the high-confidence worst case (with
+    ``confidence``): a candidate whose worst case is too high for the system owner is out,
+    whatever its rank. Do not rank by the plain worst case: a near-constant candidate (one
+    that nearly always says the same class) has narrow bounds, so its worst case can be low
+    while its expected cost is high; a warning says so when the two rankings disagree.
+
     Parameters
     ----------
     sheet : CostSheet
-    candidates : mapping of name to Confusion, or DataFrame
+    candidates : mapping of name to Confusion, or DataFrame, optional
         E.g. the output of :func:`~causalcost.sheet.candidates.read_candidates_csv`, or a frame
         with columns ``tp, fn, fp, tn`` indexed by name
         (:func:`~causalcost.sheet.candidates.read_candidates_frame`, the fast route for files).
+    y_true : array-like, optional
+        The true classes of the rows the ``predictions`` and ``scores`` were made on.
+    predictions : mapping of name to array-like, optional
+        Candidates as predicted labels on ``y_true``'s rows
+        (:func:`~causalcost.sheet.candidates.confusions_from_predictions`).
+    scores : mapping of name to array-like, optional
+        Candidates as scores for the positive class: positive where ``score >= threshold``.
+    threshold : float, optional
+        The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
+        are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
+        ``attrs["scores_rule"]`` (printed under the table) says so; other scores are refused
+        (:func:`~causalcost.sheet.candidates.score_rule`).
+    positive : label, optional
+        The positive label of ``y_true`` and ``predictions``; by default the one the sheet
+        records (a sheet from data), else bool or 0/1 labels (1 positive) are needed.
+    confidence : float, optional
+        Add intervals and the high-confidence worst and best cases (columns below).
+    same_instances : bool or collection of names, default False
+        Declare that all candidates (``True``) or the named ones were counted on the very rows
+        of the sheet's forced runs: their worst and best cases are exact (count form). By
+        default every candidate is taken as counted on other instances (probability form);
+        equal class sizes are never taken as proof.
+    row_fingerprint : str, optional
+        :func:`~causalcost.row_fingerprint` of the rows the candidates were counted on,
+        matched against the sheet's (:func:`evaluate`).
 
     Returns
     -------
     pandas.DataFrame
-        One row per candidate (index ``candidate``), best first; columns ``eval1``, ``eval2``,
-        ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``, ``best_cost`` and ``rank``
+        One row per candidate (index ``candidate``), best first (by ``eval1``, the expected
+        cost, then ``worst_cost``); columns ``eval1``, ``eval2``, ``perfect_slot_cost``,
+        ``expected_cost`` (equal to ``eval1``: kept, it is a documented column),
+        ``worst_cost``, ``best_cost`` and ``rank``
         (1 is best; equal (eval1, worst_cost) pairs share a rank), then the candidate's own
         ``accuracy``, ``precision``, ``recall`` and ``f1`` (NaN where undefined), so one sees
         where accuracy and system cost disagree. With ``confidence``: ``eval1_ci_low``,
-        ``eval1_ci_high``, ``worst_ci_high`` (:func:`~causalcost.cost_intervals`, exact box)
-        and ``better_than_next``: the candidate's Eval1 interval lies wholly below the next
+        ``eval1_ci_high``, ``worst_ci_high`` (:func:`~causalcost.cost_intervals`, exact box),
+        ``high_confidence_worst_cost`` and ``high_confidence_best_cost`` (the real system cost
+        on the candidate's instances stays below the first and above the second, each with
+        probability at least ``confidence``; both at once with at least ``2 confidence - 1``;
+        on the sheet's own instances the exact cases) and ``better_than_next``: the
+        candidate's Eval1 interval lies wholly below the next
         ranked candidate's (a conservative test: non-overlapping intervals), ``False`` for the
         last. ``attrs`` holds the
         ``assumption``, the ``form`` (``"counts"``, ``"probability"``, or ``"mixed"`` when
-        only some candidates were counted on the sheet's own evaluation set), the ``slot``,
-        ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and one for each
-        kind of doubt about candidates: other instances, far from the prior).
+        only some candidates were counted on the sheet's own instances), ``instances`` (the
+        form and why, in words), ``coverage`` (with ``confidence``, in words), ``confidence``,
+        ``scores_rule`` (with ``scores``: the cut, and whether it was given or the default),
+        the ``slot``, ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and
+        one for each kind of doubt about candidates: other instances, far from the prior, a
+        ranking by the worst case that disagrees with the ranking by expected cost; that last
+        one is also issued as a :class:`~causalcost.CausalCostWarning`). Printing the table
+        shows ``eval1`` once (``expected_cost``, the same number, stays in the frame) and these
+        notes under it.
 
     Raises
     ------
@@ -581,17 +776,61 @@ def compare(sheet: CostSheet,
     (['good', 'coin'], [1, 2])
     >>> table.loc["good", ["eval1", "worst_cost"]].tolist()
     [144.0, 170.0]
+
+    From predictions, with the high-confidence worst and best cases:
+
+    >>> y = [1] * 30 + [0] * 60
+    >>> table = compare(sheet, y_true=y, confidence=0.9,
+    ...                 predictions={"always_no": [0] * 90, "half": [1, 0] * 45})
+    >>> table.index.tolist(), [c for c in table.columns if "high_confidence" in c]
+    (['half', 'always_no'], ['high_confidence_worst_cost', 'high_confidence_best_cost'])
+    >>> bool((table["high_confidence_worst_cost"] >= table["worst_cost"]).all())
+    True
     """
-    own = sheet_warnings(sheet) if isinstance(sheet, CostSheet) else ()
-    frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own)
+    if not isinstance(sheet, CostSheet):
+        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,
+                                       threshold, positive)
+    own = sheet_warnings(sheet)
+    frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own,
+                                            same_instances=same_instances,
+                                            row_fingerprint=row_fingerprint,
+                                            confidence=confidence)
     cells = candidates_frame(candidates)
-    scores = metrics_frame(cells.loc[frame.index])
+    metrics = metrics_frame(cells.loc[frame.index])
     for column in METRIC_COLUMNS:  # the notes' metrics, beside the system costs
-        frame[column] = scores[column].to_numpy()
+        frame[column] = metrics[column].to_numpy()
+    _, same = declared_rows(sheet, cells.index.tolist(), same_instances, row_fingerprint)
+    same_by_name = pd.Series(same, index=cells.index)
+    extra: dict[str, Any] = {} if rule is None else {"scores_rule": rule}
     if confidence is not None:
-        _add_intervals(frame, cells, sheet, confidence)
+        _add_intervals(frame, cells, sheet, confidence, same_by_name)
+        extra["coverage"] = coverage_text(confidence, exact=bool(same.all()))
+        if same.any() and not same.all():
+            extra["coverage"] += (f"; for the {int(same.sum())} candidate(s) on the sheet's own "
+                                  "instances the cases are exact and hold with certainty")
+    counted = sheet.forced_p is not None and sheet.forced_n is not None
+    how = decide_instances(sheet, *(sheet.class_counts or (0, 0)),
+                           row_fingerprint=row_fingerprint) if row_fingerprint else None
+    texts = []
+    if same.any():
+        reason = how if how is not None and how.same else Instances(
+            True, "declared", decide_instances(
+                sheet, *(sheet.class_counts or (0, 0)), same_instances=True).reason)
+        texts.append(f"{reason.text('kinds' if kinds_of(sheet) is not None else 'counts')} "
+                     f"({int(same.sum())} candidate(s))")
+    if not same.all():
+        reason = how if how is not None and not how.same else Instances(
+            False, "not-declared" if counted else "no-forced-runs", "")
+        text = (reason.text() if reason.reason else decide_instances(
+            sheet, *(sheet.class_counts or (0, 0))).text())
+        texts.append(f"{text} ({int((~same).sum())} candidate(s))")
+    disagreement = ranking_disagreement(frame)
+    for text in disagreement:  # the one warning that changes how to read the table
+        _warnings.warn(text, CausalCostWarning, stacklevel=2)
     frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
-                       sheet_sha256=sheet.digest, warnings=[*own, *warnings])
+                       sheet_sha256=sheet.digest, instances="; ".join(texts), **extra,
+                       warnings=[*own, *warnings, *disagreement])
     table = CandidateTable(frame)
     table.attrs.update(frame.attrs)
     return table

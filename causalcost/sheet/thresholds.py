@@ -17,8 +17,8 @@ The sweep is vectorised: the scores of each class are sorted once, the counts at
 come from binary searches, and the costs from the closed forms over all rows at once
 (:func:`~causalcost.pricing.bounds_many.bound_many_from_rates`, or
 :func:`~causalcost.pricing.bounds_many.bound_many` when the sheet's forced runs were counted on
-these very instances), so the numbers are those :func:`~causalcost.sheet.report.evaluate` gives
-for each threshold's confusion.
+these very instances, declared with ``same_instances=True``), so the numbers are those
+:func:`~causalcost.sheet.report.evaluate` gives for each threshold's confusion.
 
 Examples
 --------
@@ -48,6 +48,7 @@ the one that misses a positive costs the system more than twice as much in the w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +113,16 @@ class OperatingPoint:
     def youden(self) -> float:
         """Youden's J, ``tpr - fpr``."""
         return self.tpr - self.fpr
+
+    @property
+    def constant_vote(self) -> str | None:
+        """``"P"`` or ``"N"`` when the slot votes that label on every instance here, else None."""
+        c = self.confusion
+        if c.tp + c.fp == 0:
+            return "N"
+        if c.fn + c.tn == 0:
+            return "P"
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: every field, the confusion as ``{"tp", "fn", "fp", "tn"}``."""
@@ -294,8 +305,76 @@ def _best(*keys: np.ndarray) -> int:
     return int(np.lexsort((np.arange(n), *reversed(keys)))[0])
 
 
+def _others_vote(fusioner: str, vote: str) -> str | None:
+    """What a k-of-n vote becomes with the slot fixed to ``vote``, from the fusioner's
+    description a sheet from data records (``"majority of 3"``, ``"2 of 4"``, ``"AND: ..."``,
+    ``"OR: ..."``); None for other rules."""
+    text = fusioner.strip()
+    if text.startswith("AND:") or text.startswith("OR:"):
+        rule = text.split(":")[0]
+        if (rule == "AND") == (vote == "P"):
+            return f"{rule} acts as {rule} of the other models"
+        return f"{rule} always votes {vote}"
+    found = re.fullmatch(r"majority of (\d+)", text)
+    if found:
+        n = int(found.group(1))
+        k = n // 2 + 1
+    else:
+        found = re.fullmatch(r"(\d+) of (\d+)", text)
+        if not found:
+            return None
+        k, n = int(found.group(1)), int(found.group(2))
+    m, need = n - 1, k - 1 if vote == "P" else k
+    if need <= 0:
+        becomes = "always votes P"
+    elif need > m:
+        becomes = "always votes N"
+    elif m == 1:
+        becomes = "follows the other model alone"
+    else:
+        words = {2: "two", 3: "three"}.get(m, str(m))
+        rule = "OR of" if need == 1 else "AND of" if need == m else f"{need} of"
+        becomes = f"acts as {rule} the other {words}"
+    return f"{text} {becomes}"
+
+
+def constant_vote_warnings(sheet: CostSheet, points: dict[str, OperatingPoint],
+                           ) -> tuple[str, ...]:
+    """One warning per chosen point at which the slot votes one label on every instance,
+    saying what the system becomes there (its forced run; the rule, for a known vote).
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    >>> point = OperatingPoint("expected", float("inf"), cc.Confusion(0, 3, 0, 3), 15.0, 15.0,
+    ...                        15.0, 0.5, 0.0, 0.0)
+    >>> print(constant_vote_warnings(sheet, {"expected": point})[0])  # doctest: +ELLIPSIS
+    the lowest expected system cost (Eval1) is at threshold inf, where the slot votes N on every instance: the system runs as with the slot forced to N (it misses 100 % of positives and flags 0 % of negatives)...
+    """  # noqa: E501
+    out = []
+    rates = sheet.rates
+    fusioner = sheet.provenance.get("fusioner") if sheet.provenance else None
+    for key, point in points.items():
+        vote = point.constant_vote
+        if vote is None:
+            continue
+        miss, alarm = ((rates.fn_forced_p, rates.fp_forced_p) if vote == "P"
+                       else (rates.fn_forced_n, rates.fp_forced_n))
+        text = (f"the {CRITERIA[key]} is at threshold {point.threshold:.6g}, where the slot "
+                f"votes {vote} on every instance: the system runs as with the slot forced to "
+                f"{vote} (it misses {miss:.0%} of positives and flags {alarm:.0%} of "
+                "negatives)").replace("%", " %")
+        becomes = _others_vote(fusioner, vote) if isinstance(fusioner, str) else None
+        if becomes:
+            text += f"; {becomes}"
+        out.append(text + "; the slot adds no information at this threshold: check that a "
+                   "constant slot is what you want")
+    return tuple(out)
+
+
 def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: Any = None,
-                      thresholds: Any = None) -> ThresholdSweep:
+                      thresholds: Any = None, same_instances: bool = False) -> ThresholdSweep:
     """Price every threshold of a scored candidate for the system; pick the system's optima.
 
     Parameters
@@ -311,6 +390,11 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
         The positive label of ``y_true`` when it holds strings.
     thresholds : array-like of float, optional
         The thresholds to price (default: every distinct score and ``inf``).
+    same_instances : bool, default False
+        Declare that ``y_true`` and ``scores`` are the very rows the sheet's forced runs were
+        counted on: the worst and best cases are then exact (count form), as
+        :func:`~causalcost.sheet.report.evaluate` with ``same_instances=True``. Never inferred
+        from equal class sizes.
 
     Returns
     -------
@@ -355,7 +439,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     t = _thresholds(thresholds, values)
     m = _counts(truth, values, t)
     # one evaluation for the refusals, the warnings and the form every row shares
-    report = evaluate(sheet, Confusion(*(int(v) for v in m[0])))
+    report = evaluate(sheet, Confusion(*(int(v) for v in m[0])), same_instances=same_instances)
     costs = _costs(sheet, m, report.form)
     frame = pd.DataFrame(m.astype(np.int64), columns=["tp", "fn", "fp", "tn"])
     frame.insert(0, "threshold", t)
@@ -368,13 +452,16 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
 
     roc = roc_curve(truth, values)
     e, w = frame["expected_cost"].to_numpy(), frame["worst_cost"].to_numpy()
+    optima = {"expected": _point(frame, _best(e, w), "expected"),
+              "worst": _point(frame, _best(w, e), "worst")}
     return ThresholdSweep(
         frame=frame,
-        expected_optimum=_point(frame, _best(e, w), "expected"),
-        worst_case_optimum=_point(frame, _best(w, e), "worst"),
+        expected_optimum=optima["expected"],
+        worst_case_optimum=optima["worst"],
         model_only_optimum=_point(frame, _best(-frame["accuracy"].to_numpy()), "accuracy"),
         youden_optimum=_point(frame, _best((frame["fpr"] - frame["tpr"]).to_numpy()), "youden"),
         auc=float(roc_auc_score(truth, values)), roc=(roc[0], roc[1], roc[2]),
         positives=n_p, negatives=n_n, expected_cost_matrix=sheet.expected_cost_matrix,
         slot=sheet.slot, assumption=report.assumption, form=report.form,
-        sheet_digest=sheet.digest, warnings=report.warnings)
+        sheet_digest=sheet.digest,
+        warnings=report.warnings + constant_vote_warnings(sheet, optima))

@@ -246,7 +246,7 @@ def test_other_rows_with_the_same_class_sizes_get_the_probability_form() -> None
     runs = cc.forced_runs(second, truth="y", models=["a", "b", "c"], slot="b", fusioner="and")
     row = cc.backtest(runs, candidates, sheet=sheet).frame.loc["m"]
     model = cc.Confusion(*confusion_cells(y, candidates["m"]))
-    assert cc.evaluate(sheet, model).form != "probability"  # evaluate takes them as the same
+    assert cc.evaluate(sheet, model).form == "probability"  # never guessed from sizes
     b = bound_from_rates(sheet.rates, model, COSTS, assumption=sheet.assumption,
                          monotonicity=sheet.monotonicity_check)
     assert row["sheet_worst_cost"] == pytest.approx(b.worst_cost, rel=1e-12)

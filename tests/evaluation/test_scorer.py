@@ -179,7 +179,7 @@ def test_a_fold_with_the_sheets_class_sizes_is_still_other_rows() -> None:
     pred = np.where(rng.random(n) < 0.7, y, ~y)
     model = cc.Confusion(tp=int((y & pred).sum()), fn=int((y & ~pred).sum()),
                          fp=int((~y & pred).sum()), tn=int((~y & ~pred).sum()))
-    assert cc.evaluate(sheet, model).form != "probability"
+    assert cc.evaluate(sheet, model).form == "probability"  # never guessed from sizes
     b = bound_from_rates(sheet.rates, model, COSTS, assumption=sheet.assumption,
                          monotonicity=sheet.monotonicity_check)
     assert system_cost(y, pred, sheet=sheet, criterion="worst") == pytest.approx(b.worst_cost,

@@ -47,10 +47,10 @@ def test_a_candidate_on_the_same_rows_gets_the_exact_kinds_bound(sheet: cc.CostS
     for accuracy in (0.6, 0.8, 0.95):
         pred = np.where(rng.random(len(data)) < accuracy, data.y, ~data.y)
         model = cc.Confusion.from_predictions(data.y, pred, positive=True)
-        report = cc.evaluate(sheet, model)
+        report = cc.evaluate(sheet, model, same_instances=True)  # declared: the sheet's rows
         real = runs.with_candidate(pred).cost(COSTS)
         assert report.form == "kinds" and report.best_cost <= real <= report.worst_cost
-        table = cc.compare(sheet, {"x": model})
+        table = cc.compare(sheet, {"x": model}, same_instances=True)
         assert table.loc["x", "worst_cost"] == pytest.approx(report.worst_cost)
 
 

@@ -144,13 +144,13 @@ def test_sheet_holds_thesis_cost_matrices(and_sheet: CostSheet) -> None:
 
 def test_count_form_matches_thesis_and_bound(count_sheet: CostSheet) -> None:
     # the same example as counts; the count-form bound of bounds.bound on the same matrices
-    r = evaluate(count_sheet, AND_CANDIDATE)
+    r = evaluate(count_sheet, AND_CANDIDATE, same_instances=True)  # declared: the sheet's rows
     assert (r.eval1, r.eval2, r.perfect_slot_cost) == pytest.approx((320.0, 220.0, 100.0),
                                                                      rel=REL)
     direct = bound(AND_FORCED_P, AND_FORCED_N, AND_CANDIDATE, COSTS)
     assert r.form == "counts"
     assert (r.worst, r.best) == (direct.worst, direct.best)
-    assert r.worst_cost == 390.0 and r.best_cost == 250.0  # as in the probability form above
+    assert (r.worst_cost, r.best_cost) == pytest.approx((390.0, 250.0), rel=REL)  # as above
 
 
 @pytest.mark.parametrize("network", cc.list_networks())
@@ -335,9 +335,10 @@ def test_load_sheet_errors_name_the_file(and_sheet: CostSheet, tmp_path: Path) -
 
 # -------------------------------------------------------------------------- derivation rules
 def test_count_form_rejects_fractional_candidate(count_sheet: CostSheet) -> None:
-    # on the sheet's own evaluation set (100 P / 200 N) the count form needs integer counts
+    # declared on the sheet's own instances (100 P / 200 N) the count form needs integer counts
     with pytest.raises(CountError, match="integer"):
-        evaluate(count_sheet, cc.Confusion(tp=50.5, fn=49.5, fp=100, tn=100))
+        evaluate(count_sheet, cc.Confusion(tp=50.5, fn=49.5, fp=100, tn=100),
+                 same_instances=True)
 
 
 def test_prior_only_sheet_uses_candidate_sizes(and_sheet: CostSheet) -> None:
@@ -479,7 +480,8 @@ def test_compare_breaks_ties_by_worst_cost() -> None:
 
 def test_compare_names_the_bad_candidate(count_sheet: CostSheet) -> None:
     with pytest.raises(CountError, match="candidate 'half'"):
-        compare(count_sheet, {"ok": AND_CANDIDATE, "half": cc.Confusion(50.5, 49.5, 100, 100)})
+        compare(count_sheet, {"ok": AND_CANDIDATE, "half": cc.Confusion(50.5, 49.5, 100, 100)},
+                same_instances=True)
 
 
 def test_count_form_on_other_instances_uses_the_probability_form(count_sheet: CostSheet) -> None:
@@ -487,9 +489,10 @@ def test_count_form_on_other_instances_uses_the_probability_form(count_sheet: Co
     other = cc.Confusion(40, 50, 100, 110)
     report = evaluate(count_sheet, other)
     assert report.form == "probability"
-    assert report.worst_cost == cc.bound_from_rates(count_sheet.rates, other, COSTS).worst_cost
+    assert report.worst_cost == pytest.approx(
+        cc.bound_from_rates(count_sheet.rates, other, COSTS).worst_cost, rel=REL)
     assert any("counted on other instances" in w for w in report.warnings)
-    same = evaluate(count_sheet, AND_CANDIDATE)
+    same = evaluate(count_sheet, AND_CANDIDATE, same_instances=True)
     assert same.form == "counts" and not any("other instances" in w for w in same.warnings)
     table = compare(count_sheet, {"ok": AND_CANDIDATE, "small": cc.Confusion(1, 1, 1, 1)})
     assert set(table.index) == {"ok", "small"}

@@ -203,7 +203,8 @@ def test_counted_kinds_are_data_evidence(tmp_path: Path) -> None:
     assert m["kinds"]["P"] == {"never": 0, "wrong_only": 80, "always": 20, "right_only": 0}
     again = load_sheet(sheet.save(tmp_path / "s.json"))
     assert again == sheet
-    assert not cc.evaluate(again, cc.Confusion(tp=50, fn=50, fp=100, tn=100)).warnings
+    assert not cc.evaluate(again, cc.Confusion(tp=50, fn=50, fp=100, tn=100),
+                           same_instances=True).warnings
     d = again.to_dict()
     d["monotonicity"]["kinds"]["N"]["right_only"] = 3  # counts that contradict right_only = 0
     d["digest"] = {"sha256": content_digest(d)}

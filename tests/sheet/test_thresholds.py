@@ -43,7 +43,8 @@ def sheet(name: str) -> cc.CostSheet:
     return _CACHE[name]
 
 
-def loop(sheet_: cc.CostSheet, y: np.ndarray, s: np.ndarray, thresholds: list[float]):
+def loop(sheet_: cc.CostSheet, y: np.ndarray, s: np.ndarray, thresholds: list[float],
+         same: bool = False):
     """One evaluate() per threshold, the confusion counted instance by instance."""
     rows = []
     for t in thresholds:
@@ -51,7 +52,7 @@ def loop(sheet_: cc.CostSheet, y: np.ndarray, s: np.ndarray, thresholds: list[fl
         for label, score in zip(y.tolist(), s.tolist()):
             said = score >= t
             cells[("tp" if said else "fn") if label else ("fp" if said else "tn")] += 1
-        report = cc.evaluate(sheet_, cc.Confusion(**cells))
+        report = cc.evaluate(sheet_, cc.Confusion(**cells), same_instances=same)
         rows.append((t, cells, report))
     return rows
 
@@ -71,12 +72,13 @@ def data(n_pos: int, n_neg: int, seed: int, levels: int | None = None):
 def test_the_sweep_equals_a_loop_of_evaluate(name: str, levels: int | None) -> None:
     sh = sheet(name)
     y, s = data(100, 200, seed=len(name), levels=levels)  # the forced runs' class sizes
-    sweep = system_thresholds(sh, y, s)
+    same = name.startswith("counts")  # declared the sheet's own rows (the count form)
+    sweep = system_thresholds(sh, y, s, same_instances=same)
     f = sweep.frame
     assert list(f.columns) == list(SWEEP_COLUMNS)
     expected_t = [math.inf, *sorted(set(s.tolist()), reverse=True)]
     assert f["threshold"].tolist() == expected_t
-    for i, (t, cells, report) in enumerate(loop(sh, y, s, expected_t)):
+    for i, (t, cells, report) in enumerate(loop(sh, y, s, expected_t, same)):
         row = f.iloc[i]
         assert [row.tp, row.fn, row.fp, row.tn] == list(cells.values()), t
         assert row.expected_cost == pytest.approx(report.eval1, rel=1e-12, abs=1e-9)
