@@ -53,6 +53,13 @@ def as_frame(data: Any) -> tuple[Frame, dict[str, Any]]:
             warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
             try:
                 frame = nw.from_native(data)
+            except nw.exceptions.DuplicateError as exc:
+                detail = " ".join(str(exc).split())
+                raise DataError(
+                    f"data (a {type(data).__module__.split('.')[0]} {type(data).__name__}) has "
+                    f"duplicate column names ({detail}): rename them so that every column has "
+                    "its own name"
+                ) from None
             except TypeError:
                 raise DataError(
                     f"cannot count a {type(data).__module__}.{type(data).__name__}: pass a data "

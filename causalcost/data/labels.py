@@ -247,6 +247,14 @@ def raise_label_errors(
             continue
 
 
+def _number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _empty(value: Any) -> bool:
     return is_missing(value) or (isinstance(value, str) and value == "")
 
@@ -264,6 +272,10 @@ def _check_column(frame: Frame, rule: LabelRule, any_bad: bool,
                         "null or NaN")
                 raise DataError(f"column {c!r} has {rows} row(s) with no label ({what}); fill "
                                 "or drop them before counting")
+            if rule.kind == "text" and all(_number(v) for v in values if not _empty(v)):
+                raise DataError(f"column {c!r} must hold 0/1 (positive {int(rule.positive)}) "
+                                "or true/false, not scores or other numbers; found "
+                                f"{shown} in {rows} row(s)")
             if rule.kind == "text":
                 raise DataError(f"column {c!r} holds strings: pass positive= naming its "
                                 "positive label (without one only 0/1 and true/false are "
