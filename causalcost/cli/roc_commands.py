@@ -31,7 +31,7 @@ def _cmd_roc(args: argparse.Namespace) -> int:
     if isinstance(frame, nw.LazyFrame):
         frame = frame.select(args.truth, args.score).collect()
     y = frame[args.truth].to_numpy()
-    scores = frame[args.score].to_numpy()
+    scores = _numbers(frame[args.score].to_list(), args.score)
     sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)
     if args.json:
         print_json(sweep.to_dict())
@@ -47,6 +47,21 @@ def _cmd_roc(args: argparse.Namespace) -> int:
         save_figure(draw_cost_by_threshold(sweep), costs)
         print(f"wrote {out} and {costs}")
     return 0
+
+
+def _numbers(values: list[Any], column: str) -> list[float]:
+    """The score column (read as text from a CSV file) as numbers, or a refusal naming it."""
+    out, bad = [], []
+    for value in values:
+        try:
+            out.append(float(value))
+        except (TypeError, ValueError):
+            bad.append(value)
+    if bad:
+        shown = ", ".join(sorted({repr(v) for v in bad})[:5])
+        raise ValidationError(f"--score column {column!r} must hold a number in every row; "
+                              f"found {shown} in {len(bad)} row(s)")
+    return out
 
 
 def register(sub: Any) -> None:
