@@ -110,8 +110,9 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="for weighted: positive when the weighted vote reaches T")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
                        help="the positive label when the columns hold strings")
-    group.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
-                       help="the engine that scans the file (default: polars)")
+    group.add_argument("--engine", choices=("polars", "duckdb", "dask", "pandas"), default=None,
+                       help="the engine that reads the file (default: polars when installed, "
+                            "else pandas)")
 
 
 def model_names(text: str) -> list[str]:

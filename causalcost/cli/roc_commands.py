@@ -15,6 +15,7 @@ __all__ = ["register"]
 def _cmd_roc(args: argparse.Namespace) -> int:
     import narwhals as nw
 
+    from causalcost.data.frames import collect
     from causalcost.data.readers import read_table
     from causalcost.sheet.costsheet import load_sheet
     from causalcost.sheet.thresholds import system_thresholds
@@ -29,7 +30,7 @@ def _cmd_roc(args: argparse.Namespace) -> int:
         raise ValidationError(f"{args.scores}: no column(s) {missing}; the file has "
                               f"{list(frame.columns)}")
     if isinstance(frame, nw.LazyFrame):
-        frame = frame.select(args.truth, args.score).collect()
+        frame = collect(frame.select(args.truth, args.score), "reading the scores")
     y = frame[args.truth].to_numpy()
     scores = _numbers(frame[args.score].to_list(), args.score)
     sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)

@@ -96,11 +96,18 @@ def collect(frame: Frame, what: str = "counting") -> nw.DataFrame[Any]:
     """Run a (small) query and bring its result into memory.
 
     Polars lazy frames run on the streaming engine, so a file larger than memory is scanned
-    in batches. An engine failure (a malformed CSV line, say) becomes a :class:`DataError`.
+    in batches; DuckDB and Spark results come back as pandas (a core dependency), so neither
+    needs pyarrow. An engine failure (a malformed CSV line, say) becomes a :class:`DataError`.
     """
     if not isinstance(frame, nw.LazyFrame):
         return frame
-    kwargs = {"engine": "streaming"} if frame.implementation is nw.Implementation.POLARS else {}
+    impl = frame.implementation
+    kwargs: dict[str, Any] = {}
+    if impl is nw.Implementation.POLARS:
+        kwargs["engine"] = "streaming"
+    elif impl.is_duckdb() or impl.is_pyspark() or impl.is_pyspark_connect():
+        kwargs["backend"] = "pandas"  # small results; pyarrow is not needed (nor installed
+        # with the duckdb and spark extras)
     try:
         return frame.collect(**kwargs)
     except Exception as exc:  # the engine's own error types: report them as data errors
