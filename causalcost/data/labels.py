@@ -268,8 +268,8 @@ def _check_column(frame: Frame, rule: LabelRule, any_bad: bool,
             values, more = _sample(frame, c, rule.bad())
             shown = show_values(values, more)
             if all(_empty(v) for v in values):
-                what = ("null, NaN or empty text" if any(_empty(v) and not is_missing(v) for v in values) else
-                        "null or NaN")
+                text = any(_empty(v) and not is_missing(v) for v in values)
+                what = "null, NaN or empty text" if text else "null or NaN"
                 raise DataError(f"column {c!r} has {rows} row(s) with no label ({what}); fill "
                                 "or drop them before counting")
             if rule.kind == "text" and all(_number(v) for v in values if not _empty(v)):
