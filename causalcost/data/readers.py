@@ -239,6 +239,10 @@ def _scan(module: Any, engine: str, fmt: str, sources: list[str], names: list[st
     import pandas as pd
 
     if fmt == "parquet":
+        if not any(importlib.util.find_spec(m) for m in ("pyarrow", "fastparquet")):
+            raise DataError("reading parquet with pandas needs pyarrow: pip install "
+                            "'causalcost[arrow]', or read it with engine='polars' or "
+                            "engine='duckdb' (causalcost[polars], causalcost[duckdb])")
         return pd.concat([module.read_parquet(s) for s in sources], ignore_index=True)
     return pd.concat([module.read_csv(s, **text) for s in sources], ignore_index=True)
 
