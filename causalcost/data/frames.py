@@ -116,9 +116,23 @@ def collect(frame: Frame, what: str = "counting") -> nw.DataFrame[Any]:
 
 def engine_error(frame: Frame, exc: Exception, what: str = "counting") -> DataError:
     """An engine's exception as a :class:`DataError` naming the engine and its message."""
+    if _spark_stopped(frame):
+        return DataError(f"the Spark session of this data frame was stopped, so {what} cannot "
+                         "run: count before spark.stop(), or create the data frame again in "
+                         "a new session")
     text = " ".join(str(exc).split())
     return DataError(f"the {engine_name(frame)} engine failed while {what}: "
                      f"{type(exc).__name__}: {text[:500]}")
+
+
+def _spark_stopped(frame: Frame) -> bool:
+    """Whether ``frame`` is a PySpark frame whose session (its SparkContext) was stopped."""
+    if not frame.implementation.is_pyspark():
+        return False
+    try:
+        return frame.to_native().sparkSession.sparkContext._jsc is None
+    except Exception:  # an attribute PySpark renamed: no diagnosis, the engine's error stands
+        return False
 
 
 def require_columns(frame: Frame, columns: list[str]) -> dict[str, Any]:
