@@ -241,3 +241,41 @@ def test_parts_that_disagree_are_refused(engine: str, tmp_path: Path) -> None:
     (side / "_SUCCESS").write_bytes(b"")
     with pytest.raises(DataError, match=r"no data files"):
         cc.read_table(side, engine=engine)
+
+
+# -- engines from the command line, and the default without polars ----------------------------
+def test_the_runs_command_counts_the_same_on_every_path_engine(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    import json
+
+    from causalcost.cli import main
+
+    frame = table()
+    path = tmp_path / "log.csv"
+    frame.to_csv(path, index=False)
+    e = np.array(reference_of(frame))
+    for engine in PATH_ENGINES:
+        capsys.readouterr()
+        assert main(["runs", str(path), "--truth", "y", "--models", "a,b", "--slot", "b",
+                     "--fusioner", "or", "--engine", engine, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["provenance"]["engine"] == engine
+        assert out["forced_p"]["tp"] == int(e[0, 0].sum()), engine
+        assert out["forced_n"]["fp"] == int(e[1, :, 0].sum()), engine
+
+
+def test_without_polars_the_default_engine_is_pandas(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "polars" else real(name, *a))
+    frame = table()
+    path = tmp_path / "log.csv"
+    frame.to_csv(path, index=False)
+    assert isinstance(cc.read_table(path), pd.DataFrame)
+    runs = cc.forced_runs(path, truth="y", models=["a", "b"], slot="b", fusioner="or")
+    assert runs.provenance["engine"] == "pandas"
+    assert runs.counts.tolist() == reference_of(frame)
