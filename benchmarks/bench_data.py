@@ -10,6 +10,12 @@ same run, medians of the rounds; rounds are interleaved so a slow spell hits all
 
 Targets: the best engine within 5x of bincount, none slower than 20x.
 
+Long fields: a CSV file with one 200 000- and one 1 000 000-character field is read and
+counted by every path engine (polars, DuckDB, Dask, pandas), each timed against Python's
+:mod:`csv` module reading the same file in the same run. Reading is linear in the field's
+length when the 1 MB file takes about 5x the 200 k one (a quadratic sniffer would take 25x);
+target: every engine's growth below 10x.
+
 ``--big`` (not for CI) also writes a 10^8-row parquet file (int64 columns: 3 GiB once in memory)
 in chunks and counts it through DuckDB in a fresh process with a memory limit (``--memory-limit``,
 default 512MB), reporting the time, the peak RSS and the RSS before counting.
@@ -176,6 +182,54 @@ def big(rows: int, chunk: int, limit: str) -> None:
         print(done.stdout.strip())
 
 
+def long_fields(rounds: int) -> None:
+    import csv
+
+    import causalcost as cc
+
+    engines = ("polars", "duckdb", "dask", "pandas")
+    with tempfile.TemporaryDirectory() as tmp:
+        times: dict[str, dict[int, float]] = {e: {} for e in ("csv module", *engines)}
+        for size in (200_000, 1_000_000):
+            path = Path(tmp) / f"long{size}.csv"
+            rows = [f"{i % 2},{(i // 2) % 2},{(i // 3) % 2},{'x' * size if i == 7 else 'n'}"
+                    for i in range(50)]
+            path.write_text("y,a,b,note\n" + "\n".join(rows) + "\n")
+
+            def read_csv(path: Path = path) -> None:
+                with open(path, newline="") as handle:
+                    csv.field_size_limit(10**8)
+                    sum(1 for _ in csv.reader(handle))
+
+            def count(engine: str, path: Path = path) -> None:
+                cc.forced_runs(cc.read_table(path, engine=engine), truth="y",
+                               models=["a", "b"], slot="b", fusioner="or")
+
+            jobs = {"csv module": read_csv, **{e: (lambda e=e: count(e)) for e in engines}}
+            for job in jobs.values():
+                job()  # warm up: imports, first-query set-up
+            for name, job in jobs.items():
+                times[name][size] = median_ms(job, rounds)
+        print("\nCSV with one long field, 50 rows; median of rounds")
+        print("| reader | 200k chars ms | 1M chars ms | growth (linear ~5x) |")
+        print("| --- | ---: | ---: | ---: |")
+        worst = 0.0
+        for name, t in times.items():
+            growth = t[1_000_000] / t[200_000]
+            worst = max(worst, growth) if name != "csv module" else worst
+            print(f"| {name} | {t[200_000]:.1f} | {t[1_000_000]:.1f} | {growth:.1f}x |")
+        print(f"worst engine growth {worst:.1f}x (target < 10x: {'yes' if worst < 10 else 'NO'})")
+
+
+def median_ms(job: Callable[[], None], rounds: int) -> float:
+    spent = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        job()
+        spent.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(spent)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=float, default=1e7, help="rows (default 1e7)")
@@ -188,6 +242,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows, rounds = (10**6, 3) if args.quick else (int(args.rows), args.rounds)
     bench(rows, rounds)
+    long_fields(rounds)
     if args.big:
         big(int(args.big_rows), 10**7, args.memory_limit)
 

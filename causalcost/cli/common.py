@@ -168,11 +168,12 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="for weighted: positive when the weighted vote reaches T")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
-    group.add_argument("--engine", choices=("polars", "duckdb"), default="polars",
-                       help="the engine that scans the file (default: polars)")
+    group.add_argument("--engine", choices=("polars", "duckdb", "dask", "pandas"), default=None,
+                       help="the engine that reads the file (default: polars when installed, "
+                            "else pandas)")
 
 
-def read_rows(path: str, engine: str = "polars") -> Any:
+def read_rows(path: str, engine: str | None = None) -> Any:
     """The data file named on the command line, read lazily; a file with a header and no rows
     is refused here, in those words (its empty columns would otherwise be read as text)."""
     from causalcost.data.readers import read_table
@@ -191,6 +192,8 @@ def _no_rows(path: str) -> bool:
     import os
 
     suffix = os.path.splitext(path)[1].lower()
+    if not os.path.isfile(path):  # a FIFO would block here; folders and globs: read_table
+        return False
     try:
         if suffix in (".csv", ".tsv"):
             with open(path, "rb") as handle:

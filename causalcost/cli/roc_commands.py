@@ -16,6 +16,7 @@ __all__ = ["register"]
 def _cmd_roc(args: argparse.Namespace) -> int:
     import narwhals as nw
 
+    from causalcost.data.frames import collect
     from causalcost.data.readers import read_table
     from causalcost.sheet.costsheet import load_sheet
     from causalcost.sheet.thresholds import system_thresholds
@@ -30,9 +31,9 @@ def _cmd_roc(args: argparse.Namespace) -> int:
         raise ValidationError(f"{args.scores}: no column(s) {missing}; the file has "
                               f"{list(frame.columns)}")
     if isinstance(frame, nw.LazyFrame):
-        frame = frame.select(args.truth, args.score).collect()
+        frame = collect(frame.select(args.truth, args.score), "reading the scores")
     y = frame[args.truth].to_numpy()
-    scores = frame[args.score].to_numpy()
+    scores = _numbers(frame[args.score].to_list(), args.score)
     sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)
     if args.json:
         print_json(sweep.to_dict())
@@ -48,6 +49,21 @@ def _cmd_roc(args: argparse.Namespace) -> int:
         save_figure(draw_cost_by_threshold(sweep), costs)
         print(f"wrote {out} and {costs}")
     return 0
+
+
+def _numbers(values: list[Any], column: str) -> list[float]:
+    """The score column (read as text from a CSV file) as numbers, or a refusal naming it."""
+    out, bad = [], []
+    for value in values:
+        try:
+            out.append(float(value))
+        except (TypeError, ValueError):
+            bad.append(value)
+    if bad:
+        shown = ", ".join(sorted({repr(v) for v in bad})[:5])
+        raise ValidationError(f"--score column {column!r} must hold a number in every row; "
+                              f"found {shown} in {len(bad)} row(s)")
+    return out
 
 
 def register(sub: Any) -> None:

@@ -89,7 +89,7 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
              if getattr(args, key, None) is not None]
     given += [f"--{key}" for key, default in (("method", "exact"), ("samples", 100_000),
                                               ("confidence", 0.95), ("interval", "wilson"),
-                                              ("engine", "polars"))
+                                              ("engine", None))
               if getattr(args, key) != default]
     if given:
         verb = "apply" if len(given) > 1 else "applies"

@@ -32,20 +32,29 @@ def _other_names(rules: Sequence[LabelRule]) -> dict[str, str]:
     return {r.column: f"__causalcost_other{i}" for i, r in enumerate(rules) if r.kind == "string"}
 
 
+def _flag_names(rules: Sequence[LabelRule]) -> dict[tuple[str, str], str]:
+    return {(r.column, k): f"__causalcost_flag{i}_{k}" for i, r in enumerate(rules)
+            for k in r.flags()}
+
+
 def _finish(frame: Frame, rules: Sequence[LabelRule], codes: np.ndarray, sizes: np.ndarray,
-            others: dict[str, set[Any]], n_keys: int) -> np.ndarray:
+            others: dict[str, set[Any]], n_keys: int,
+            flags: dict[str, dict[str, bool]] | None = None) -> np.ndarray:
     full = np.zeros(2 ** (n_keys + 1), dtype=np.int64)
     np.add.at(full, codes.astype(np.int64), sizes.astype(np.int64))
     bad_rows = int(full[2 ** n_keys:].sum())
-    _check(frame, rules, bad_rows, others)
+    _check(frame, rules, bad_rows, others, flags)
     return full[: 2 ** n_keys].reshape((2,) * n_keys) if n_keys else full[:1].reshape(())
 
 
 def _check(frame: Frame, rules: Sequence[LabelRule], bad_rows: int,
-           others: dict[str, set[Any]]) -> None:
+           others: dict[str, set[Any]], flags: dict[str, dict[str, bool]] | None = None) -> None:
     """Raise for columns that are not labels; never return when a row was flagged."""
-    if bad_rows or any(len(v) > 1 for v in others.values()):
-        raise_label_errors(frame, rules, any_bad=bool(bad_rows), others=others)
+    flags = flags or {}
+    mixed = any(f.get("named") and (f.get("true_text") or len(others.get(c, ())) > 1)
+                for c, f in flags.items())
+    if bad_rows or mixed or any(len(v) > 1 and c not in flags for c, v in others.items()):
+        raise_label_errors(frame, rules, any_bad=bool(bad_rows), others=others, flags=flags)
         columns = ", ".join(repr(r.column) for r in rules)
         raise DataError(f"{bad_rows} row(s) hold a value that is not a label in one of the "
                         f"columns {columns} (or a third label); the engine could not say which")
@@ -85,6 +94,9 @@ def count_votes(frame: Frame, rules: Sequence[LabelRule], keys: Sequence[nw.Expr
         code = nw.when(valid.fill_null(False)).then(code).otherwise(nw.lit(2**n, dtype=nw.Int32))
     names = _other_names(rules)
     other = [r.other().alias(names[r.column]) for r in rules if r.column in names]  # type: ignore[union-attr]
+    flag_names = _flag_names(rules)
+    other += [r.flags()[k].cast(nw.Int32).alias(flag_names[(r.column, k)])
+              for r in rules for k in r.flags()]
     # polars plans the whole query when it is lazy (same engine, same data, no copy)
     query = frame.lazy() if frame.implementation.is_polars() else frame
     try:  # eager engines evaluate each step at once, lazy ones on collect
@@ -92,6 +104,7 @@ def count_votes(frame: Frame, rules: Sequence[LabelRule], keys: Sequence[nw.Expr
             nw.len().alias(_LEN),
             *(nw.col(c).min().alias(f"{c}_min") for c in names.values()),
             *(nw.col(c).max().alias(f"{c}_max") for c in names.values()),
+            *(nw.col(c).max().alias(c) for c in flag_names.values()),
         ))
     except Exception as exc:  # an engine choking on a bad value (a cast): name the column
         error = exc if isinstance(exc, DataError) else engine_error(frame, exc)
@@ -100,8 +113,18 @@ def count_votes(frame: Frame, rules: Sequence[LabelRule], keys: Sequence[nw.Expr
     found = {col: {v for end in ("min", "max")
                    for v in result.get_column(f"{name}_{end}").to_list() if not is_missing(v)}
              for col, name in names.items()}
+    flags = _found_flags(flag_names, lambda name: result.get_column(name).to_list())
     return _finish(frame, rules, result.get_column(_CODE).to_numpy(),
-                   result.get_column(_LEN).to_numpy(), found, n)
+                   result.get_column(_LEN).to_numpy(), found, n, flags)
+
+
+def _found_flags(flag_names: dict[tuple[str, str], str],
+                 get: Callable[[str], list[Any]]) -> dict[str, dict[str, bool]]:
+    """Per string column, whether any row raised each of its flags."""
+    flags: dict[str, dict[str, bool]] = {}
+    for (column, key), name in flag_names.items():
+        flags.setdefault(column, {})[key] = any(not is_missing(v) and bool(v) for v in get(name))
+    return flags
 
 
 def _add_bits(keys: list[nw.Expr], n: int) -> nw.Expr:
@@ -131,15 +154,19 @@ def count_arrays(
     [[1, 1], [0, 1]]
     """
     names = _other_names(rules)
+    flag_names = _flag_names(rules)
     selected = collect(frame.select(
         *(r.vote().alias(f"__v{i}") for i, r in enumerate(rules)),
         nw.any_horizontal(*(r.bad() for r in rules), ignore_nulls=True).alias("__bad"),
         *(r.other().alias(names[r.column]) for r in rules if r.column in names),  # type: ignore[union-attr]
+        *(r.flags()[k].alias(name) for (c, k), name in flag_names.items()
+          for r in rules if r.column == c),
     ))
     bad = selected.get_column("__bad").to_numpy().astype(bool)
     found = {col: {v for v in selected.get_column(name).unique().to_list() if not is_missing(v)}
              for col, name in names.items()}
-    _check(frame, rules, int(bad.sum()), found)
+    flags = _found_flags(flag_names, lambda name: selected.get_column(name).to_list())
+    _check(frame, rules, int(bad.sum()), found, flags)
     votes = {r.column: selected.get_column(f"__v{i}").to_numpy().astype(bool)
              for i, r in enumerate(rules)}
     arrays = [np.asarray(k, dtype=bool) for k in keys(votes)]

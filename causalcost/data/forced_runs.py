@@ -94,6 +94,34 @@ class DataCounter:
             self.memo["rows"] = (v[self.truth.column], *forced)
         return self.memo["rows"]
 
+    def _aligned(self, predictions: Any) -> Any:
+        """A pandas Series in the data's row order (by index), or refused when it cannot be."""
+        import pandas as pd
+
+        if not isinstance(predictions, pd.Series):
+            return predictions
+        native = self.frame.to_native()
+        given = predictions.index
+        if isinstance(native, pd.DataFrame):
+            index = native.index
+            if given.equals(index):
+                return predictions
+            if (index.is_unique and given.is_unique and len(given) == len(index)
+                    and index.isin(given).all()):
+                return predictions.reindex(index)
+            raise DataError(
+                "predictions is a pandas Series whose index does not match the data's index "
+                f"({len(given)} labels for {len(index)} rows, or other labels): align it "
+                "(predictions.reindex(data.index)) or pass predictions.to_numpy() in the data's "
+                "row order"
+            )
+        if isinstance(given, pd.RangeIndex) and given.start == 0 and given.step == 1:
+            return predictions
+        raise DataError(
+            f"predictions is a pandas Series with an index, but the {self.engine} data has no "
+            "index to align it with: pass predictions.to_numpy() in the data's row order"
+        )
+
     def candidate(self, predictions: Any, positive: Any = None) -> Confusion:
         """The system's confusion with ``predictions`` (column name or array) in the slot."""
         positive = self.positive if positive is None else positive
@@ -108,7 +136,7 @@ class DataCounter:
                 "pyarrow)"
             )
         y, forced_p, forced_n = self.row_votes()
-        vote = votes_from_values(predictions, "predictions", positive)
+        vote = votes_from_values(self._aligned(predictions), "predictions", positive)
         if len(vote) != len(y):
             raise DataError(f"predictions has {len(vote)} values but the runs were counted on "
                             f"{len(y)} rows; align it with the data's rows")

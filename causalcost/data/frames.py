@@ -53,6 +53,13 @@ def as_frame(data: Any) -> tuple[Frame, dict[str, Any]]:
             warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
             try:
                 frame = nw.from_native(data)
+            except nw.exceptions.DuplicateError as exc:
+                detail = " ".join(str(exc).split())
+                raise DataError(
+                    f"data (a {type(data).__module__.split('.')[0]} {type(data).__name__}) has "
+                    f"duplicate column names ({detail}): rename them so that every column has "
+                    "its own name"
+                ) from None
             except TypeError:
                 raise DataError(
                     f"cannot count a {type(data).__module__}.{type(data).__name__}: pass a data "
@@ -89,11 +96,18 @@ def collect(frame: Frame, what: str = "counting") -> nw.DataFrame[Any]:
     """Run a (small) query and bring its result into memory.
 
     Polars lazy frames run on the streaming engine, so a file larger than memory is scanned
-    in batches. An engine failure (a malformed CSV line, say) becomes a :class:`DataError`.
+    in batches; DuckDB and Spark results come back as pandas (a core dependency), so neither
+    needs pyarrow. An engine failure (a malformed CSV line, say) becomes a :class:`DataError`.
     """
     if not isinstance(frame, nw.LazyFrame):
         return frame
-    kwargs = {"engine": "streaming"} if frame.implementation is nw.Implementation.POLARS else {}
+    impl = frame.implementation
+    kwargs: dict[str, Any] = {}
+    if impl is nw.Implementation.POLARS:
+        kwargs["engine"] = "streaming"
+    elif impl.is_duckdb() or impl.is_pyspark() or impl.is_pyspark_connect():
+        kwargs["backend"] = "pandas"  # small results; pyarrow is not needed (nor installed
+        # with the duckdb and spark extras)
     try:
         return frame.collect(**kwargs)
     except Exception as exc:  # the engine's own error types: report them as data errors
@@ -102,9 +116,23 @@ def collect(frame: Frame, what: str = "counting") -> nw.DataFrame[Any]:
 
 def engine_error(frame: Frame, exc: Exception, what: str = "counting") -> DataError:
     """An engine's exception as a :class:`DataError` naming the engine and its message."""
+    if _spark_stopped(frame):
+        return DataError(f"the Spark session of this data frame was stopped, so {what} cannot "
+                         "run: count before spark.stop(), or create the data frame again in "
+                         "a new session")
     text = " ".join(str(exc).split())
     return DataError(f"the {engine_name(frame)} engine failed while {what}: "
                      f"{type(exc).__name__}: {text[:500]}")
+
+
+def _spark_stopped(frame: Frame) -> bool:
+    """Whether ``frame`` is a PySpark frame whose session (its SparkContext) was stopped."""
+    if not frame.implementation.is_pyspark():
+        return False
+    try:
+        return frame.to_native().sparkSession.sparkContext._jsc is None
+    except Exception:  # an attribute PySpark renamed: no diagnosis, the engine's error stands
+        return False
 
 
 def require_columns(frame: Frame, columns: list[str]) -> dict[str, Any]:

@@ -2,16 +2,27 @@
 
 A column is read as a vote (``True`` = positive) when it holds
 
-* booleans (``True`` is positive),
-* the numbers 0 and 1 (integer or float dtype; ``1`` is positive unless ``positive=0``), or
+* booleans (``True`` is positive, ``False`` with ``positive=False`` / ``0`` / ``"false"``),
+* the numbers 0 and 1 (integer or float dtype; ``1`` is positive, ``0`` with ``positive=0`` /
+  ``False`` / ``"0"``),
+* text spelling 0/1 or true/false (``"1"``, ``"0"``, ``"1.0"``, ``"0.0"``, ``"true"``,
+  ``"false"`` in lower, title or upper case): read as those numbers and booleans, so a CSV
+  file read as text counts as the same table typed; or
 * strings (or categories) with ``positive=`` naming the positive label; every other value of
   the column must then be one single negative label.
 
+``positive=`` is never reinterpreted: a boolean spelling (``0``, ``1``, ``True``, ``False``
+or their text) picks the positive side of bool, 0/1 and 0/1-or-true/false text columns, and
+is the only label such columns take; any other string names the positive label of string
+columns and leaves bool and 0/1 columns to their convention (``True`` / ``1`` positive); a
+string column may not mix that label with ``1`` / ``true`` spellings. A value that can be
+neither (``positive=2``, ``positive=0.5``) is refused.
+
 Anything else is a :class:`~causalcost.errors.DataError` naming the column and a few of the
-offending values: nulls, a third label, fractional numbers such as 0.5 or scores. Rows are
-never dropped silently. The checks run as expressions inside the counting query
-(:mod:`causalcost.data.counting`); only when one fails do small follow-up queries (a filtered
-``unique().head()``) fetch the values to show.
+offending values: nulls, empty strings, a third label, fractional numbers such as 0.5 or
+scores. Rows are never dropped silently. The checks run as expressions inside the counting
+query (:mod:`causalcost.data.counting`); only when one fails do small follow-up queries (a
+filtered ``unique().head()``) fetch the values to show.
 """
 
 from __future__ import annotations
@@ -27,11 +38,15 @@ from causalcost.data.frames import Frame, collect
 from causalcost.errors import DataError
 
 __all__ = ["LabelRule", "label_rule", "raise_label_errors", "votes_from_values", "show_values",
-           "is_missing"]
+           "is_missing", "TRUE_TEXT", "FALSE_TEXT"]
 
 #: Offending values quoted in an error message.
 SHOWN = 5
 _FORMS = "bool, 0/1 numbers, or strings with positive= naming the positive label"
+#: Text read as the vote ``True`` / ``False`` (the 0/1 and true/false spellings).
+TRUE_TEXT = ("1", "1.0", "true", "True", "TRUE")
+FALSE_TEXT = ("0", "0.0", "false", "False", "FALSE")
+_TEXT = TRUE_TEXT + FALSE_TEXT
 
 
 @dataclass(frozen=True)
@@ -41,9 +56,13 @@ class LabelRule:
     Attributes
     ----------
     column : str
-    kind : {"bool", "integer", "float", "string"}
+    kind : {"bool", "integer", "float", "text", "string"}
+        ``"text"``: a string column read through the 0/1 and true/false spellings
+        (:data:`TRUE_TEXT`, :data:`FALSE_TEXT`); ``"string"``: a string column with a named
+        positive label (0/1 and true/false spellings still read as such when the column
+        holds nothing else).
     positive : object
-        The label counted as positive (``True``, ``1``, ``0`` or a string).
+        The label counted as positive (``True``, ``False``, ``1``, ``0`` or a string).
     """
 
     column: str
@@ -52,13 +71,20 @@ class LabelRule:
 
     def _col(self) -> nw.Expr:
         c = nw.col(self.column)
-        return c.cast(nw.String) if self.kind == "string" else c
+        return c.cast(nw.String) if self.kind in ("text", "string") else c
 
     def vote(self, *, fill: bool = True) -> nw.Expr:
         """``True`` where the row's label is positive (only meaningful where :meth:`valid`);
         nulls become ``False`` unless ``fill=False``."""
         c = self._col()
-        vote = (c if self.positive else ~c) if self.kind == "bool" else c == self.positive
+        if self.kind == "bool":
+            vote = c if self.positive else ~c
+        elif self.kind == "text":
+            vote = c.is_in(list(TRUE_TEXT if self.positive else FALSE_TEXT))
+        elif self.kind == "string":
+            vote = (c == self.positive) | c.is_in(list(TRUE_TEXT))
+        else:
+            vote = c == self.positive
         return vote.fill_null(False) if fill else vote
 
     def value(self, *, fill: bool = True) -> nw.Expr:
@@ -75,6 +101,10 @@ class LabelRule:
             return c.is_between(0, 1)
         if self.kind == "float":
             return (c == 0) | (c == 1)
+        if self.kind == "text":
+            return c.is_in(list(_TEXT))
+        if self.kind == "string":
+            return ~c.is_null() & (c != "")
         return ~c.is_null()
 
     def bad(self) -> nw.Expr:
@@ -86,34 +116,65 @@ class LabelRule:
         if self.kind != "string":
             return None
         c = self._col()
-        return nw.when(c != self.positive).then(c)
+        return nw.when(self.valid().fill_null(False) & (c != self.positive)).then(c)
+
+    def flags(self) -> dict[str, nw.Expr]:
+        """For string columns, row flags whose maximum decides how the column reads:
+        ``"named"``, a label that is not a 0/1 or true/false spelling; ``"true_text"``, a
+        ``1`` / ``true`` spelling (counted positive, so it may not sit beside a named label)."""
+        if self.kind != "string":
+            return {}
+        c = self._col()
+        return {"named": (self.valid() & ~c.is_in(list(_TEXT))).fill_null(False),
+                "true_text": c.is_in(list(TRUE_TEXT)).fill_null(False)}
+
+
+def _boolean(positive: Any) -> bool | None:
+    """``positive`` as the vote it names when it is a boolean spelling, else ``None``."""
+    if isinstance(positive, (bool, np.bool_)):
+        return bool(positive)
+    if isinstance(positive, (int, float, np.integer, np.floating)) and positive in (0, 1):
+        return bool(positive == 1)
+    if isinstance(positive, str) and positive in _TEXT:
+        return positive in TRUE_TEXT
+    return None
 
 
 def label_rule(column: str, dtype: Any, positive: Any = None) -> LabelRule:
     """The rule reading ``column`` (of narwhals ``dtype``) as a vote.
 
-    ``positive`` names the positive label of string columns. Boolean and numeric columns are
-    read as ``True``/``1`` positive, unless ``positive`` is ``0`` or ``False``.
+    ``positive`` names the positive label: a boolean spelling (``True``, ``False``, ``1``,
+    ``0``, ``"1"``, ``"false"``, ...) picks the positive side of bool, 0/1 and 0/1 text
+    columns; another string names the positive label of string columns (bool and 0/1 columns
+    then keep ``True`` / ``1`` positive). ``None`` means ``True`` / ``1``.
 
     Examples
     --------
     >>> import narwhals as nw
     >>> label_rule("y", nw.Int64()), label_rule("y", nw.String(), "sick").kind
     (LabelRule(column='y', kind='integer', positive=1), 'string')
-    """
-    numeric_positive = (isinstance(positive, (bool, int, float, np.bool_, np.integer, np.floating))
-                        and positive in (0, 1))
+    >>> label_rule("y", nw.Boolean(), "0"), label_rule("y", nw.String())
+    (LabelRule(column='y', kind='bool', positive=False), LabelRule(column='y', kind='text', positive=True))
+    >>> label_rule("y", nw.Int64(), 2)
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.DataError: positive=2 is not a label of column 'y' (0/1 numbers): pass 1 or 0 (True or False), or a string naming the positive label of string columns
+    """  # noqa: E501
+    side = _boolean(positive)
+    if positive is not None and side is None and not isinstance(positive, str):
+        what = ("booleans" if dtype == nw.Boolean else "0/1 numbers" if dtype.is_numeric()
+                else "labels")
+        raise DataError(f"positive={positive!r} is not a label of column {column!r} ({what}): "
+                        "pass 1 or 0 (True or False), or a string naming the positive label "
+                        "of string columns")
     if dtype == nw.Boolean:
-        return LabelRule(column, "bool", bool(positive) if numeric_positive else True)
+        return LabelRule(column, "bool", True if side is None else side)
     if dtype.is_numeric():
         return LabelRule(column, "integer" if dtype.is_integer() else "float",
-                         int(positive) if numeric_positive else 1)
+                         1 if side is None or side else 0)
     if dtype in (nw.String, nw.Categorical, nw.Enum):
-        if not isinstance(positive, str):
-            raise DataError(
-                f"column {column!r} holds strings: pass positive= naming its positive label "
-                f"(got positive={positive!r})"
-            )
+        if positive is None or side is not None:
+            return LabelRule(column, "text", True if side is None else side)
         return LabelRule(column, "string", positive)
     if dtype == nw.Object:
         raise DataError(
@@ -169,34 +230,69 @@ class _Unreadable(Exception):
 
 
 def raise_label_errors(
-    frame: Frame, rules: Iterable[LabelRule], *, any_bad: bool, others: Mapping[str, set[Any]]
+    frame: Frame, rules: Iterable[LabelRule], *, any_bad: bool, others: Mapping[str, set[Any]],
+    flags: Mapping[str, Mapping[str, bool]] | None = None,
 ) -> None:
     """Raise a :class:`DataError` for the first column that is not binary labels.
 
     ``any_bad`` says the counting query flagged bad rows; ``others`` holds, per string column,
-    the non-positive labels it found. Follow-up queries fetch a few offending values; a
+    the non-positive labels it found, and ``flags`` whether any row raised each of the
+    column's :meth:`LabelRule.flags`. Follow-up queries fetch a few offending values; a
     column the engine cannot even inspect is skipped (the caller then raises its own error).
     """
     for rule in rules:
         try:
-            _check_column(frame, rule, any_bad, others)
+            _check_column(frame, rule, any_bad, others, (flags or {}).get(rule.column))
         except _Unreadable:
             continue
 
 
+def _number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _empty(value: Any) -> bool:
+    return is_missing(value) or (isinstance(value, str) and value == "")
+
+
 def _check_column(frame: Frame, rule: LabelRule, any_bad: bool,
-                  others: Mapping[str, set[Any]]) -> None:
+                  others: Mapping[str, set[Any]], flags: Mapping[str, bool] | None) -> None:
     c = rule.column
     if any_bad:
         rows = _rows(frame, rule.bad())
         if rows:
             values, more = _sample(frame, c, rule.bad())
             shown = show_values(values, more)
-            if all(is_missing(v) for v in values):
-                raise DataError(f"column {c!r} has {rows} row(s) with no label (null or "
-                                "NaN); fill or drop them before counting")
+            if all(_empty(v) for v in values):
+                text = any(_empty(v) and not is_missing(v) for v in values)
+                what = "null, NaN or empty text" if text else "null or NaN"
+                raise DataError(f"column {c!r} has {rows} row(s) with no label ({what}); fill "
+                                "or drop them before counting")
+            if rule.kind == "text" and all(_number(v) for v in values if not _empty(v)):
+                raise DataError(f"column {c!r} must hold 0/1 (positive {int(rule.positive)}) "
+                                "or true/false, not scores or other numbers; found "
+                                f"{shown} in {rows} row(s)")
+            if rule.kind == "text":
+                raise DataError(f"column {c!r} holds strings: pass positive= naming its "
+                                "positive label (without one only 0/1 and true/false are "
+                                f"labels); found {shown} in {rows} row(s)")
             raise DataError(f"column {c!r} must hold {_expected(rule)}; found {shown} in "
                             f"{rows} row(s)")
+    if rule.kind != "string":
+        return
+    if flags is not None and not flags.get("named", True):
+        return  # 0/1 and true/false spellings only: read as such
+    if flags is not None and flags.get("true_text"):
+        values, more = _sample(frame, c, None)
+        raise DataError(
+            f"column {c!r} mixes the labels of positive={rule.positive!r} with 1/true "
+            f"spellings; found {show_values(values, more)}: it must hold {rule.positive!r} and "
+            "one other label, or only 0/1 and true/false"
+        )
     labels = {_plain(v) for v in others.get(c, ())} - {None}
     if len(labels) > 1:
         values, more = _sample(frame, c, None)
@@ -223,6 +319,8 @@ def votes_from_values(values: Any, name: str = "predictions", positive: Any = No
     [True, False, True]
     >>> votes_from_values(["sick", "well"], positive="sick").tolist()
     [True, False]
+    >>> votes_from_values([1, 0, 1], positive="0").tolist()
+    [False, True, False]
     >>> votes_from_values([1, 0.5])
     Traceback (most recent call last):
     ...
@@ -234,17 +332,23 @@ def votes_from_values(values: Any, name: str = "predictions", positive: Any = No
     if array.ndim != 1:
         raise DataError(f"{name} must be one-dimensional, got shape {array.shape}")
     if array.dtype == bool:
-        negated = isinstance(positive, (bool, int, np.integer)) and positive == 0
-        return ~array if negated else array
+        rule = label_rule(name, nw.Boolean(), positive)
+        return array.copy() if rule.positive else ~array
+    if array.dtype.kind in "US":
+        array = array.astype(str).astype(object)
     series = pd.Series(array)
     if array.dtype == object:
         series = series.convert_dtypes()
     frame = nw.from_native(pd.DataFrame({name: series}))
     rule = label_rule(name, frame.schema[name], positive)
+    extra = rule.flags()
     flags = frame.select(rule.bad().alias("bad"), rule.vote().alias("vote"),
-                         *([rule.other().alias("other")] if rule.kind == "string" else []))
+                         *([rule.other().alias("other")] if rule.kind == "string" else []),
+                         *(e.alias(f"flag_{k}") for k, e in extra.items()))
     others = {}
     if rule.kind == "string":
         others[name] = set(flags.get_column("other").drop_nulls().unique().to_list())
-    raise_label_errors(frame, [rule], any_bad=bool(flags.get_column("bad").any()), others=others)
+    found = {name: {k: bool(flags.get_column(f"flag_{k}").any()) for k in extra}}
+    raise_label_errors(frame, [rule], any_bad=bool(flags.get_column("bad").any()), others=others,
+                       flags=found if extra else None)
     return flags.get_column("vote").to_numpy().astype(bool)

@@ -26,6 +26,8 @@ __all__ = ["ForcedRuns", "AXES", "counts_digest", "system_confusion"]
 #: Axes of :attr:`ForcedRuns.counts`; along each, index 0 is P and 1 is N.
 AXES = ("class", "forced_p", "forced_n", "slot")
 P, N = 0, 1
+#: The largest total the counts may reach: every sum over them then fits in int64 exactly.
+_MAX_TOTAL = int(np.iinfo(np.int64).max)
 
 
 def counts_digest(counts: np.ndarray) -> str:
@@ -109,6 +111,11 @@ class ForcedRuns:
                              f"got {counts.shape}")
         if counts.dtype.kind not in "iu" or (counts < 0).any():
             raise CountError("forced-run counts must be non-negative integers")
+        total = sum(int(v) for v in counts.ravel().tolist())  # exact: no wrap-around
+        if total > _MAX_TOTAL:
+            raise CountError(f"forced-run counts add up to {total} rows, more than 2**63 - 1; "
+                             "counts that large are not rows of data (a wrapped-around "
+                             "integer?): pass the true counts")
         counts = counts.astype(np.int64)
         counts.setflags(write=False)
         object.__setattr__(self, "counts", counts)

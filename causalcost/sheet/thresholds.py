@@ -222,7 +222,7 @@ class ThresholdSweep:
                 "negatives": self.negatives, "thresholds": len(self.frame),
                 "assumption": self.assumption, "form": self.form,
                 "sheet_sha256": self.sheet_digest, "warnings": list(self.warnings),
-                "points": {k: p.to_dict() for k, p in self.points.items()}}
+                "points": {k: _json_point(p.to_dict()) for k, p in self.points.items()}}
 
     def __str__(self) -> str:
         lines = [f"Candidate for slot {self.slot!r}: {len(self.frame)} thresholds, "
@@ -242,6 +242,17 @@ class ThresholdSweep:
                 f"(cost {_fmt(e.expected_cost)}), worst_case_optimum={w.threshold:.6g} "
                 f"(worst {_fmt(w.worst_cost)}), model_only_optimum={m.threshold:.6g} "
                 f"(accuracy {m.accuracy:.4g}))")
+
+
+def _json_point(point: dict[str, Any]) -> dict[str, Any]:
+    """A point with its threshold JSON can hold: ``+inf`` (no score reaches it: N for every
+    score) and ``-inf`` (P for every score) as the strings ``"+inf"`` / ``"-inf"``, and
+    ``predicts`` saying which of the three rules the point applies."""
+    t = point["threshold"]
+    if np.isfinite(t):
+        return {**point, "predicts": "P when score >= threshold"}
+    return {**point, "threshold": "+inf" if t > 0 else "-inf",
+            "predicts": "N for every score" if t > 0 else "P for every score"}
 
 
 # ------------------------------------------------------------------------------ the sweep

@@ -243,3 +243,26 @@ def test_keygen_with_flags_or_words(capsys: pytest.CaptureFixture[str], tmp_path
 def test_an_empty_name_is_not_the_default(capsys: pytest.CaptureFixture[str], flag: str) -> None:
     line = one_line_error(capsys, "query", "thesis_and", flag, "")
     assert flag in line and "empty name" in line
+
+
+@pytest.mark.parametrize("command", [
+    ["runs"], ["derive", "--costs", "fn=5,fp=1", "-o", "SHEET"]])
+def test_a_fifo_as_data_is_refused_without_blocking(tmp_path: Path, command: list[str]) -> None:
+    """Nothing writes to the pipe: opening it to read would wait for ever. The command must
+    refuse it in one line instead (run in a child with a deadline, so a hang fails)."""
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "log.csv"
+    os.mkfifo(fifo)
+    words = [w.replace("SHEET", str(tmp_path / "s.json")) for w in command]
+    data = ["--truth", "y", "--models", "a,b", "--slot", "a", "--fusioner", "and"]
+    argv = (words + ["--data", str(fifo)] + data if words[0] == "derive"
+            else words + [str(fifo)] + data)
+    try:
+        done = subprocess.run([sys.executable, "-m", "causalcost", *argv], capture_output=True,
+                              text=True, timeout=60, cwd=Path(cc.__file__).parent.parent)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"causalcost {' '.join(argv)} blocked on a FIFO")
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

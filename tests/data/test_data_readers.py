@@ -61,20 +61,24 @@ def test_read_table_errors(tmp_path) -> None:
                        fusioner="or")
 
 
-def test_a_bad_line_past_the_schema_sample_is_a_data_error(tmp_path) -> None:
-    """polars infers types from the first rows; a bad value later fails inside the count."""
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_bad_line_past_any_sample_names_the_column(tmp_path, engine: str) -> None:
+    """Columns are read as text (no type inference from the first rows): a bad value late
+    in the file is a label error naming the column, on both engines."""
     path = tmp_path / "late.csv"
     lines = ["y,a,b"] + ["1,0,1"] * 20_000 + ["1,oops,1"]
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(DataError, match="the polars engine failed while counting"):
-        cc.forced_runs(path, truth="y", models=["a", "b"], slot="b", fusioner="and")
+    with pytest.raises(DataError, match=r"column 'a' holds strings: pass positive=.*found "
+                                        r"'oops' in 1 row\(s\)"):
+        cc.forced_runs(cc.read_table(path, engine=engine), truth="y", models=["a", "b"],
+                       slot="b", fusioner="and")
 
 
 def test_bad_labels_in_a_file_name_the_column(tmp_path) -> None:
     path = tmp_path / "scores.csv"
     path.write_text("y,a,b,c\n1,0.9,1,1\n0,0.2,0,0\n1,1,1,1\n")
     for engine in ("polars", "duckdb"):
-        with pytest.raises(DataError, match=r"column 'a' must hold 0/1 .* found 0.2, 0.9"):
+        with pytest.raises(DataError, match=r"column 'a' must hold 0/1 .* found '0.2', '0.9'"):
             runs_of(cc.read_table(path, engine=engine))
 
 
