@@ -8,8 +8,9 @@ from typing import Any, NoReturn
 
 from causalcost.cli.parsing import (
     count,
+    exact_number,
+    exact_numbers,
     finite_number,
-    finite_numbers,
     name,
     probability,
     seed,
@@ -104,9 +105,9 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="the system's rule: and, or, majority, k_of_n, weighted")
     group.add_argument("--k", type=int, metavar="K", help="for k_of_n")
     group.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
-    group.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
+    group.add_argument("--weights", type=exact_numbers, metavar="W1,W2,..",
                        help="for weighted: one weight per model, e.g. 1,2,1")
-    group.add_argument("--threshold", type=finite_number, metavar="T",
+    group.add_argument("--threshold", type=exact_number, metavar="T",
                        help="for weighted: positive when the weighted vote reaches T")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label",
                        help="the positive label when the columns hold strings")

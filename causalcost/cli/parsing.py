@@ -11,9 +11,10 @@ import argparse
 import math
 import re
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
-__all__ = ["MAX_COUNT", "count", "finite_number", "finite_numbers", "name", "probability",
-           "seed", "shorten"]
+__all__ = ["MAX_COUNT", "count", "exact_number", "exact_numbers", "finite_number",
+           "finite_numbers", "name", "probability", "seed", "shorten"]
 
 #: The largest count a float64 holds exactly (``2**53``); sampling refuses more.
 MAX_COUNT = 2**53
@@ -144,6 +145,36 @@ def finite_numbers(text: str) -> list[float]:
     """
     try:
         return [finite_number(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
+
+
+def exact_number(text: str) -> Fraction:
+    """A finite number kept exact as the rational its decimal text says (a vote's weight or
+    threshold: ``0.1`` is ``1/10``, ``100000000000000000001`` is not rounded to ``1e20``).
+
+    Examples
+    --------
+    >>> exact_number("0.1"), exact_number("100000000000000000001")
+    (Fraction(1, 10), Fraction(100000000000000000001, 1))
+    >>> exact_number("inf")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'inf' is not a finite number
+    """
+    finite_number(text)  # the same refusals: not a number, nan, inf, beyond float64's range
+    return Fraction(Decimal(text.strip()))
+
+
+def exact_numbers(text: str) -> list[Fraction]:
+    """Comma-separated finite numbers kept exact, e.g. weights ``1e20,1,1``.
+
+    Examples
+    --------
+    >>> exact_numbers("0.1,0.2")
+    [Fraction(1, 10), Fraction(1, 5)]
+    """
+    try:
+        return [exact_number(part) for part in text.split(",")]
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
 

@@ -306,10 +306,10 @@ def _set_fusioner(builder: SystemBuilder, own: Fusioner | None, choice: str,
     if own.rule in ("and", "or") or (own.rule == "majority" and len(own.inputs) % 2):
         builder.set_fusioner(own.rule, name=name, inputs=list(own.inputs))
     elif own.is_vote:  # the same decisions, from the rule's vote form
-        assert own.weights is not None
+        assert own.exact_weights is not None
         builder.set_fusioner("weighted", name=name, inputs=list(own.inputs),
-                             weights=dict(zip(own.inputs, own.weights)),
-                             threshold=own.threshold)
+                             weights=dict(zip(own.inputs, own.exact_weights)),
+                             threshold=own.exact_threshold)
     else:
         inputs = list(own.inputs)
         builder.set_fusioner("function", name=name, inputs=inputs,

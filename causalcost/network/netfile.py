@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcost.errors import CausalCostError, NetworkFileError, UnknownNameError
-from causalcost.network.netschema import FORMAT, VERSION, NetworkSpec, from_document
+from causalcost.network.netschema import FORMAT, VERSION, DecimalFloat, NetworkSpec, from_document
 
 if TYPE_CHECKING:
     from causalcost.network.system import System
@@ -223,7 +223,7 @@ def _text(path: Path) -> str:
 def _toml(path: Path) -> dict[str, Any]:
     text = _text(path)
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=DecimalFloat)
     except tomllib.TOMLDecodeError as exc:
         raise NetworkFileError(f"not valid TOML: {exc}") from None
     except RecursionError:
