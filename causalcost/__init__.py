@@ -171,6 +171,8 @@ _LAZY: dict[str, str] = {
     "SystemBuilder": "network.builder",
     "Witness": "pricing.bounds",
     "worst_case_confusion": "pricing.bounds",
+    # issue 16/17 (votes, guards, pictures of data systems)
+    "NoDataWarning": "errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -434,4 +436,6 @@ __all__ = [
     "sheet_from_network",
     "simulate_forced_runs",
     "worst_case_confusion",
+    # issue 16/17 (votes, guards, pictures of data systems)
+    "NoDataWarning",
 ]

@@ -13,6 +13,7 @@ from causalcost.cli.parsing import (
     finite_number,
     name,
     probability,
+    sample_count,
     seed,
     shorten,
 )
@@ -53,8 +54,9 @@ def sampling_arguments(p: argparse.ArgumentParser) -> None:
     """--method, --samples, --seed, --confidence, --interval."""
     p.add_argument("--method", choices=("exact", "sampling"), default="exact",
                    help="exact contraction (default) or forward sampling with intervals")
-    p.add_argument("--samples", type=count, default=100_000, metavar="N",
-                   help="simulated instances for --method sampling, e.g. 1e5 (default: 100000)")
+    p.add_argument("--samples", type=sample_count, default=100_000, metavar="N",
+                   help="simulated instances for --method sampling, e.g. 1e5 (default: 100000; "
+                        "at most 1e9, about two minutes per slot)")
     p.add_argument("--seed", type=seed, default=None, metavar="S", help="random seed for sampling")
     p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
                    help="confidence level of intervals (default: 0.95)")

@@ -13,7 +13,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-__all__ = ["MAX_COUNT", "count", "exact_number", "exact_numbers", "finite_number",
+__all__ = ["MAX_COUNT", "count", "sample_count", "exact_number", "exact_numbers", "finite_number",
            "finite_numbers", "name", "probability", "seed", "shorten"]
 
 #: The largest count a float64 holds exactly (``2**53``); sampling refuses more.
@@ -70,6 +70,31 @@ def count(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{_quoted(text)} must be a whole number between 1 and 2**53 ({MAX_COUNT})")
     return int(value)
+
+
+def sample_count(text: str) -> int:
+    """A number of simulated instances: a :func:`count` up to the sampler's ceiling, ``10**9``
+    (:data:`~causalcost.inference.sampling.MAX_SAMPLES`: about two minutes per slot).
+
+    Examples
+    --------
+    >>> sample_count("1e9")
+    1000000000
+    >>> sample_count("1e10")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1e10' exceeds the ceiling of 1000000000 (10**9 simulated \
+instances, about two minutes per slot on a small network; more would run for tens of minutes to \
+hours): use fewer samples, or --method exact for exact rates
+    """
+    from causalcost.inference.sampling import MAX_SAMPLES, sample_ceiling_message
+
+    try:
+        big = Decimal(text.strip().replace("_", "")) > MAX_SAMPLES
+    except (InvalidOperation, ValueError):
+        big = False  # count() says what is wrong
+    if big:  # 1e10, 1e400, inf: the ceiling, not the counts' own limit, is what binds
+        raise argparse.ArgumentTypeError(sample_ceiling_message(None, _quoted(text)))
+    return count(text)
 
 
 def seed(text: str) -> int:
