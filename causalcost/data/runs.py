@@ -216,7 +216,7 @@ class ForcedRuns:
         >>> runs = ForcedRuns(np.ones((2, 2, 2, 1), dtype=int), slot="a", models=("a", "b"),
         ...                   fusioner=make_fusioner("and", ["a", "b"]))
         >>> runs.picture().title
-        'system from data: AND of a, b'
+        'system from data: AND over a, b'
         """
         from causalcost.network.sketch import data_picture
 

@@ -155,7 +155,8 @@ def fit_system(
     return System.from_pgmpy(learned, class_node=system.class_node,
                              system_node=system.system_node, slot=system.slot,
                              positive=system.positive, confusion_node=system.confusion_node,
-                             models=system.models, name=f"{system.name} (learned)",
+                             models=system.models,
+                             name=f"{system.name} (learned from {len(data):,} rows)",
                              fusioner=system.fusioner)
 
 

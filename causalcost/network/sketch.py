@@ -22,7 +22,7 @@ import networkx as nx
 from causalcost.errors import InputTypeError, UnknownNameError, ValidationError
 from causalcost.network.fusioners import Fusioner
 
-__all__ = ["VoteSketch", "data_picture", "rule_words", "vote_sketch"]
+__all__ = ["VoteSketch", "data_picture", "data_sketch", "rule_words", "vote_sketch"]
 
 
 @dataclass(frozen=True)
@@ -76,16 +76,17 @@ class VoteSketch:
 
 
 def rule_words(fusioner: Fusioner) -> str:
-    """The rule in a few words: ``majority``, ``OR``, ``2 of 3``, ``weights 1,2,1 \u2265 2``.
+    """The rule in a few words: ``majority``, ``OR``, ``2 of 3``,
+    ``weighted vote 1,2,1 \u2265 2``.
 
     >>> from causalcost.network.fusioners import make_fusioner
     >>> rule_words(make_fusioner("weighted", ["a", "b"], weights=[1, 2], threshold=2))
-    'weights 1,2 \u2265 2'
+    'weighted vote 1,2 \u2265 2'
     """
     from causalcost.network.picture import rule_lines
 
     words = " ".join(rule_lines(fusioner))
-    return "weights " + words[2:] if words.startswith("w ") else words
+    return "weighted vote " + words[2:] if words.startswith("w ") else words
 
 
 def _free(name: str, taken: set[str]) -> str:
@@ -124,7 +125,7 @@ def vote_sketch(models: Sequence[str], fusioner: Fusioner, *, truth: str,
     >>> s = vote_sketch(["a", "b", "c"], make_fusioner("majority", ["a", "b", "c"]),
     ...                 truth="y", slot="a")
     >>> s.name, s.system_node, sorted(s.network.predecessors(s.system_node))
-    ('majority of a, b, c', 'Fusioner', ['a', 'b', 'c'])
+    ('majority over a, b, c', 'Fusioner', ['a', 'b', 'c'])
     """
     if not isinstance(fusioner, Fusioner):
         raise InputTypeError(f"fusioner must be a Fusioner, got {type(fusioner).__name__}")
@@ -143,7 +144,7 @@ def vote_sketch(models: Sequence[str], fusioner: Fusioner, *, truth: str,
     graph.add_edges_from((truth, m) for m in models)
     graph.add_edges_from((m, system_node) for m in models)
     graph.add_edges_from([(system_node, confusion_node), (truth, confusion_node)])
-    sketch = VoteSketch(name or f"{rule_words(fusioner)} of {', '.join(models)}", graph,
+    sketch = VoteSketch(name or f"{rule_words(fusioner)} over {', '.join(models)}", graph,
                         truth, system_node, confusion_node, None, fusioner, models)
     if slot is not None:
         sketch.require_slot(slot)
@@ -159,7 +160,7 @@ def data_picture(models: Sequence[str], fusioner: Fusioner, *, slot: str | None,
 
     The class node is the truth column (``provenance["truth"]``, else ``Class``); the title
     says what the system is: the rule, the models and where the data came from (the file and
-    the rows counted), e.g. ``system from log.csv (1,000 rows): majority of a, b, c``.
+    the rows counted), e.g. ``system from log.csv (1,000 rows): majority over a, b, c``.
 
     Returns
     -------
@@ -172,17 +173,30 @@ def data_picture(models: Sequence[str], fusioner: Fusioner, *, slot: str | None,
     >>> p = data_picture(["a", "b"], make_fusioner("or", ["a", "b"]), slot="a",
     ...                  provenance={"truth": "y", "rows": 1200, "file": "/logs/run.csv"})
     >>> p.title
-    'system from run.csv (1,200 rows): OR of a, b'
+    'system from run.csv (1,200 rows): OR over a, b'
     """
     from causalcost.network.picture import system_picture
 
+    return system_picture(data_sketch(models, fusioner, slot=slot, provenance=provenance),
+                          intervention=intervention, title=title)
+
+
+def data_sketch(models: Sequence[str], fusioner: Fusioner, *, slot: str | None,
+                provenance: Mapping[str, Any] | None = None) -> VoteSketch:
+    """:func:`vote_sketch` named after the data: the truth column from ``provenance`` (else
+    ``Class``) and a name saying the rule, the models, the file and the rows counted.
+
+    >>> from causalcost.network.fusioners import make_fusioner
+    >>> data_sketch(["a", "b"], make_fusioner("and", ["a", "b"]), slot=None,
+    ...             provenance={"engine": "pandas", "rows": 10, "truth": "y"}).name
+    'system from pandas data (10 rows): AND over a, b'
+    """
     info = dict(provenance or {})
     truth = str(info.get("truth") or "Class")
     where = (PurePath(str(info["file"])).name if info.get("file")
              else f"{info['engine']} data" if info.get("engine") else "data")
     rows = f" ({info['rows']:,} rows)" if isinstance(info.get("rows"), int) else ""
     sketch = vote_sketch(models, fusioner, truth=truth, slot=slot)
-    sketch = VoteSketch(f"system from {where}{rows}: {sketch.name}", sketch.network,
-                        sketch.class_node, sketch.system_node, sketch.confusion_node,
-                        sketch.slot, fusioner, sketch.models)
-    return system_picture(sketch, intervention=intervention, title=title)
+    return VoteSketch(f"system from {where}{rows}: {sketch.name}", sketch.network,
+                      sketch.class_node, sketch.system_node, sketch.confusion_node,
+                      sketch.slot, fusioner, sketch.models)
