@@ -79,7 +79,8 @@ def fit_system(
     Returns
     -------
     System
-        A new system, roles and slot as before; the input is untouched.
+        A new system, roles and slot as before, named ``"<name> (learned from N rows)"``;
+        the input is untouched.
 
     Raises
     ------

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from causalcost.confusion import Confusion, CostMatrix, _cost, _exact
+from causalcost.confusion import EXACT_LIMIT, Confusion, CostMatrix, _cost, _exact
 from causalcost.errors import InputTypeError, MonotonicityError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.bound_result import Bound
@@ -111,18 +111,21 @@ def _assemble(cases: dict[str, _Case], rates: ErrorRates, model: Confusion, cost
     """The Bound from the worst and best (FN, FP) and their witnesses; costs checked finite.
 
     ``fails`` (integer failure counts of the count and kinds forms) make the expected row
-    exact; without them it is cost function 1 on the float ``rates``."""
+    exact when a class holds more than 2**53 instances; otherwise it is cost function 1 on
+    the float ``rates``, as :func:`bound_many` computes it."""
     out = {}
     for case, ((fn, fp), wit) in cases.items():
         conf = Confusion(tp=_rest(model.positives, fn), fn=fn, fp=fp,
                          tn=_rest(model.negatives, fp))
         out[case] = (conf, _cost(conf.cells(), costs, f"{case}-case system cost"), wit)
     (worst, worst_cost, worst_wit), (best, best_cost, best_wit) = out["worst"], out["best"]
-    if fails is None:  # probability form: float rates, fractional expected counts
+    if fails is not None and max(model.positives, model.negatives) > EXACT_LIMIT:
+        # integer counts beyond 2**53, where float rates F / n lose whole instances (tp =
+        # 2**53 + 1 came out one less): exact rationals, rounded once
+        expected, expected_cost = _expected_from_counts(fails, model, costs)
+    else:  # float64, as bound_many and the sheets compute it (the same numbers, bit for bit)
         expected = expected_system_confusion(rates, model)
         expected_cost = expected_cost_matrix(rates, costs).evaluate(model)
-    else:  # integer counts: exact rationals, rounded once (no off-by-one beyond 2**53)
-        expected, expected_cost = _expected_from_counts(fails, model, costs)
     return Bound(worst=worst, best=best, worst_cost=worst_cost, best_cost=best_cost,
                  expected=expected, expected_cost=expected_cost,
                  assumption=assumption, form=form, worst_witness=worst_wit,
