@@ -181,6 +181,8 @@ _LAZY: dict[str, str] = {
     "SlotImportance": "evaluation.importance",
     "system_scorer": "evaluation.scorer",
     "draw_slot_importance": "plotting.importance",
+    # issue 16/17 (votes, guards, pictures of data systems)
+    "NoDataWarning": "errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -458,4 +460,6 @@ __all__ = [
     "SlotImportance",
     "system_scorer",
     "draw_slot_importance",
+    # issue 16/17 (votes, guards, pictures of data systems)
+    "NoDataWarning",
 ]

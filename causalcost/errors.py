@@ -94,3 +94,11 @@ class CausalCostWarning(UserWarning):
 
 
 __all__ += ["CausalCostWarning"]
+
+
+class NoDataWarning(CausalCostWarning):
+    """A probability estimated from data had no rows to learn from (a class absent from the
+    data): it is the estimator's prior (or pgmpy's uniform fill) alone, not a measurement."""
+
+
+__all__ += ["NoDataWarning"]

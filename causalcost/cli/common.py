@@ -8,10 +8,12 @@ from typing import Any, NoReturn
 
 from causalcost.cli.parsing import (
     count,
+    exact_number,
+    exact_numbers,
     finite_number,
-    finite_numbers,
     name,
     probability,
+    sample_count,
     seed,
     shorten,
 )
@@ -89,8 +91,9 @@ def sampling_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=("exact", "sampling"), default="exact",
                    help="exact contraction or forward sampling with intervals "
                         "(default: exact)")
-    p.add_argument("--samples", type=count, default=100_000, metavar="N",
-                   help="simulated instances for --method sampling, e.g. 1e5 (default: 100000)")
+    p.add_argument("--samples", type=sample_count, default=100_000, metavar="N",
+                   help="simulated instances for --method sampling, e.g. 1e5 (default: 100000; "
+                        "at most 1e9, about two minutes per slot)")
     p.add_argument("--seed", type=seed, default=None, metavar="S", help="random seed for sampling")
     p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
                    help="confidence level of intervals (default: 0.95)")
@@ -162,9 +165,9 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="the system's rule: and, or, majority, k_of_n, weighted")
     group.add_argument("--k", type=int, metavar="K", help="for k_of_n")
     group.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
-    group.add_argument("--weights", type=finite_numbers, metavar="W1,W2,..",
+    group.add_argument("--weights", type=exact_numbers, metavar="W1,W2,..",
                        help="for weighted: one weight per model, e.g. 1,2,1")
-    group.add_argument("--threshold", type=finite_number, metavar="T",
+    group.add_argument("--threshold", type=exact_number, metavar="T",
                        help="for weighted: positive when the weighted vote reaches T")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")

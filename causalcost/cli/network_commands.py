@@ -10,9 +10,12 @@ from typing import Any
 from causalcost.cli.common import (
     examples,
     load_system,
+    model_names,
     network_arguments,
     print_json,
     sampling_arguments,
+    vote_arguments,
+    vote_options,
 )
 from causalcost.cli.parsing import output_file
 from causalcost.errors import CausalCostError, ValidationError
@@ -59,10 +62,54 @@ def _cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_draw(args: argparse.Namespace) -> int:
-    from causalcost.plotting.drawing import draw_intervention, draw_system, save_figure
+_DATA_FLAGS = (("--truth", "truth"), ("--models", "models"), ("--fusioner", "fusioner"),
+               ("--k", "k"), ("--tie", "tie"), ("--weights", "weights"),
+               ("--threshold", "threshold"), ("--positive-label", "positive_label"))
 
-    system = load_system(args)
+
+def _data_system(args: argparse.Namespace) -> Any:
+    """The system behind ``--data``: its forced runs counted, drawn as a sketch."""
+    from causalcost.data.forced_runs import forced_runs
+    from causalcost.data.readers import read_table
+    from causalcost.network.sketch import data_sketch
+
+    bif = [flag for flag, value in (("--class-node", args.class_node),
+                                    ("--system-node", args.system_node),
+                                    ("--positive", args.positive)) if value is not None]
+    if bif:
+        raise ValidationError(f"{', '.join(bif)} apply to BIF networks, not to --data; drop "
+                              f"{'it' if len(bif) == 1 else 'them'} (use --positive-label for "
+                              "the data's positive label)")
+    missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
+                                        ("--slot", args.slot), ("--fusioner", args.fusioner))
+               if not value]
+    if missing:
+        raise ValidationError(f"draw --data needs {', '.join(missing)} (as causalcost runs)")
+    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+                       models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
+                       positive=args.positive_label, **vote_options(args))
+    return data_sketch(runs.models, runs.fusioner, slot=runs.slot,
+                       provenance={**runs.provenance, "file": args.data})
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from causalcost.plotting.drawing import FORMATS, draw_intervention, draw_system, save_figure
+
+    if (args.network is None) == (args.data is None):
+        raise ValidationError("draw takes exactly one of NETWORK or --data FILE; got "
+                              f"{'both' if args.network else 'neither'}")
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in FORMATS:  # before any data is read
+        raise ValidationError(f"--output must end in {' or '.join(FORMATS)}, got "
+                              f"{args.output!r}")
+    if args.data is None:
+        given = [flag for flag, key in _DATA_FLAGS if getattr(args, key) is not None]
+        if given:
+            raise ValidationError(f"{', '.join(given)} go with --data FILE, not with a "
+                                  "network; drop them or draw the data's system with --data")
+        system = load_system(args)
+    else:
+        system = _data_system(args)
     if args.do is None:
         fig = draw_system(system, slot=args.slot)
     else:
@@ -111,9 +158,16 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_query)
 
     p = sub.add_parser("draw", help="draw the DAG (and the mutilated graph) to PNG or SVG",
-                       description="Draw the system's DAG in layers; with --do, the mutilated "
-                                   "graph for do(slot = x) beside it.")
-    network_arguments(p)
+                       description="Draw the system's DAG in layers, the fusioner labelled "
+                                   "with its rule; with --do, the mutilated graph for "
+                                   "do(slot = x) beside it. Give a network (NETWORK), or "
+                                   "logged predictions (--data FILE with --truth, --models, "
+                                   "--slot, --fusioner, as causalcost runs) to draw the "
+                                   "system behind them.")
+    network_arguments(p, optional=True)
+    data = p.add_argument_group("logged predictions (--data)")
+    data.add_argument("--data", metavar="FILE", help="a .csv or .parquet file, read lazily")
+    vote_arguments(data, required=False)
     p.add_argument("--do", choices=("P", "N"), default=None,
                    help="also draw the graph mutilated by do(slot = P or N)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,

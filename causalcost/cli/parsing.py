@@ -11,9 +11,11 @@ import argparse
 import math
 import re
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
-__all__ = ["MAX_COUNT", "count", "finite_number", "finite_numbers", "name", "output_file",
-           "probability", "seed", "shorten"]
+__all__ = ["MAX_COUNT", "count", "exact_number", "exact_numbers", "finite_number",
+           "finite_numbers", "name", "output_file", "probability", "sample_count", "seed",
+           "shorten"]
 
 #: The largest count a float64 holds exactly (``2**53``); sampling refuses more.
 MAX_COUNT = 2**53
@@ -69,6 +71,31 @@ def count(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{_quoted(text)} must be a whole number between 1 and 2**53 ({MAX_COUNT})")
     return int(value)
+
+
+def sample_count(text: str) -> int:
+    """A number of simulated instances: a :func:`count` up to the sampler's ceiling, ``10**9``
+    (:data:`~causalcost.inference.sampling.MAX_SAMPLES`: about two minutes per slot).
+
+    Examples
+    --------
+    >>> sample_count("1e9")
+    1000000000
+    >>> sample_count("1e10")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1e10' exceeds the ceiling of 1000000000 (10**9 simulated \
+instances, about two minutes per slot on a small network; more would run for tens of minutes to \
+hours): use fewer samples, or --method exact for exact rates
+    """
+    from causalcost.inference.sampling import MAX_SAMPLES, sample_ceiling_message
+
+    try:
+        big = Decimal(text.strip().replace("_", "")) > MAX_SAMPLES
+    except (InvalidOperation, ValueError):
+        big = False  # count() says what is wrong
+    if big:  # 1e10, 1e400, inf: the ceiling, not the counts' own limit, is what binds
+        raise argparse.ArgumentTypeError(sample_ceiling_message(None, _quoted(text)))
+    return count(text)
 
 
 def seed(text: str) -> int:
@@ -144,6 +171,36 @@ def finite_numbers(text: str) -> list[float]:
     """
     try:
         return [finite_number(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
+
+
+def exact_number(text: str) -> Fraction:
+    """A finite number kept exact as the rational its decimal text says (a vote's weight or
+    threshold: ``0.1`` is ``1/10``, ``100000000000000000001`` is not rounded to ``1e20``).
+
+    Examples
+    --------
+    >>> exact_number("0.1"), exact_number("100000000000000000001")
+    (Fraction(1, 10), Fraction(100000000000000000001, 1))
+    >>> exact_number("inf")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'inf' is not a finite number
+    """
+    finite_number(text)  # the same refusals: not a number, nan, inf, beyond float64's range
+    return Fraction(Decimal(text.strip()))
+
+
+def exact_numbers(text: str) -> list[Fraction]:
+    """Comma-separated finite numbers kept exact, e.g. weights ``1e20,1,1``.
+
+    Examples
+    --------
+    >>> exact_numbers("0.1,0.2")
+    [Fraction(1, 10), Fraction(1, 5)]
+    """
+    try:
+        return [exact_number(part) for part in text.split(",")]
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
 

@@ -212,6 +212,24 @@ class ForcedRuns:
         return self._counter.candidate(predictions, positive)
 
     # -- output -------------------------------------------------------------------------------
+    def picture(self, *, intervention: str | None = None, title: str | None = None) -> Any:
+        """The system behind these runs, drawn as a network picture (a
+        :class:`~causalcost.network.picture.SystemPicture`, SVG): truth column -> models ->
+        fusioner (labelled with its rule) -> confusion, the slot highlighted; with
+        ``intervention="P"`` or ``"N"``, the graph of ``do(slot = intervention)``. The title
+        says what the system is (rule, models, data source and rows).
+
+        >>> from causalcost.network.fusioners import make_fusioner
+        >>> runs = ForcedRuns(np.ones((2, 2, 2, 1), dtype=int), slot="a", models=("a", "b"),
+        ...                   fusioner=make_fusioner("and", ["a", "b"]))
+        >>> runs.picture().title
+        'system from data: AND over a, b'
+        """
+        from causalcost.network.sketch import data_picture
+
+        return data_picture(self.models, self.fusioner, slot=self.slot,
+                            provenance=self.provenance, intervention=intervention, title=title)
+
     def to_frame(self) -> pd.DataFrame:
         """Rows ``forced_p``, ``forced_n`` (and ``observed``, ``slot_model`` when the slot's
         column was counted); columns ``tp, fn, fp, tn`` (integers)."""

@@ -1,10 +1,15 @@
 """One fusioner, two worlds: evaluated on numpy arrays and as data frame engine expressions.
 
 A vote rule (``and``, ``or``, ``majority``, ``k_of_n``, ``weighted``) is positive when
-``sum(weights[i] * vote[i]) >= threshold`` (with the rule's 1e-12 tolerance). :func:`fuse`
-evaluates it on a dict of numpy bool arrays and :func:`fuse_expr` builds the same sum as a
-narwhals expression, which the engine (polars, DuckDB, Dask, Spark, ...) evaluates where the data
-is. The slot may be forced to P or N in both.
+``sum(weights[i] * vote[i]) >= threshold``, compared exactly: the weights and the threshold are
+rationals scaled once to integers (:meth:`Fusioner.integer_vote`), so no float sum decides.
+:func:`fuse` evaluates it on a dict of numpy bool arrays (``int64``, or Python integers when the
+scaled sums outgrow it) and :func:`fuse_expr` builds the same integer sum as a narwhals
+expression, which the engine (polars, DuckDB, Dask, Spark, ...) evaluates where the data is.
+When the scaled integers do not fit an engine's ``int64``, the expression looks the decision
+up by vote pattern instead (the vote's outcome for each of the ``2**k`` patterns, computed
+exactly in Python, at most :data:`MAX_PATTERN_INPUTS` voting models); beyond that it is
+refused. The slot may be forced to P or N in both.
 
 A user ``function`` rule has no vote form. On arrays it is called once, with one keyword per
 model holding the whole numpy bool array, and must return a bool array (write it with ``&``,
@@ -14,7 +19,7 @@ model holding the whole numpy bool array, and must return a bool array (write it
 
 from __future__ import annotations
 
-import math
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,14 +27,19 @@ import narwhals as nw
 import numpy as np
 
 from causalcost.errors import ValidationError
+from causalcost.network.exact_votes import INT64_LIMIT, vote_sums
 from causalcost.network.fusioners import Fusioner, make_fusioner
 
-__all__ = ["fuse", "fuse_expr", "resolve_fusioner", "user_function", "LAZY_RULES", "TOLERANCE"]
+__all__ = ["fuse", "fuse_expr", "resolve_fusioner", "user_function", "LAZY_RULES", "TOLERANCE",
+           "MAX_PATTERN_INPUTS"]
 
 #: Rules that run inside a lazy engine (everything with a vote form).
 LAZY_RULES = ("and", "or", "majority", "k_of_n", "weighted")
-#: Tolerance of the threshold comparison, as in :func:`causalcost.make_fusioner`.
-TOLERANCE = 1e-12
+#: Kept for compatibility: the threshold comparison is exact (no tolerance is applied).
+TOLERANCE = 0.0
+#: Most voting models whose decision an engine looks up by vote pattern (``2**k`` patterns),
+#: used only when the vote's scaled integer weights do not fit in ``int64``.
+MAX_PATTERN_INPUTS = 16
 
 
 def resolve_fusioner(
@@ -80,22 +90,24 @@ def user_function(fusioner: Fusioner) -> Callable[..., Any]:
 
 
 def _terms(fusioner: Fusioner, slot: str | None, forced: bool | None) -> tuple[
-        list[tuple[str, float]], float, float]:
-    """Voting terms (model, weight), the constant from a forced slot, and the threshold."""
+        list[tuple[str, int]], int]:
+    """Voting terms (model, integer weight) in input order and the integer bar they must
+    reach, the forced slot's weight already taken off the bar (exact: see
+    :meth:`Fusioner.integer_vote`)."""
     if not fusioner.is_vote:
         raise ValidationError(f"{fusioner!r} has no vote form")
-    assert fusioner.weights is not None and fusioner.threshold is not None
     if slot is not None and slot not in fusioner.inputs:
         raise ValidationError(f"slot {slot!r} is not a fusioner input {list(fusioner.inputs)}")
     if forced is not None and slot is None:
         raise ValidationError("forcing needs slot=... naming the forced model")
-    terms, constant = [], 0.0
-    for model, weight in zip(fusioner.inputs, fusioner.weights):
+    weights, need = fusioner.integer_vote()
+    terms = []
+    for model, weight in zip(fusioner.inputs, weights):
         if model == slot and forced is not None:
-            constant = weight if forced else 0.0
+            need -= weight if forced else 0
         else:
             terms.append((model, weight))
-    return terms, constant, fusioner.threshold
+    return terms, need
 
 
 def fuse(
@@ -144,20 +156,11 @@ def fuse(
         arrays[str(slot)] = np.full(n, bool(forced))
     if not fusioner.is_vote:
         return _call_user(fusioner, {m: arrays[m] for m in fusioner.inputs}, n)
-    terms, constant, threshold = _terms(fusioner, slot, forced)
-    total = np.zeros(n)
-    for model, weight in _ordered(fusioner, terms, constant, slot):
-        total = total + (weight * arrays[model] if model else weight)
-    return total >= threshold - TOLERANCE
-
-
-def _ordered(fusioner: Fusioner, terms: list[tuple[str, float]], constant: float,
-                   slot: str | None) -> list[tuple[str, float]]:
-    """Terms in input order, the forced slot as a constant ``("", weight)`` in its place
-    (the same order of additions as the scalar rule, so float sums agree exactly)."""
-    weights = dict(terms)
-    return [(m, weights[m]) if m in weights else ("", constant) for m in fusioner.inputs
-            if m in weights or m == slot]
+    terms, need = _terms(fusioner, slot, forced)
+    total = vote_sums([w for _, w in terms], [arrays[m] for m, _ in terms])
+    if len(total) != n:  # no voting model left: every row has the constant sum 0
+        total = np.zeros(n, dtype=np.int64)
+    return np.asarray(total >= need, dtype=bool)
 
 
 def _bool_array(values: Any, model: str) -> np.ndarray:
@@ -227,25 +230,41 @@ def fuse_expr(
             f"vote rules run ({', '.join(LAZY_RULES)}). Collect the data into an eager frame "
             "(pandas, polars DataFrame, pyarrow) or write the rule as a weighted vote"
         )
-    terms, constant, threshold = _terms(fusioner, slot, forced)
+    terms, need = _terms(fusioner, slot, forced)
     missing = [m for m, _ in terms if m not in votes]
     if missing:
         raise ValidationError(f"votes are missing for models {missing}")
-    ordered = _ordered(fusioner, terms, constant, slot)
-    integral = all(float(w).is_integer() and abs(w) < 2**20 for _, w in ordered)
-    if integral:  # exact integer arithmetic: sum >= t - tol  <=>  sum >= ceil(t - tol)
-        parts = [votes[m].cast(nw.Int64) * int(w) if w != 1 else votes[m].cast(nw.Int64)
-                 for m, w in ordered if m and w]
-        constant_part = int(sum(w for m, w in ordered if not m))
-        bar = math.ceil(threshold - TOLERANCE) - constant_part
-        total = _add(parts, nw.lit(0, dtype=nw.Int64))
-    else:
-        parts = [votes[m].cast(nw.Float64) * float(w) if m else nw.lit(float(w),
-                                                                        dtype=nw.Float64)
-                 for m, w in ordered]
-        bar = threshold - TOLERANCE
-        total = _add(parts, nw.lit(0.0, dtype=nw.Float64))
-    return total >= bar
+    terms = [(m, w) for m, w in terms if w]
+    if abs(need) + sum(abs(w) for _, w in terms) < INT64_LIMIT:  # exact in int64
+        parts = [votes[m].cast(nw.Int64) * w if w != 1 else votes[m].cast(nw.Int64)
+                 for m, w in terms]
+        return _add(parts, nw.lit(0, dtype=nw.Int64)) >= nw.lit(need, dtype=nw.Int64)
+    if len(terms) > MAX_PATTERN_INPUTS:
+        raise ValidationError(
+            f"{fusioner!r} cannot be decided exactly inside {engine}: its weights and threshold "
+            f"scaled to integers (the bar is {need}) do not fit in 64-bit integers, and "
+            f"{len(terms)} voting models have more than 2**{MAX_PATTERN_INPUTS} vote patterns "
+            "to tabulate. Give the fusioner's weights and threshold fewer significant digits "
+            "(or a smaller spread), or collect the data into an eager frame (pandas, polars "
+            "DataFrame, pyarrow), where Python integers decide it"
+        )
+    return _pattern_lookup(terms, need, votes)
+
+
+def _pattern_lookup(terms: list[tuple[str, int]], need: int, votes: Mapping[str, nw.Expr]
+                    ) -> nw.Expr:
+    """The decision looked up by vote pattern: ``code = sum_i 2**i vote_i`` is in the codes
+    whose exact integer sum reaches ``need`` (each pattern decided once, in Python)."""
+    k = len(terms)
+    winning = [code for code, pattern in enumerate(itertools.product((0, 1), repeat=k))
+               if sum(w for (_, w), bit in zip(terms, reversed(pattern)) if bit) >= need]
+    code = _add([votes[m].cast(nw.Int64) * (1 << i) for i, (m, _) in enumerate(terms)],
+                nw.lit(0, dtype=nw.Int64))
+    if not winning:
+        return code < 0
+    if len(winning) == 2**k:
+        return code >= 0
+    return code.is_in(winning)
 
 
 def _add(parts: list[nw.Expr], zero: nw.Expr) -> nw.Expr:

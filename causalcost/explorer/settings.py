@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 
 from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import ValidationError
+from causalcost.errors import InputTypeError, ValidationError
 from causalcost.inference.exact import class_prior
 from causalcost.network.builder import SystemBuilder
 from causalcost.network.cpds import node_table, states_of
@@ -103,17 +104,23 @@ class ExplorerSettings:
         return self.replace(rates=rates)
 
     def check(self) -> None:
-        """Raise :class:`ValidationError` naming the first setting out of range."""
+        """Raise :class:`ValidationError` naming the first setting out of range or of the
+        wrong shape (``rates`` must be ``(model, sensitivity, specificity)`` triples)."""
+        _check_rates(self.rates)
         if self.adjustable:  # otherwise the system is kept as it is: its rates are not used
             _probability("class_prior", self.class_prior, open_interval=True)
             for m, se, sp in self.rates:
                 _probability(f"sensitivity of {m!r}", se)
                 _probability(f"specificity of {m!r}", sp)
         if self.correlation is not None:
+            if not isinstance(self.correlation, tuple) or len(self.correlation) != 4:
+                raise ValidationError(
+                    f"correlation must be None or (first model, second model, on positives, "
+                    f"on negatives), got {self.correlation!r}")
             for where, rho in zip(("positives", "negatives"), self.correlation[2:]):
-                if not -1 <= rho <= 1:
+                if not _is_real(rho) or not -1 <= rho <= 1:
                     raise ValidationError(f"correlation on {where} must lie in [-1, 1], "
-                                          f"got {rho}")
+                                          f"got {rho!r}")
         if self.fusioner not in FUSIONER_CHOICES:
             raise ValidationError(f"fusioner must be one of {FUSIONER_CHOICES}, got "
                                   f"{self.fusioner!r}")
@@ -123,6 +130,10 @@ class ExplorerSettings:
             raise ValidationError("candidate must be a Confusion")
         if self.intervention not in ("P", "N"):
             raise ValidationError(f"intervention must be 'P' or 'N', got {self.intervention!r}")
+        for name in ("high_confidence", "adjustable"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValidationError(f"{name} must be True or False, got "
+                                      f"{getattr(self, name)!r}")
         _probability("confidence", self.confidence, open_interval=True)
 
     def declaration(self) -> tuple[object, ...]:
@@ -130,11 +141,26 @@ class ExplorerSettings:
         return (self.class_prior, self.rates, self.correlation, self.fusioner)
 
 
+def _is_real(value: object) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
 def _probability(name: str, value: float, *, open_interval: bool = False) -> None:
-    ok = 0 < value < 1 if open_interval else 0 <= value <= 1
+    ok = _is_real(value) and (0 < value < 1 if open_interval else 0 <= value <= 1)
     if not ok:
         interval = "(0, 1)" if open_interval else "[0, 1]"
-        raise ValidationError(f"{name} must lie in {interval}, got {value}")
+        raise ValidationError(f"{name} must be a number in {interval}, got {value!r}")
+
+
+def _check_rates(rates: object) -> None:
+    """``rates`` is a tuple of ``(model name, sensitivity, specificity)`` triples."""
+    shape = ("rates must be a tuple of (model, sensitivity, specificity) triples, one per "
+             "model in the system's order (or use with_rate(model, sensitivity=...))")
+    if not isinstance(rates, tuple):
+        raise ValidationError(f"{shape}; got {type(rates).__name__} {rates!r}")
+    for entry in rates:
+        if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[0], str):
+            raise ValidationError(f"{shape}; got the entry {entry!r}")
 
 
 # --------------------------------------------------------------------------- reading
@@ -211,7 +237,7 @@ def explorer_settings(system: System, costs: CostMatrix | None = None,
 intervention can change"
     """
     if not isinstance(system, System):
-        raise TypeError(f"system must be a causalcost System, got {type(system).__name__}")
+        raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")
     slot = system.require_slot()
     net = system.network
     rates: list[tuple[str, float, float]] = []
@@ -306,10 +332,10 @@ def _set_fusioner(builder: SystemBuilder, own: Fusioner | None, choice: str,
     if own.rule in ("and", "or") or (own.rule == "majority" and len(own.inputs) % 2):
         builder.set_fusioner(own.rule, name=name, inputs=list(own.inputs))
     elif own.is_vote:  # the same decisions, from the rule's vote form
-        assert own.weights is not None
+        assert own.exact_weights is not None
         builder.set_fusioner("weighted", name=name, inputs=list(own.inputs),
-                             weights=dict(zip(own.inputs, own.weights)),
-                             threshold=own.threshold)
+                             weights=dict(zip(own.inputs, own.exact_weights)),
+                             threshold=own.exact_threshold)
     else:
         inputs = list(own.inputs)
         builder.set_fusioner("function", name=name, inputs=inputs,

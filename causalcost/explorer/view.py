@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from causalcost.display import format_number, html_block, html_side_by_side, html_table
+from causalcost.errors import InputTypeError, ValidationError
 from causalcost.explorer.settings import ExplorerSettings, declared_system
 from causalcost.inference.intervene import check_monotonicity
 from causalcost.inference.monotonicity import MonotonicityCheck
@@ -148,9 +149,12 @@ def explorer_view(base: System, settings: ExplorerSettings,
 
     Raises
     ------
+    InputTypeError
+        ``base`` is not a System, ``settings`` not ExplorerSettings, ``previous`` not an
+        ExplorerView.
     ValidationError
-        A setting out of range, or a correlation the rates cannot reach (the message gives
-        the reachable range).
+        A setting out of range, rates naming other models than ``base``'s, or a correlation
+        the rates cannot reach (the message gives the reachable range).
 
     Examples
     --------
@@ -165,7 +169,7 @@ def explorer_view(base: System, settings: ExplorerSettings,
     ErrorRates(e_P(P)=0, e_P(N)=0.2, e_N(P)=1, e_N(N)=0.2)
     """
     start = time.perf_counter()
-    settings.check()
+    _check_arguments(base, settings, previous)
     same = previous is not None and previous.settings.declaration() == settings.declaration()
     if same:
         assert previous is not None
@@ -191,3 +195,24 @@ def explorer_view(base: System, settings: ExplorerSettings,
     return ExplorerView(settings, system, table, check, expected_cost_matrix(rates, settings.costs),
                         error_transition_matrix(rates, settings.costs), result, high, picture,
                         time.perf_counter() - start)
+
+
+def _check_arguments(base: object, settings: object, previous: object) -> None:
+    """Types first (a clear message rather than an AttributeError deep inside), then the
+    settings, then that the rates name ``base``'s models in its order."""
+    for name, value, kind, hint in (
+            ("base", base, System, "the System the explorer started from"),
+            ("settings", settings, ExplorerSettings, "from cc.explorer_settings(system)")):
+        if not isinstance(value, kind):
+            raise InputTypeError(f"{name} must be {hint} ({kind.__name__}), got "
+                                 f"{type(value).__name__}")
+    if previous is not None and not isinstance(previous, ExplorerView):
+        raise InputTypeError(f"previous must be None or the last ExplorerView, got "
+                             f"{type(previous).__name__}")
+    assert isinstance(settings, ExplorerSettings) and isinstance(base, System)
+    settings.check()
+    named = [m for m, _, _ in settings.rates]
+    if settings.adjustable and named != list(base.models):
+        raise ValidationError(f"settings.rates name the models {named} but base has "
+                              f"{list(base.models)}: one (model, sensitivity, specificity) "
+                              "triple per model, in base's order")

@@ -35,7 +35,9 @@ def interventional_table(
     method : {"exact", "sampling"}
         Exact contraction of the mutilated network, or forward sampling with intervals.
     samples, seed, confidence, interval, progress
-        Sampling only: simulated instances, random seed (non-negative), interval level and
+        Sampling only: simulated instances (at most ``10**9``,
+        :data:`~causalcost.inference.sampling.MAX_SAMPLES`: about two minutes per slot on a
+        small network; more is refused), random seed (non-negative), interval level and
         method (``"wilson"`` or ``"clopper-pearson"``), progress bar (None: automatic, on a
         terminal for long runs). Memory does not grow with ``samples``.
 

@@ -25,13 +25,15 @@ its table would exceed :data:`DIVORCE_COLUMNS` columns, or when asked.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from causalcost.errors import ValidationError
-from causalcost.network.fusioners import TOLERANCE, Fusioner, decision_table
+from causalcost.network.exact_votes import number_text
+from causalcost.network.fusioners import Fusioner, decision_table
 
 __all__ = [
     "DIVORCE_COLUMNS", "MAX_TABLE_COLUMNS", "MAX_COUNT_STATES", "NodeTable", "fusioner_nodes",
@@ -96,10 +98,10 @@ def should_divorce(fusioner: Fusioner, divorce: bool | None) -> bool:
             )
         decision_table(fusioner)  # raises: too many calls of the function (beyond 20 models)
         return False
-    weights = fusioner.weights or ()
-    fractional = [(m, w) for m, w in zip(fusioner.inputs, weights) if w != round(w)]
+    weights = fusioner.exact_weights or ()
+    fractional = [(m, w) for m, w in zip(fusioner.inputs, weights) if w.denominator != 1]
     if fractional:
-        shown = ", ".join(f"{m}={w:g}" for m, w in fractional[:3])
+        shown = ", ".join(f"{m}={number_text(w)}" for m, w in fractional[:3])
         why = (f"over {k} models its table would have 2**{k} = {columns:,} columns, so it must "
                "be divorced into count nodes, and " if divorce is None else "")
         raise ValidationError(
@@ -124,13 +126,12 @@ def count_values(fusioner: Fusioner) -> tuple[list[list[int]], list[tuple[int, i
     >>> values, need
     ([[0, 1], [0, 1, 2], [1, 2, 3], [2, 3]], 3)
     """
-    weights = [int(round(w)) for w in fusioner.weights or ()]
-    threshold = float(fusioner.threshold)  # type: ignore[arg-type]
-    need = math.ceil(threshold - TOLERANCE) if fusioner.rule == "weighted" else math.ceil(
-        threshold)
+    weights = _integer_weights(fusioner)
+    need = math.ceil(fusioner.exact_threshold)  # type: ignore[arg-type]
     k = len(weights)
-    rest_pos = np.cumsum([max(w, 0) for w in weights][::-1])[::-1].tolist() + [0]
-    rest_neg = np.cumsum([min(w, 0) for w in weights][::-1])[::-1].tolist() + [0]
+    # exact Python integers (weights such as 1e20 + 1 overflow int64 and round in floats)
+    rest_pos = list(itertools.accumulate([max(w, 0) for w in weights][::-1]))[::-1] + [0]
+    rest_neg = list(itertools.accumulate([min(w, 0) for w in weights][::-1]))[::-1] + [0]
     values, bounds = [], []
     current = {0}
     for i in range(k):
@@ -147,6 +148,18 @@ def count_values(fusioner: Fusioner) -> tuple[list[list[int]], list[tuple[int, i
         values.append(sorted(current))
         bounds.append((low, high))
     return values, bounds, need
+
+
+def _integer_weights(fusioner: Fusioner) -> list[int]:
+    """The vote's weights as exact integers (a count chain needs integer weights)."""
+    exact = fusioner.exact_weights or ()
+    fractional = [(m, w) for m, w in zip(fusioner.inputs, exact) if w.denominator != 1]
+    if fractional:
+        raise ValidationError(
+            "a running count needs integer weights, got "
+            + ", ".join(f"{m}={number_text(w)}" for m, w in fractional[:3])
+            + "; scale the weights and the threshold to integers")
+    return [int(w) for w in exact]
 
 
 def _labels(values: list[int], low: int, high: int, floor: int, ceiling: int) -> tuple[str, ...]:
@@ -188,7 +201,7 @@ def fusioner_nodes(
         positive = decision_table(fusioner)
         rows = np.column_stack([positive, ~positive]).astype(float)
         return [NodeTable(name, states, inputs, rows)]
-    weights = [int(round(w)) for w in fusioner.weights or ()]
+    weights = _integer_weights(fusioner)
     values, bounds, need = count_values(fusioner)
     nodes: list[NodeTable] = []
     previous: list[int] = [0]

@@ -7,8 +7,11 @@ turns it into a deterministic CPD (a 0/1 table over every combination of inputs)
 Ties in ``majority`` with an even number of models go to ``tie`` ("negative" by default,
 the conservative choice for screening systems where a positive triggers action).
 ``k_of_n(k)`` predicts positive when at least ``k`` models do; ``weighted(weights, threshold)``
-when the weights of the positive voters add up to at least ``threshold`` (compared with a
-1e-12 tolerance, so that weights such as 0.1 + 0.2 reach a threshold of 0.3).
+when the weights of the positive voters add up to at least ``threshold``. The comparison is
+exact: each weight and the threshold are the rationals their decimal text says (a float's text
+is its shortest ``repr``), so weights such as 0.1 + 0.2 reach a threshold of 0.3, ``1e-13``
+three times stays below ``4e-13``, and ``1e20 + 1`` reaches ``100000000000000000001`` (see
+:mod:`causalcost.network.exact_votes`).
 
 AND, OR, majority, k-of-n and weighted votes with non-negative weights are monotone in every
 input (the worst case needs that); a user function need not be, and
@@ -24,13 +27,20 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
 from causalcost.errors import ValidationError
+from causalcost.network.exact_votes import (
+    exact_number,
+    integer_vote,
+    number_text,
+    vote_sums,
+    weights_by_input,
+)
 
 __all__ = ["Fusioner", "make_fusioner", "decision_table", "RULES", "MAX_FUNCTION_INPUTS"]
 
@@ -40,8 +50,8 @@ Vote = tuple[bool, ...]
 RULES = ("and", "or", "majority", "k_of_n", "weighted", "function")
 #: Most models a user ``function`` rule may read: its table calls it ``2**k`` times in Python.
 MAX_FUNCTION_INPUTS = 20
-#: Tolerance of the weighted-vote comparison ``sum >= threshold - TOLERANCE``.
-TOLERANCE = 1e-12
+#: Kept for compatibility: weighted votes are now compared exactly (no tolerance is applied).
+TOLERANCE = 0.0
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,10 @@ class Fusioner:
     inputs : tuple of str
         The models, in the order votes are passed.
     weights, threshold : tuple of float and float, or None
-        The vote form of the rule (``None`` for a user function).
+        The vote form of the rule (``None`` for a user function), as floats for display.
+    exact_weights, exact_threshold : tuple of Fraction and Fraction, or None
+        The same, exactly: the rationals the decisions are computed from (derived from the
+        floats' decimal text when not given).
 
     Examples
     --------
@@ -82,6 +95,29 @@ class Fusioner:
     inputs: tuple[str, ...] = ()
     weights: tuple[float, ...] | None = None
     threshold: float | None = None
+    exact_weights: tuple[Fraction, ...] | None = field(default=None, repr=False)
+    exact_threshold: Fraction | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.weights is not None and self.exact_weights is None:
+            object.__setattr__(self, "exact_weights", tuple(
+                exact_number(w, f"weight of {m!r}") for m, w in zip(self.inputs, self.weights)))
+        if self.threshold is not None and self.exact_threshold is None:
+            object.__setattr__(self, "exact_threshold", exact_number(self.threshold,
+                                                                     "threshold"))
+
+    def integer_vote(self) -> tuple[list[int], int]:
+        """Integer weights and bar with the same decisions as the vote (exact; see
+        :func:`~causalcost.network.exact_votes.integer_vote`).
+
+        Examples
+        --------
+        >>> make_fusioner("weighted", ["a", "b"], weights=[0.1, 0.2], threshold=0.3).integer_vote()
+        ([1, 2], 3)
+        """
+        if not self.is_vote:
+            raise ValidationError(f"{self!r} has no vote form")
+        return integer_vote(self.exact_weights or (), self.exact_threshold)  # type: ignore
 
     def __call__(self, votes: Vote) -> bool:
         return bool(self.decide(votes))
@@ -190,17 +226,23 @@ def make_fusioner(
         return vote(lambda votes: sum(votes) >= need_k, f"{need_k} of {n}", need_k)
     if rule == "weighted":
         w = _weights(weights, names)
-        if (threshold is None or isinstance(threshold, bool)
-                or not isinstance(threshold, (int, float, np.integer, np.floating))
-                or not math.isfinite(float(threshold))):
-            raise ValidationError(f"weighted vote needs a finite threshold, got {threshold!r}")
-        t = float(threshold)
-        return vote(
-            lambda votes: sum(wi for wi, v in zip(w, votes) if v) >= t - TOLERANCE,
-            f"weighted vote {dict(zip(names, w))} >= {t:g}",
-            t,
-            tuple(w),
-        )
+        if threshold is None:
+            raise ValidationError("weighted vote needs a finite threshold, got None")
+        try:
+            t = exact_number(threshold, "threshold")
+        except ValidationError:
+            shown = repr(threshold) if len(repr(threshold)) <= 48 else repr(threshold)[:45] + "..."
+            raise ValidationError(
+                f"weighted vote needs a finite threshold, got {shown}: threshold must be a "
+                "finite number within the range of a double (|x| <= 1.8e308)") from None
+        scaled, need = integer_vote(w, t)
+
+        def weighted(votes: Vote) -> bool:
+            return sum(wi for wi, v in zip(scaled, votes) if v) >= need
+
+        shown = "{" + ", ".join(f"{m!r}: {number_text(wi)}" for m, wi in zip(names, w)) + "}"
+        return Fusioner(rule, weighted, f"weighted vote {shown} >= {number_text(t)}", names,
+                        tuple(float(wi) for wi in w), float(t), tuple(w), t)
     if function is None or not callable(function):
         raise ValidationError("rule 'function' needs a callable function=...")
     label = getattr(function, "__name__", "function")
@@ -262,14 +304,9 @@ def decision_table(fusioner: Fusioner) -> np.ndarray:
                           dtype=bool, count=2**k)
         return out
     index = np.arange(2**k, dtype=np.int64)
-    total = np.zeros(2**k)
-    for i, w in enumerate(fusioner.weights or ()):
-        says_positive = ((index >> (k - 1 - i)) & 1) == 0
-        total += w * says_positive  # same order of additions as the rule's sum
-    threshold = float(fusioner.threshold)  # type: ignore[arg-type]
-    if fusioner.rule == "weighted":
-        return total >= threshold - TOLERANCE
-    return total >= threshold
+    scaled, need = fusioner.integer_vote()
+    says_positive = [((index >> (k - 1 - i)) & 1) == 0 for i in range(k)]
+    return np.asarray(vote_sums(scaled, says_positive) >= need, dtype=bool)
 
 
 _OPTIONS = {"k": "k_of_n", "weights": "weighted", "threshold": "weighted", "tie": "majority",
@@ -313,37 +350,5 @@ def _check_signature(function: Callable[..., bool], names: tuple[str, ...], labe
 
 def _weights(
     weights: Mapping[str, float] | Sequence[float] | None, inputs: Sequence[str]
-) -> list[float]:
-    if weights is None:
-        raise ValidationError("weighted vote needs weights=... (one per model)")
-    if isinstance(weights, Mapping):
-        unknown = sorted(map(str, set(weights) - set(inputs)))
-        missing = [m for m in inputs if m not in weights]
-        if unknown or missing:
-            raise ValidationError(
-                f"weights must name exactly the models {list(inputs)}"
-                + (f"; unknown {unknown}" if unknown else "")
-                + (f"; missing {missing}" if missing else "")
-            )
-        values = [weights[m] for m in inputs]
-    elif isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
-        raise ValidationError(
-            f"weights must be one number per model (a list, or a mapping by model name), got "
-            f"{weights!r}"
-        )
-    else:
-        values = list(weights)
-        if len(values) != len(inputs):
-            raise ValidationError(f"weights needs {len(inputs)} values, got {len(values)}")
-    out = []
-    for m, v in zip(inputs, values):
-        ok = not isinstance(v, (bool, np.bool_)) and isinstance(
-            v, (int, float, np.integer, np.floating))
-        try:
-            value = float(v) if ok else math.nan
-        except OverflowError:
-            value = math.inf
-        if not math.isfinite(value):
-            raise ValidationError(f"weight of {m!r} must be a finite number, got {v!r}")
-        out.append(value)
-    return out
+) -> list[Fraction]:
+    return [exact_number(v, f"weight of {m!r}") for m, v in weights_by_input(weights, inputs)]

@@ -17,18 +17,29 @@ what its observed children reveal.
 
 from __future__ import annotations
 
+import math
+import warnings
+from numbers import Real
 from typing import Any
 
 import pandas as pd
 
-from causalcost.errors import NetworkStructureError, ValidationError
+from causalcost.errors import (
+    InputTypeError,
+    NetworkStructureError,
+    NoDataWarning,
+    ValidationError,
+)
 from causalcost.network._pgmpy import DiscreteBayesianNetwork, estimate_cpds
 from causalcost.network.system import System
 
-__all__ = ["ESTIMATORS", "fit_system"]
+__all__ = ["ESTIMATORS", "PRIOR_TYPES", "fit_system"]
 
 #: Estimators accepted by :func:`fit_system`.
 ESTIMATORS = ("bayesian", "mle")
+#: Priors of the Bayesian estimator (pgmpy's names; ``"dirichlet"`` needs pseudo-counts that
+#: :func:`fit_system` does not take).
+PRIOR_TYPES = ("BDeu", "K2")
 
 
 def _labels(values: pd.Series) -> list[Any]:
@@ -58,21 +69,39 @@ def fit_system(
     estimator : {"bayesian", "mle"}
         pgmpy's ``BayesianEstimator`` (``prior_type``, ``equivalent_sample_size``) or
         ``MaximumLikelihoodEstimator``. With latent nodes: ``ExpectationMaximization``.
+    prior_type : {"BDeu", "K2"}
+        The Bayesian estimator's prior (case-insensitive, as pgmpy).
+    equivalent_sample_size : float
+        The BDeu prior's weight, in rows (> 0).
     max_iter, seed
-        For expectation maximisation.
+        For expectation maximisation: ``max_iter`` >= 1, ``seed`` an integer.
 
     Returns
     -------
     System
-        A new system, roles and slot as before; the input is untouched.
+        A new system, roles and slot as before, named ``"<name> (learned from N rows)"``;
+        the input is untouched.
 
     Raises
     ------
+    InputTypeError
+        ``system`` is not a :class:`System` or ``data`` not a DataFrame.
     ValidationError
-        Unknown estimator, an empty frame, a column whose values are not the node's states
-        (the message names the column and the values).
+        Unknown estimator or prior, ``equivalent_sample_size`` <= 0, ``max_iter`` < 1, an
+        empty frame, a column whose values are not the node's states (the message names the
+        column and the values).
     NetworkStructureError
         A latent node with no observed child (nothing reveals it).
+
+    Warns
+    -----
+    NoDataWarning
+        A CPD column had no rows (say the data hold one class only: every model's column for
+        the other class): its probabilities are the prior alone (BDeu / K2: uniform) or, with
+        ``"mle"``, pgmpy's uniform fill, not learned. One warning names every such column
+        (node and the parents' states, e.g. model ``'images'``, class state ``'N'``); rates
+        that depend on them are not measured. Observed nodes with a latent parent are not
+        checked (expectation maximisation spreads the rows over the latent's states).
 
     Examples
     --------
@@ -84,11 +113,7 @@ def fit_system(
     >>> abs(rates.fn_forced_n - fitted.fn_forced_n) < 0.05
     True
     """
-    if estimator not in ESTIMATORS:
-        raise ValidationError(f"estimator ({estimator!r}) must be one of "
-                              f"{', '.join(map(repr, ESTIMATORS))}")
-    if not isinstance(data, pd.DataFrame) or data.empty:
-        raise ValidationError("data must be a non-empty pandas DataFrame, one column per node")
+    _check_options(system, data, estimator, prior_type, equivalent_sample_size, max_iter, seed)
     net = system.network
     cpds = {cpd.variable: cpd for cpd in net.get_cpds()}
     stochastic = [n for n in net.nodes if not system.is_deterministic(n)]
@@ -106,6 +131,7 @@ def fit_system(
             raise ValidationError(
                 f"column {node!r} holds values {_labels(data[node][bad | data[node].isna()])} "
                 f"outside the node's states {state_names[node]}")
+    _warn_empty_columns(system, frame, state_names, latent, estimator, prior_type)
     # the sub-network that explains the data: everything but the slot's deterministic
     # consequences (fusioner, counts, confusion), which the system fixes
     keep = [n for n in net.nodes if n in stochastic or (n in observed and n not in
@@ -130,8 +156,75 @@ def fit_system(
     return System.from_pgmpy(learned, class_node=system.class_node,
                              system_node=system.system_node, slot=system.slot,
                              positive=system.positive, confusion_node=system.confusion_node,
-                             models=system.models, name=f"{system.name} (learned)",
+                             models=system.models,
+                             name=f"{system.name} (learned from {len(data):,} rows)",
                              fusioner=system.fusioner)
+
+
+def _check_options(system: Any, data: Any, estimator: Any, prior_type: Any, ess: Any,
+                   max_iter: Any, seed: Any) -> None:
+    """Refuse what pgmpy would answer with a bare ValueError, UnboundLocalError or a silently
+    wrong fit; each message names the argument."""
+    if not isinstance(system, System):
+        raise InputTypeError(f"system must be a causalcost System (e.g. load_network(...) or "
+                             f"SystemBuilder(...).build()), got {type(system).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise InputTypeError(f"data must be a pandas DataFrame, one column per node, got "
+                             f"{type(data).__name__}")
+    if data.empty:
+        raise ValidationError("data must be a non-empty pandas DataFrame, one column per node")
+    if estimator not in ESTIMATORS:
+        raise ValidationError(f"estimator ({estimator!r}) must be one of "
+                              f"{', '.join(map(repr, ESTIMATORS))}")
+    if not isinstance(prior_type, str) or prior_type.lower() not in {
+            p.lower() for p in PRIOR_TYPES}:
+        raise ValidationError(f"prior_type ({prior_type!r}) must be one of "
+                              f"{', '.join(map(repr, PRIOR_TYPES))}")
+    if (isinstance(ess, bool) or not isinstance(ess, Real) or not math.isfinite(ess)
+            or ess <= 0):
+        raise ValidationError(f"equivalent_sample_size ({ess!r}) must be a finite number > 0 "
+                              "(the BDeu prior's weight, in rows)")
+    for name, value, low in (("max_iter", max_iter, 1), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValidationError(f"{name} ({value!r}) must be an integer >= {low}")
+
+
+def _warn_empty_columns(system: System, frame: pd.DataFrame, state_names: dict[str, list[str]],
+                        latent: list[str], estimator: str, prior_type: str) -> None:
+    """One :class:`NoDataWarning` naming every CPD column no row of ``frame`` falls in."""
+    net = system.network
+    empty = []
+    for node in frame.columns:
+        if system.is_deterministic(node):
+            continue
+        parents = list(net.predecessors(node))
+        if not parents or any(p in latent or p not in frame.columns for p in parents):
+            continue  # a root has rows (data is not empty); latent parents: EM spreads them
+        seen = set(frame[parents].itertuples(index=False, name=None))
+        grid = pd.MultiIndex.from_product([state_names[p] for p in parents]).tolist()
+        for states in grid:
+            states = states if isinstance(states, tuple) else (states,)
+            if states not in seen:
+                empty.append(_column_name(system, node, dict(zip(parents, states, strict=True))))
+    if not empty:
+        return
+    fill = ("pgmpy's uniform fill" if estimator == "mle"
+            else f"the {prior_type} prior alone (uniform)")
+    shown = "; ".join(empty[:8]) + (f"; and {len(empty) - 8} more" if len(empty) > 8 else "")
+    warnings.warn(
+        f"fit_system: data has no rows for {len(empty)} CPD column(s), whose probabilities "
+        f"are therefore {fill}, not learned: {shown}. Rates that depend on them are not "
+        "measured: add rows for those states (e.g. instances of the missing class) or keep "
+        "the declared system", NoDataWarning, stacklevel=3)
+
+
+def _column_name(system: System, node: str, parents: dict[str, str]) -> str:
+    """``model 'images', class state 'N'`` for a model given the class; generic otherwise."""
+    if node in system.models and list(parents) == [system.class_node]:
+        return f"model {node!r}, class state {parents[system.class_node]!r}"
+    kind = "model" if node in system.models else "node"
+    given = ", ".join(f"{p}={s!r}" for p, s in parents.items())
+    return f"{kind} {node!r}" + (f" given {given}" if given else "")
 
 
 def _with_states(fitted: Any, declared: Any) -> Any:

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcost.errors import CausalCostError, NetworkFileError, UnknownNameError
-from causalcost.network.netschema import FORMAT, VERSION, NetworkSpec, from_document
+from causalcost.network.netschema import FORMAT, VERSION, DecimalFloat, NetworkSpec, from_document
 
 if TYPE_CHECKING:
     from causalcost.network.system import System
@@ -183,7 +183,7 @@ def load_bif(
     ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
     """
     from causalcost.network._pgmpy import bif_reader
-    from causalcost.network.bif import scan_bif
+    from causalcost.network.bif import read_vote, scan_bif
     from causalcost.network.system import System
 
     file = Path(path)
@@ -194,6 +194,11 @@ def load_bif(
     except NetworkFileError as exc:
         raise NetworkFileError(f"{file.name}: {exc}") from None
     scan_bif(text, file.name)
+    recorded, fusioner = read_vote(text, system_node, file.name)  # written by System.to_bif
+    if models is None:
+        models = recorded
+    elif recorded is None or list(models) != recorded:
+        fusioner = None  # the caller's order wins; the tables' vote is recognised as usual
     try:
         network = bif_reader(str(file)).get_model()
     except Exception as exc:  # pgmpy raises assorted parser errors
@@ -202,7 +207,7 @@ def load_bif(
     try:
         return System.from_pgmpy(network, class_node=class_node, system_node=system_node,
                                  slot=slot, positive=positive, models=models,
-                                 confusion_node=confusion, name=file.stem)
+                                 confusion_node=confusion, name=file.stem, fusioner=fusioner)
     except CausalCostError as exc:
         raise type(exc)(f"{file.name}: {exc}") from None
 
@@ -223,7 +228,7 @@ def _text(path: Path) -> str:
 def _toml(path: Path) -> dict[str, Any]:
     text = _text(path)
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=DecimalFloat)
     except tomllib.TOMLDecodeError as exc:
         raise NetworkFileError(f"not valid TOML: {exc}") from None
     except RecursionError:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from causalcost.errors import CausalCostError, NetworkFileError
+from causalcost.errors import CausalCostError, NetworkFileError, ValidationError
 from causalcost.network.builder import SystemBuilder
+from causalcost.network.exact_votes import exact_number
 
 if TYPE_CHECKING:
     from causalcost.network.system import System
@@ -188,10 +189,10 @@ def _fusioner(doc: dict[str, Any], builder: SystemBuilder) -> str:
     weights: Any = fus.get("weights")
     if weights is not None:
         if isinstance(weights, dict):
-            weights = {k: _number(v, f"fusioner.weights.{k}", probability=False)
+            weights = {k: _vote_number(v, f"fusioner.weights.{k}")
                        for k, v in weights.items()}
         elif isinstance(weights, list):
-            weights = [_number(v, f"fusioner.weights[{i}]", probability=False)
+            weights = [_vote_number(v, f"fusioner.weights[{i}]")
                        for i, v in enumerate(weights)]
         else:
             raise NetworkFileError(
@@ -206,7 +207,7 @@ def _fusioner(doc: dict[str, Any], builder: SystemBuilder) -> str:
     builder.set_fusioner(
         rule, name=_string(fus.get("name", "Fusioner"), "fusioner.name"), inputs=inputs, k=k,
         weights=weights,
-        threshold=(_number(fus["threshold"], "fusioner.threshold", probability=False)
+        threshold=(_vote_number(fus["threshold"], "fusioner.threshold")
                    if "threshold" in fus else None),
         tie=_string(fus["tie"], "fusioner.tie") if "tie" in fus else None, divorce=divorce,
     )
@@ -264,6 +265,36 @@ def _number(value: Any, where: str, *, probability: bool = True) -> float:
     if probability and not 0.0 <= v <= 1.0:
         raise NetworkFileError(f"{where} must be a probability in [0, 1], got {v!r}")
     return v
+
+
+def _vote_number(value: Any, where: str) -> Fraction:
+    """A weight or threshold, exactly as written: the file's decimal text (kept by the
+    reader, see :class:`DecimalFloat`) as a rational, so the vote is decided exactly."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+        raise NetworkFileError(f"{where} must be a number, got {_short(value)}")
+    text = getattr(value, "decimal_text", None)
+    try:
+        return exact_number(text if text is not None else value, where)
+    except ValidationError as exc:
+        raise NetworkFileError(str(exc)) from None
+
+
+class DecimalFloat(float):
+    """A TOML float that remembers its decimal text (``0.30000000000000001`` stays exact).
+
+    Examples
+    --------
+    >>> x = DecimalFloat("100000000000000000001.0")
+    >>> x == 1e20, x.decimal_text
+    (True, '100000000000000000001.0')
+    """
+
+    decimal_text: str
+
+    def __new__(cls, text: str) -> DecimalFloat:
+        value = super().__new__(cls, text)
+        value.decimal_text = text.replace("_", "")
+        return value
 
 
 def _numbers(value: Any, where: str, length: int | None = None) -> list[float]:

@@ -52,8 +52,9 @@ class Drawable(Protocol):
     def states(self, node: str) -> list[str]: ...
 
 __all__ = ["SystemPicture", "system_picture", "intervention_picture", "wrap_label",
-           "label_lines", "check_picture_arguments", "FILL", "INK", "EDGE_INK", "SLOT_INK",
-           "NODE_RADIUS", "RING"]
+           "label_lines", "rule_lines", "rule_labels", "system_title",
+           "check_picture_arguments", "FILL", "INK", "EDGE_INK", "SLOT_INK", "NODE_RADIUS",
+           "RING"]
 
 NODE_RADIUS, RING = 0.38, 0.84  # node radius (layout units); inner ring of a deterministic node
 INK, EDGE_INK, SLOT_INK = "#3b3b3b", "#5a5a5a", "#a14a00"
@@ -101,6 +102,66 @@ def label_lines(node: Hashable, fixed: Hashable | None = None,
     if fixed is None or node != fixed:
         return wrap_label(str(node))
     return [*wrap_label(f"do({node}"), f"= {value})"]
+
+
+def rule_lines(fusioner: object) -> list[str]:
+    """The fusioner's rule in a few short lines, for the label of its node.
+
+    ``AND``, ``OR``, ``majority`` (with the ties' side for an even number of models),
+    ``k of n``, a weighted vote's weights (in input order) and threshold, or a user function's
+    name; ``[]`` for anything else.
+
+    Examples
+    --------
+    >>> from causalcost.network.fusioners import make_fusioner
+    >>> rule_lines(make_fusioner("majority", ["a", "b", "c"]))
+    ['majority']
+    >>> rule_lines(make_fusioner("k_of_n", ["a", "b", "c"], k=2))
+    ['2 of 3']
+    >>> rule_lines(make_fusioner("weighted", ["a", "b", "c"], weights=[1, 2, 0.5], threshold=2))
+    ['w 1,2,0.5', '\u2265 2']
+    """
+    from causalcost.network.exact_votes import number_text
+    from causalcost.network.fusioners import Fusioner
+
+    if not isinstance(fusioner, Fusioner):
+        return []
+    n, rule = len(fusioner.inputs), fusioner.rule
+    if rule in ("and", "or"):
+        return [rule.upper()]
+    if rule == "majority":
+        if n % 2:
+            return ["majority"]
+        positive_tie = fusioner.exact_threshold == n // 2
+        return ["majority", f"ties {'P' if positive_tie else 'N'}"]
+    if rule == "k_of_n" and fusioner.exact_threshold is not None:
+        return [f"{number_text(fusioner.exact_threshold)} of {n}"]
+    if rule == "weighted" and fusioner.exact_weights is not None \
+            and fusioner.exact_threshold is not None:
+        return ["w " + ",".join(number_text(w) for w in fusioner.exact_weights),
+                "\u2265 " + number_text(fusioner.exact_threshold)]
+    label = fusioner.description.removeprefix("user function ")
+    return [f"{label}()"]
+
+
+def rule_labels(system: object) -> dict[Hashable, list[str]]:
+    """Extra label lines per node: the fusioner's rule under the system node's name."""
+    node, fusioner = getattr(system, "system_node", None), getattr(system, "fusioner", None)
+    lines = rule_lines(fusioner)
+    return {node: lines} if node is not None and lines else {}
+
+
+def system_title(system: Drawable) -> str:
+    """The left panel's title beside a mutilated graph: ``system: <name>``, or the name alone
+    when it already says it is a system (never ``system: system ...``).
+
+    >>> from types import SimpleNamespace
+    >>> system_title(SimpleNamespace(name="majority3")), system_title(SimpleNamespace(
+    ...     name="system (learned from 1,000 rows)"))
+    ('system: majority3', 'system (learned from 1,000 rows)')
+    """
+    name = str(system.name)
+    return name if name.lower().startswith("system") else f"system: {name}"
 
 
 def check_picture_arguments(system: object, slot: str | None, value: str | None) -> str | None:
@@ -230,7 +291,7 @@ def intervention_picture(system: Drawable, *, slot: str | None = None,
     legend, legend_h, _ = _legend(system, slot, width, circle=True, square=True)
     height = _TITLE_H + left.height + legend_h
     title = f"{system.name}: do({slot} = {value})"
-    body = [_title(f"system: {system.name}", left.width / 2),
+    body = [_title(system_title(system), left.width / 2),
             _title(f"do({slot} = {value})", left.width + gap + right.width / 2),
             f'<g transform="translate(0,{_TITLE_H})">{left.render("")}</g>',
             f'<g transform="translate({left.width + gap:.1f},{_TITLE_H})">'
@@ -295,11 +356,14 @@ class _Panel:
         if self.slot is not None:
             roles[self.slot] = "slot"
         deterministic = system.deterministic_nodes - {fixed}
-        lines = {n: label_lines(n, fixed, self.value) for n in graph.nodes}
+        extra = rule_labels(system)
+        lines = {n: label_lines(n, fixed, self.value) + extra.get(n, []) for n in graph.nodes}
         r = NODE_RADIUS * _UNIT
         fits = {n: _fit(ls, r * (0.94 if n == fixed else 0.9 * RING), n == fixed)
                 for n, ls in lines.items()}
-        common = min(13.0, max(9.0, min(fits.values())))
+        # the rule's lines shrink their own node's text, not every label
+        common = min(13.0, max(9.0, min((f for n, f in fits.items() if n not in extra),
+                                        default=13.0)))
         parts = [self._edge(u, v, prefix) for u, v in graph.edges]
         parts += [self._node(n, roles.get(n, "node"), lines[n], min(common, fits[n]),
                              n in deterministic, prefix) for n in graph.nodes]

@@ -35,7 +35,6 @@ from matplotlib.textpath import TextToPath
 
 from causalcost.errors import ValidationError
 from causalcost.files import write_atomic
-from causalcost.inference.intervene import mutilate
 from causalcost.network.layout import (
     Layout,
     clip_curve,
@@ -52,6 +51,8 @@ from causalcost.network.picture import (
     SLOT_INK,
     check_picture_arguments,
     label_lines,
+    rule_labels,
+    system_title,
 )
 from causalcost.network.system import System
 from causalcost.plotting.figure import new_figure
@@ -81,7 +82,10 @@ def _panel(ax: Axes, system: System, layout: Layout, slot: str | None, value: st
            title: str) -> list[tuple[object, str]]:
     """Draw the system (or its mutilated graph if ``value`` is given) into ``ax`` under
     ``title``; returns legend (handle, label) pairs. Assumes validated arguments."""
-    graph = system.network if value is None else mutilate(system, {slot: value})
+    graph = nx.DiGraph(system.network.edges)  # do(slot = value) cuts the edges into the slot
+    graph.add_nodes_from(system.network.nodes)
+    if value is not None:
+        graph.remove_edges_from(list(graph.in_edges(slot)))
     left, right, bottom, top = _bounds(layout)
     ax.set_xlim(left, right)
     ax.set_ylim(bottom, top)
@@ -95,7 +99,7 @@ def _panel(ax: Axes, system: System, layout: Layout, slot: str | None, value: st
     roles = {system.class_node: "class", **{m: "model" for m in system.models}}
     if slot is not None:
         roles[slot] = "slot"
-    labels = _labels(graph, fixed, value, ppu)
+    labels = _labels(graph, fixed, value, ppu, rule_labels(system))
     for n in graph.nodes:
         _draw_node(ax, n, layout.positions[n], roles.get(n, "node"), labels[n],
                    fixed=n == fixed, double=n in deterministic)
@@ -114,14 +118,16 @@ def _panel(ax: Axes, system: System, layout: Layout, slot: str | None, value: st
                            double=bool(deterministic))
 
 
-def _labels(graph: nx.DiGraph, fixed: str | None, value: str | None,
-            ppu: float) -> dict[Hashable, tuple[str, float]]:
+def _labels(graph: nx.DiGraph, fixed: str | None, value: str | None, ppu: float,
+            extra: dict[Hashable, list[str]]) -> dict[Hashable, tuple[str, float]]:
     """Wrapped label and font size of every node: one size for all (9 to 12 points) unless
     a label only fits smaller; the fixed slot reads ``do(slot`` ... ``= value)``."""
-    lines = {n: label_lines(n, fixed, value) for n in graph.nodes}
+    lines = {n: label_lines(n, fixed, value) + extra.get(n, []) for n in graph.nodes}
     fits = {n: _fit_size(ls, ppu * _R * (0.96 if n == fixed else 0.9 * _RING), n == fixed)
             for n, ls in lines.items()}
-    common = min(12.0, max(9.0, min(fits.values())))
+    # the fusioner's rule lines shrink their own node's text, not every label
+    common = min(12.0, max(9.0, min((f for n, f in fits.items() if n not in extra),
+                                    default=12.0)))
     return {n: ("\n".join(ls), min(common, fits[n])) for n, ls in lines.items()}
 
 
@@ -334,7 +340,7 @@ def draw_intervention(system: System, *, slot: str | None = None, value: str = "
     ordered = _legend_handles(system, slot, circle=True, square=True, double=True)
     fig, bottom, plot_h = _figure(width, yr * unit, ordered)
     panel_w = (width - gap) / 2 / width
-    for i, (state, title) in enumerate(((None, f"system: {system.name}"),
+    for i, (state, title) in enumerate(((None, system_title(system)),
                                         (value, f"do({slot} = {value})"))):
         ax = fig.add_axes((i * (panel_w + gap / width), bottom, panel_w, plot_h))
         _panel(ax, system, layout, slot, state, title)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from causalcost.confusion import Confusion, CostMatrix, _cost, _exact
+from causalcost.confusion import EXACT_LIMIT, Confusion, CostMatrix, _cost, _exact
 from causalcost.errors import InputTypeError, MonotonicityError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.bound_result import Bound
@@ -65,7 +65,11 @@ from causalcost.pricing.closed_forms import (
     _rates_of,
     _ratio,
 )
-from causalcost.pricing.costs import expected_cost_matrix, expected_system_confusion
+from causalcost.pricing.costs import (
+    _expected_from_counts,
+    expected_cost_matrix,
+    expected_system_confusion,
+)
 from causalcost.pricing.kinds import (
     _check_sizes,
     _forced,
@@ -102,17 +106,28 @@ _Case = tuple[tuple[Any, Any], Witness]  # ((system FN, system FP), witness)
 
 # --------------------------------------------------------------------------------- scalar API
 def _assemble(cases: dict[str, _Case], rates: ErrorRates, model: Confusion, costs: CostMatrix,
-              assumption: str, form: str) -> Bound:
-    """The Bound from the worst and best (FN, FP) and their witnesses; costs checked finite."""
+              assumption: str, form: str, fails: tuple[Any, Any, Any, Any] | None = None
+              ) -> Bound:
+    """The Bound from the worst and best (FN, FP) and their witnesses; costs checked finite.
+
+    ``fails`` (integer failure counts of the count and kinds forms) make the expected row
+    exact when a class holds more than 2**53 instances; otherwise it is cost function 1 on
+    the float ``rates``, as :func:`bound_many` computes it."""
     out = {}
     for case, ((fn, fp), wit) in cases.items():
         conf = Confusion(tp=_rest(model.positives, fn), fn=fn, fp=fp,
                          tn=_rest(model.negatives, fp))
         out[case] = (conf, _cost(conf.cells(), costs, f"{case}-case system cost"), wit)
     (worst, worst_cost, worst_wit), (best, best_cost, best_wit) = out["worst"], out["best"]
+    if fails is not None and max(model.positives, model.negatives) > EXACT_LIMIT:
+        # integer counts beyond 2**53, where float rates F / n lose whole instances (tp =
+        # 2**53 + 1 came out one less): exact rationals, rounded once
+        expected, expected_cost = _expected_from_counts(fails, model, costs)
+    else:  # float64, as bound_many and the sheets compute it (the same numbers, bit for bit)
+        expected = expected_system_confusion(rates, model)
+        expected_cost = expected_cost_matrix(rates, costs).evaluate(model)
     return Bound(worst=worst, best=best, worst_cost=worst_cost, best_cost=best_cost,
-                 expected=expected_system_confusion(rates, model),
-                 expected_cost=expected_cost_matrix(rates, costs).evaluate(model),
+                 expected=expected, expected_cost=expected_cost,
                  assumption=assumption, form=form, worst_witness=worst_wit,
                  best_witness=best_wit, costs=costs, model=model)
 
@@ -128,7 +143,8 @@ def _build(fails: tuple[Any, Any, Any, Any], rates: ErrorRates, model: Confusion
         wit = Witness(_class_witness(fcp, fwp, tp, fn, assumption, i == 0),
                       _class_witness(fcn, fwn, tn, fp, assumption, i == 0), assumption)
         cases[case] = (errors, wit)
-    return _assemble(cases, rates, model, costs, assumption, form)
+    return _assemble(cases, rates, model, costs, assumption, form,
+                     fails if form == "counts" else None)
 
 
 def _count_rates(fails: tuple[int, int, int, int], model: Confusion) -> ErrorRates:
@@ -158,7 +174,7 @@ def _bound_from_kinds(kinds: object, model: Confusion, costs: CostMatrix,
         wit = Witness(_kind_witness(counts["P"], hits["P"], i == 0),
                       _kind_witness(counts["N"], hits["N"], i == 0), "none")
         cases[case] = (errors, wit)
-    return _assemble(cases, _count_rates(fails, model), model, costs, "none", "kinds")
+    return _assemble(cases, _count_rates(fails, model), model, costs, "none", "kinds", fails)
 
 
 def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,

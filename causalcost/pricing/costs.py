@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import pandas as pd
@@ -46,6 +47,7 @@ from causalcost.confusion import (
     _as_real,
     _Cells,
     _cost,
+    _num,
 )
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import html_table
@@ -307,6 +309,59 @@ def expected_system_confusion(rates: ErrorRates, model: Confusion) -> Confusion:
     fn = min(fn, model.positives)
     fp = min(fp, model.negatives)
     return Confusion(tp=model.positives - fn, fn=fn, fp=fp, tn=model.negatives - fp)
+
+
+def _expected_cells_exact(fails: tuple[Any, Any, Any, Any], model: Confusion
+                          ) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """Cost function 1's system confusion ``(tp, fn, fp, tn)`` with the rates ``F / n`` of
+    count-form failures, as exact rationals. ``fails`` are ``(F_P(P), F_P(N), F_N(N),
+    F_N(P))``: the failures among the positives with the slot forced to P and to N, then among
+    the negatives forced to N and to P."""
+    tp, fn, fp, tn = (Fraction(c) for c in model.cells())
+    n_p, n_n = tp + fn, tn + fp
+
+    def rate(failures: Any, n: Fraction) -> Fraction:
+        return min(Fraction(1), Fraction(failures) / n) if n > 0 else Fraction(0)
+
+    f_pp, f_pn, f_nn, f_np = fails
+    system_fn = min(tp * rate(f_pp, n_p) + fn * rate(f_pn, n_p), n_p)
+    system_fp = min(tn * rate(f_nn, n_n) + fp * rate(f_np, n_n), n_n)
+    return n_p - system_fn, system_fn, system_fp, n_n - system_fp
+
+
+def _expected_from_counts(fails: tuple[Any, Any, Any, Any], model: Confusion,
+                          costs: CostMatrix) -> tuple[Confusion, float]:
+    """:func:`expected_system_confusion` and its cost (``Eval1``) for count-form failures, in
+    exact rational arithmetic rounded once: counts beyond 2**53 are not rounded on the way
+    (``tp = 2**53 + 1`` stays odd, not one less). Integral cells come back exact (Python ints
+    beyond 2**53), fractional ones as the float nearest the exact value; the cost is refused
+    (:class:`~causalcost.errors.OverflowInputError`) if it overflows float64.
+
+    Examples
+    --------
+    >>> n = 2**53 + 1
+    >>> conf, cost = _expected_from_counts((0, n, 0, n), Confusion(n, 0, 0, n), CostMatrix())
+    >>> conf.tp == n, cost
+    (True, 0.0)
+    >>> _expected_from_counts((20, 100, 40, 0), Confusion(50, 50, 100, 100),
+    ...                       CostMatrix(fn=5, fp=1))
+    (Confusion(tp=40, fn=60, fp=20, tn=180), 320.0)
+    """
+    if not isinstance(model, Confusion):
+        raise InputTypeError(f"model must be a Confusion, got {type(model).__name__}")
+    cells = _expected_cells_exact(fails, model)
+    exact_cost = sum(Fraction(c) * v for c, v in zip(costs.cells(), cells, strict=True))
+    try:
+        cost = float(exact_cost)
+    except OverflowError:
+        cost = math.inf
+    if not math.isfinite(cost):
+        raise OverflowInputError(
+            f"costs too large: the expected system cost overflows float64 ({costs!r} with "
+            f"{_fmt(model.positives)} positives and {_fmt(model.negatives)} negatives); "
+            "rescale the costs (divide them all by the same factor)")
+    conf = Confusion(*(_num(int(c)) if c.denominator == 1 else float(c) for c in cells))
+    return conf, cost
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.errors import (
     CausalCostWarning,
     InfeasibleInputError,
+    InputTypeError,
     MonotonicityError,
     NetworkStructureError,
     ValidationError,
@@ -167,10 +168,11 @@ def derive_sheet(
         if slot is None:
             raise ValidationError("slot is required when deriving a sheet from bare ErrorRates")
     else:
-        raise TypeError(f"table must be an InterventionalTable or ErrorRates, got "
-                        f"{type(table).__name__}")
+        raise InputTypeError(f"table must be an InterventionalTable or ErrorRates, got "
+                             f"{type(table).__name__}")
     if not isinstance(costs, CostMatrix):
-        raise TypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
+        raise InputTypeError(f"costs must be a CostMatrix (e.g. CostMatrix(fn=5, fp=1); "
+                             f"CostMatrix(**d) from a dict d), got {type(costs).__name__}")
     if not isinstance(slot, str) or not slot:
         raise ValidationError(f"slot must be a non-empty string, got {slot!r}")
     _check_assumption(assumption)
@@ -193,7 +195,7 @@ def derive_sheet(
     if forced_p is not None and forced_n is not None:
         for name, m in (("forced_p", forced_p), ("forced_n", forced_n)):
             if not isinstance(m, Confusion):
-                raise TypeError(f"{name} must be a Confusion, got {type(m).__name__}")
+                raise InputTypeError(f"{name} must be a Confusion, got {type(m).__name__}")
         if (forced_p.positives, forced_p.negatives) != (forced_n.positives, forced_n.negatives):
             raise InfeasibleInputError(
                 f"forced_p has {_fmt(forced_p.positives)} positives and "
@@ -273,8 +275,8 @@ def _monotonicity_dict(m: MonotonicityCheck | pd.DataFrame | Mapping[str, Any] |
         return {"source": "network", **m.to_dict()}
     if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
         return {"source": "network", **m} if "source" not in m else dict(m)
-    raise TypeError("monotonicity must be a MonotonicityCheck, its to_dict(), a data record or "
-                    f"'declared', got {type(m).__name__}")
+    raise InputTypeError("monotonicity must be a MonotonicityCheck, its to_dict(), a data "
+                         f"record or 'declared', got {type(m).__name__}")
 
 
 def data_evidence(kinds: pd.DataFrame) -> dict[str, Any]:
@@ -441,8 +443,8 @@ def sheet_from_network(
         source = network_provenance(network)
         source["network"] = system.name
     else:
-        raise TypeError(f"network must be a path, a shipped network name or a System, got "
-                        f"{type(network).__name__}")
+        raise InputTypeError(f"network must be a path, a shipped network name or a System, "
+                             f"got {type(network).__name__}")
     if provenance is not None:
         source = dict(provenance)
     slot = system.require_slot()  # validated above (with_slot / load_network): read it

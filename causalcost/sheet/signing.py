@@ -44,7 +44,7 @@ from typing import Any
 import pandas as pd
 
 from causalcost.display import html_table
-from causalcost.errors import CausalCostError, CausalCostWarning, SheetError
+from causalcost.errors import CausalCostError, CausalCostWarning, InputTypeError, SheetError
 from causalcost.files import output_target, read_text_file, write_atomic
 from causalcost.sheet import signature
 from causalcost.sheet.costsheet import CostSheet
@@ -70,6 +70,17 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------- keys
+def _path(name: str, value: object, what: str) -> Path:
+    """``value`` as a Path; anything else (key bytes, None) refused naming the argument."""
+    if isinstance(value, bytes):
+        raise InputTypeError(f"{name} must be the path of {what} (str or os.PathLike), got "
+                             "bytes: write the key or sheet to a file and pass its path")
+    if not isinstance(value, (str, os.PathLike)):
+        raise InputTypeError(f"{name} must be the path of {what} (str or os.PathLike), got "
+                             f"{type(value).__name__}")
+    return Path(value)
+
+
 def _key_file(path: Path, private: bool) -> Any:
     ed25519, serialization, _ = signature.crypto()
     what = "private" if private else "public"
@@ -128,7 +139,8 @@ def generate_signing_key(private_path: str | os.PathLike[str],
     causalcost.sheet.signature.SignatureError: private_path and public_path name the same file ...
     """
     ed25519, serialization, _ = signature.crypto()
-    private_path, public_path = Path(private_path), Path(public_path)
+    private_path = _path("private_path", private_path, "the private key file to write")
+    public_path = _path("public_path", public_path, "the public key file to write")
     if _same_file(private_path, public_path):
         raise SignatureError(f"private_path and public_path name the same file "
                              f"{str(private_path)!r}: the public key would replace the private "
@@ -213,12 +225,13 @@ def sign_sheet(sheet_path: str | os.PathLike[str], private_key_path: str | os.Pa
         Without ``cryptography``.
     """
     signature.crypto()
-    path = Path(sheet_path)
+    path = _path("sheet_path", sheet_path, "the sheet to sign")
     data, sheet = _read_sheet(path)
     if not sheet.verified:
         raise SheetError(f"{path.name}: a version {sheet.read_version} sheet has no digest to "
                          "sign; write it as version 2 first (cc.load_sheet(path).save(path))")
-    key = _key_file(Path(private_key_path), private=True)
+    key = _key_file(_path("private_key_path", private_key_path, "the PEM private key file"),
+                    private=True)
     digest = sheet.digest
     data["signature"] = {
         "algorithm": SIGNATURE_ALGORITHM,
@@ -292,8 +305,10 @@ def verify_sheet(sheet_path: str | os.PathLike[str],
     SigningUnavailableError
         Without ``cryptography``.
     """
-    trusted = _raw_public(_key_file(Path(public_key_path), private=False))
-    path = Path(sheet_path)
+    path = _path("sheet_path", sheet_path, "the signed sheet")
+    trusted = _raw_public(_key_file(_path("public_key_path", public_key_path,
+                                          "the system owner's PEM public key file"),
+                                    private=False))
     _, sheet = _read_sheet(path)
     block = sheet.signature
     if block is None:

@@ -24,7 +24,7 @@ FUSIONERS = {
     "majority_tie_negative": make_fusioner("majority", MODELS),
     "majority_tie_positive": make_fusioner("majority", MODELS, tie="positive"),
     "k_of_n": make_fusioner("k_of_n", MODELS, k=3),
-    # 0.1 + 0.1 + 0.7 == 0.8999999999999999 reaches 0.9 only through the 1e-12 tolerance
+    # 0.1 + 0.1 + 0.7 == 0.8999999999999999 in floats; the decimals reach 0.9 exactly
     "weighted_tolerance": make_fusioner("weighted", MODELS, weights=[0.1, 0.1, 0.7, 0.05],
                                         threshold=0.9),
     "weighted_negative": make_fusioner("weighted", MODELS, weights=[1, -1, 0.5, 2],
@@ -76,7 +76,7 @@ def test_expressions_match_the_scalar_rule_on_every_engine(name: str, forced: bo
         assert got == expected, (engine, name, forced)
 
 
-def test_the_tolerance_case_is_exercised() -> None:
+def test_decimal_weights_reach_their_decimal_threshold() -> None:
     assert 0.1 + 0.1 + 0.7 < 0.9
     f = FUSIONERS["weighted_tolerance"]
     assert f((True, True, True, False))
