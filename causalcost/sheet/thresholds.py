@@ -51,6 +51,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import warnings as _warnings
+
 import numpy as np
 import pandas as pd
 
@@ -61,6 +63,7 @@ from causalcost.display import html_table
 from causalcost.errors import DataError, InputTypeError
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import ModelCostMatrix
+from causalcost.sheet.constant_slot import ConstantSlotWarning, constant_slot_notes, constant_vote
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.report import evaluate
 
@@ -96,6 +99,10 @@ class OperatingPoint:
         The system cost by cost function 1 (``Eval1``), and its worst and best case.
     accuracy, fpr, tpr : float
         The candidate's own accuracy and ROC point.
+    constant : {"P", "N"} or None
+        ``"P"`` / ``"N"`` when the threshold makes the slot vote that label on every instance
+        of the evaluation set (the system is then the system with the slot forced to it,
+        :mod:`causalcost.sheet.constant_slot`), else ``None``.
     """
 
     criterion: str
@@ -107,6 +114,7 @@ class OperatingPoint:
     accuracy: float
     fpr: float
     tpr: float
+    constant: str | None = None
 
     @property
     def youden(self) -> float:
@@ -118,12 +126,14 @@ class OperatingPoint:
         return {"criterion": self.criterion, "threshold": self.threshold,
                 **self.confusion.to_dict(), "expected_cost": self.expected_cost,
                 "worst_cost": self.worst_cost, "best_cost": self.best_cost,
-                "accuracy": self.accuracy, "fpr": self.fpr, "tpr": self.tpr}
+                "accuracy": self.accuracy, "fpr": self.fpr, "tpr": self.tpr,
+                "constant": self.constant}
 
     def __repr__(self) -> str:
         return (f"OperatingPoint(criterion={self.criterion!r}, threshold={self.threshold:.6g}, "
                 f"expected_cost={_fmt(self.expected_cost)}, worst_cost={_fmt(self.worst_cost)}, "
-                f"best_cost={_fmt(self.best_cost)}, accuracy={self.accuracy:.4g})")
+                f"best_cost={_fmt(self.best_cost)}, accuracy={self.accuracy:.4g}"
+                + (f", constant={self.constant!r})" if self.constant else ")"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,6 +167,10 @@ class ThresholdSweep:
         As in :class:`~causalcost.sheet.report.Report`.
     warnings : tuple of str
         What :func:`~causalcost.sheet.report.evaluate` warns about for these class sizes.
+    constant_slot : tuple of str
+        When chosen points make the slot vote one label on every instance, what the system
+        then is (:func:`~causalcost.sheet.constant_slot.constant_slot_notes`); also raised as
+        :class:`~causalcost.sheet.constant_slot.ConstantSlotWarning`.
     """
 
     frame: pd.DataFrame = field(repr=False)
@@ -174,6 +188,7 @@ class ThresholdSweep:
     form: str = "probability"
     sheet_digest: str = field(default="", repr=False)
     warnings: tuple[str, ...] = field(default=(), repr=False)
+    constant_slot: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def points(self) -> dict[str, OperatingPoint]:
@@ -211,6 +226,7 @@ class ThresholdSweep:
                 "negatives": self.negatives, "thresholds": len(self.frame),
                 "assumption": self.assumption, "form": self.form,
                 "sheet_sha256": self.sheet_digest, "warnings": list(self.warnings),
+                "constant_slot": list(self.constant_slot),
                 "points": {k: p.to_dict() for k, p in self.points.items()}}
 
     def __str__(self) -> str:
@@ -220,8 +236,9 @@ class ThresholdSweep:
                  f"{'best':>10} {'accuracy':>9}"]
         for key, p in self.points.items():
             lines.append(f"{CRITERIA[key]:<44} {p.threshold:>10.4g} {_fmt(p.expected_cost):>10} "
-                         f"{_fmt(p.worst_cost):>10} {_fmt(p.best_cost):>10} {p.accuracy:>9.4f}")
-        lines += [f"warning: {w}" for w in self.warnings]
+                         f"{_fmt(p.worst_cost):>10} {_fmt(p.best_cost):>10} {p.accuracy:>9.4f}"
+                         + (f"  slot always {p.constant}" if p.constant else ""))
+        lines += [f"warning: {w}" for w in (*self.warnings, *self.constant_slot)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -230,7 +247,9 @@ class ThresholdSweep:
                 f"auc={self.auc:.4f}, expected_optimum={e.threshold:.6g} "
                 f"(cost {_fmt(e.expected_cost)}), worst_case_optimum={w.threshold:.6g} "
                 f"(worst {_fmt(w.worst_cost)}), model_only_optimum={m.threshold:.6g} "
-                f"(accuracy {m.accuracy:.4g}))")
+                f"(accuracy {m.accuracy:.4g})"
+                + "".join(f", {k} optimum: slot always {p.constant}"
+                          for k, p in self.points.items() if p.constant) + ")")
 
 
 # ------------------------------------------------------------------------------ the sweep
@@ -285,7 +304,8 @@ def _point(frame: pd.DataFrame, i: int, criterion: str) -> OperatingPoint:
         confusion=Confusion(tp=int(r.tp), fn=int(r.fn), fp=int(r.fp), tn=int(r.tn)),
         expected_cost=float(r.expected_cost), worst_cost=float(r.worst_cost),
         best_cost=float(r.best_cost), accuracy=float(r.accuracy), fpr=float(r.fpr),
-        tpr=float(r.tpr))
+        tpr=float(r.tpr), constant=constant_vote(Confusion(int(r.tp), int(r.fn), int(r.fp),
+                                                           int(r.tn))))
 
 
 def _best(*keys: np.ndarray) -> int:
@@ -368,13 +388,18 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
 
     roc = roc_curve(truth, values)
     e, w = frame["expected_cost"].to_numpy(), frame["worst_cost"].to_numpy()
+    points = {"expected": _point(frame, _best(e, w), "expected"),
+              "worst": _point(frame, _best(w, e), "worst"),
+              "accuracy": _point(frame, _best(-frame["accuracy"].to_numpy()), "accuracy"),
+              "youden": _point(frame, _best((frame["fpr"] - frame["tpr"]).to_numpy()), "youden")}
+    notes = constant_slot_notes(sheet, [(CRITERIA[k], p.threshold, p.constant)
+                                        for k, p in points.items()], truth.size)
+    for note in notes:
+        _warnings.warn(note, ConstantSlotWarning, stacklevel=2)
     return ThresholdSweep(
-        frame=frame,
-        expected_optimum=_point(frame, _best(e, w), "expected"),
-        worst_case_optimum=_point(frame, _best(w, e), "worst"),
-        model_only_optimum=_point(frame, _best(-frame["accuracy"].to_numpy()), "accuracy"),
-        youden_optimum=_point(frame, _best((frame["fpr"] - frame["tpr"]).to_numpy()), "youden"),
+        frame=frame, expected_optimum=points["expected"], worst_case_optimum=points["worst"],
+        model_only_optimum=points["accuracy"], youden_optimum=points["youden"],
         auc=float(roc_auc_score(truth, values)), roc=(roc[0], roc[1], roc[2]),
         positives=n_p, negatives=n_n, expected_cost_matrix=sheet.expected_cost_matrix,
         slot=sheet.slot, assumption=report.assumption, form=report.form,
-        sheet_digest=sheet.digest, warnings=report.warnings)
+        sheet_digest=sheet.digest, warnings=report.warnings, constant_slot=notes)
