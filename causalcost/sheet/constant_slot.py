@@ -283,9 +283,9 @@ def constant_slot_notes(sheet: CostSheet, points: Iterable[tuple[str, float, str
     >>> print(notes[0])  # doctest: +NORMALIZE_WHITESPACE
     the threshold 0.1, chosen by lowest expected system cost, makes the slot
     'clinical_history' vote P on all 40 instances of the evaluation set (the threshold is at or
-    below the lowest score): the system's output is then its output with the slot forced to P: for an OR of 2, a
-    constant P: the system always votes P; with the slot forced to P the system has TPR 1 and
-    FPR 1 (the sheet's rates e_P(P) = 0, e_N(P) = 1)
+    below the lowest score): the system's output is then its output with the slot forced to P:
+    for an OR of 2, a constant P: the system always votes P; with the slot forced to P the
+    system has TPR 1 and FPR 1 (the sheet's rates e_P(P) = 0, e_N(P) = 1)
     """
     chosen: dict[tuple[str, float], list[str]] = {}
     for name, threshold, label in points:

@@ -48,10 +48,9 @@ the one that misses a positive costs the system more than twice as much in the w
 
 from __future__ import annotations
 
+import warnings as _warnings
 from dataclasses import dataclass, field
 from typing import Any
-
-import warnings as _warnings
 
 import numpy as np
 import pandas as pd
