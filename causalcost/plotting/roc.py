@@ -18,8 +18,8 @@ programmatically.
 
 Two rules keep every drawn thing visible. Criteria that pick the same point (the expected and
 the worst-case optimum often coincide) are drawn as concentric hollow markers of distinct sizes
-(the larger below) and share one legend entry naming them all, ``"lowest expected system cost
-= lowest worst-case system cost"``. The legend sits outside the axes, to their right, so it
+(the larger below) and share one legend entry naming them all, one a line (``"lowest expected
+system cost"``, ``"= lowest worst-case system cost"``). The legend sits outside the axes, to their right, so it
 never hides a curve; the figure's constrained layout keeps it inside the picture.
 """
 
@@ -137,10 +137,11 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
     The expected, worst-case and Youden optima coincide here: three concentric markers, one
     legend entry.
 
-    >>> [t.get_text().splitlines()[0] for t in ax.get_legend().get_texts()][3:]
-    ... # doctest: +NORMALIZE_WHITESPACE
-    ["lowest expected system cost = lowest worst-case system cost = highest Youden's J (model
-     only)", 'highest accuracy (model only)']
+    >>> print(ax.get_legend().get_texts()[3].get_text())
+    lowest expected system cost
+    = lowest worst-case system cost
+    = highest Youden's J (model only)
+    t = 0.6, expected 3.2, worst 3.6
     """
     s = _check(sweep)
     fig = new_figure(figsize=(9.6, 6.0), layout="constrained")
@@ -169,13 +170,14 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
 
     def text(group: list[str]) -> str:
         p = points[group[0]]
-        return (" = ".join(_STYLE[k][0] for k in group)
+        return ("\n= ".join(_STYLE[k][0] for k in group)
                 + f"\nt = {_thresholds_text([points[k] for k in group])}, expected "
                   f"{_fmt(p.expected_cost)}, worst {_fmt(p.worst_cost)}")
 
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_aspect("equal")
+    ax.set_anchor("W")  # the square axes at the left of its space, the legend beside it
     ax.set_xlabel("false positive rate of the candidate")
     ax.set_ylabel("true positive rate of the candidate")
     ax.set_title(f"Candidate for slot {s.slot!r}: ROC in system terms", fontsize=11)
@@ -241,7 +243,7 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
             label=f"{name} (t = {point.threshold:.4g})")
 
     def text(group: list[str]) -> str:
-        return (" = ".join(_STYLE[k][0] for k in group)
+        return ("\n= ".join(_STYLE[k][0] for k in group)
                 + f"\n(t = {_thresholds_text([shown[k] for k in group])})")
 
     ax.set_xlabel("threshold (the candidate predicts P when score >= threshold)")
