@@ -19,8 +19,9 @@ programmatically.
 Two rules keep every drawn thing visible. Criteria that pick the same point (the expected and
 the worst-case optimum often coincide) are drawn as concentric hollow markers of distinct sizes
 (the larger below) and share one legend entry naming them all, one a line (``"lowest expected
-system cost"``, ``"= lowest worst-case system cost"``). The legend sits outside the axes, to their right, so it
-never hides a curve; the figure's constrained layout keeps it inside the picture.
+system cost"``, ``"= lowest worst-case system cost"``). The legend sits outside the axes, to
+their right, so it never hides a curve; the figure's constrained layout keeps it inside the
+picture.
 """
 
 from __future__ import annotations
