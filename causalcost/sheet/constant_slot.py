@@ -191,7 +191,8 @@ def _reduce(rule: _Rule, label: str) -> str:
         assert rule.weights is not None
         t = rule.threshold - (rule.slot_weight if label == "P" else 0.0)
         reachable = sum(w for w in rule.weights.values() if w > 0)
-        if t <= _TOLERANCE and all(w >= 0 for w in rule.weights.values()):
+        lowest = sum(w for w in rule.weights.values() if w < 0)
+        if lowest >= t - _TOLERANCE:  # even no positive voter reaches the threshold
             return "a constant P: the system always votes P"
         if t - _TOLERANCE > reachable:
             return "a constant N: the system never votes P"

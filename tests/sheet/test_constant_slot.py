@@ -117,6 +117,10 @@ CASES = [  # fusioner, options, models, label, phrase, the reduced rule over the
     ("weighted", {"weights": [1, 2, 1], "threshold": 2}, 3, "N",
      "the weighted vote {'a': 1.0, 'c': 1.0} >= 2 of the other models", _k_of(2)),
     ("weighted", {"weights": [1, 2, 1], "threshold": 2}, 3, "P", "a constant P", _k_of(0)),
+    ("weighted", {"weights": [1, 2, -1], "threshold": 1}, 3, "P", "a constant P", _k_of(0)),
+    ("weighted", {"weights": [1, 2, -1], "threshold": 1}, 3, "N",
+     "the weighted vote {'a': 1.0, 'c': -1.0} >= 1 of the other models",
+     lambda votes: votes[:, 0] & ~votes[:, 1]),
 ]
 
 
