@@ -221,11 +221,11 @@ class ThresholdSweep:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary: the chosen points, the AUC, the class sizes and the sheet."""
-        return {"slot": self.slot, "auc": self.auc, "positives": self.positives,
+        return {"slot": self.slot, "constant_slot": list(self.constant_slot), "auc": self.auc,
+                "positives": self.positives,
                 "negatives": self.negatives, "thresholds": len(self.frame),
                 "assumption": self.assumption, "form": self.form,
                 "sheet_sha256": self.sheet_digest, "warnings": list(self.warnings),
-                "constant_slot": list(self.constant_slot),
                 "points": {k: p.to_dict() for k, p in self.points.items()}}
 
     def __str__(self) -> str:
