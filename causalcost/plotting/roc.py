@@ -47,8 +47,9 @@ _STYLE = {  # criterion: (label, colour, marker)
 }
 _SIZE = {"expected": 15, "worst": 11, "accuracy": 9, "youden": 7}  # a point's own marker
 _STEP = 5.0  # marker sizes of coincident points: smallest _SIZE["youden"], then +_STEP each
-_LEGEND = {"fontsize": 7, "loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
-           "borderaxespad": 0.0, "markerscale": 0.7}  # outside the axes, to their right
+_LEGEND = {"fontsize": 7, "loc": "upper left", "bbox_to_anchor": (1.04, 1.0),
+           "borderaxespad": 0.0, "markerscale": 0.7}  # outside the axes, to their right,
+# clear of a marker (unclipped) on the right edge
 _DASH = {"expected": "--", "worst": ":", "accuracy": "-."}
 _CURVE, _GREY = "#3b3b3b", "#999999"
 
@@ -165,7 +166,7 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
         name, colour, marker = _STYLE[key]
         (markers[key],) = ax.plot(
             [point.fpr], [point.tpr], ls="none", marker=marker, ms=sizes[key], mfc="none",
-            mec=colour, mew=2, gid=f"point:{key}", zorder=3 + 1 / sizes[key],
+            mec=colour, mew=2, gid=f"point:{key}", zorder=3 + 1 / sizes[key], clip_on=False,
             label=f"{name}: t = {point.threshold:.4g}, expected {_fmt(point.expected_cost)}, "
                   f"worst {_fmt(point.worst_cost)}")
 
@@ -241,6 +242,7 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
         (markers[key],) = ax.plot(
             [point.threshold], [point.expected_cost], ls="none", marker=marker, ms=sizes[key],
             mfc="none", mec=colour, mew=2, gid=f"marker:{key}", zorder=3 + 1 / sizes[key],
+            clip_on=False,
             label=f"{name} (t = {point.threshold:.4g})")
 
     def text(group: list[str]) -> str:

@@ -33,6 +33,14 @@ def _sweep(kind: str):
         if kind == "small":  # expected = worst = Youden at 0.6, accuracy at 0.8
             sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
             return system_thresholds(sheet, [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
+        if kind == "corner":  # a coarse scorer whose system optima are always P: (1, 1)
+            rng = np.random.default_rng(0)
+            y = rng.random(300) < 0.5
+            levels = [0.2, 0.5, 0.8]
+            s = np.where(y, rng.choice(levels, 300, p=[0.2, 0.3, 0.5]),
+                         rng.choice(levels, 300, p=[0.5, 0.3, 0.2]))
+            sheet = cc.sheet_from_network("majority3", cc.CostMatrix(fn=20, fp=1))
+            return system_thresholds(sheet, y, s)
         rng = np.random.default_rng({"wide": 1, "or": 2, "majority": 3}[kind])
         y = rng.random(300) < 0.35
         s = np.round(rng.normal(size=300) + 1.5 * y, 2)
@@ -41,7 +49,7 @@ def _sweep(kind: str):
         return system_thresholds(cc.sheet_from_network(network, costs), y, s)
 
 
-SWEEPS = ("small", "wide", "or", "majority")
+SWEEPS = ("small", "wide", "or", "majority", "corner")
 
 
 def _render(fig: Figure):
@@ -93,6 +101,11 @@ def test_the_legend_hides_no_curve_and_stays_in_the_picture(draw, kind: str) -> 
         assert not hidden.any(), f"the legend covers {int(hidden.sum())} point(s) of {gid}"
         checked += len(inside)
     assert checked > 100  # the curves were there to be checked
+    # nor any marker, drawn whole (unclipped) even on the axes' edge
+    for line in ax.get_lines():
+        if line.get_linestyle() in ("None", "none", ""):
+            assert not line.get_clip_on(), line.get_gid()
+            assert not legend.overlaps(line.get_window_extent(renderer)), line.get_gid()
     # the whole legend is in the figure (not cut off), and the rendered picture keeps it
     figure = fig.bbox
     assert (figure.x0 - 0.5 <= legend.x0 and legend.x1 <= figure.x1 + 0.5
@@ -159,6 +172,12 @@ def test_coincident_points_get_distinct_visible_markers_and_one_legend_entry(
     assert not any(t == names[k] for t in texts for k in together)
     # and the accuracy point, alone, keeps its own entry
     assert "highest accuracy (model only)" in texts
+
+
+def test_the_corner_sweep_is_at_the_corner() -> None:
+    sweep = _sweep("corner")
+    e = sweep.expected_optimum
+    assert (e.fpr, e.tpr, e.constant) == (1.0, 1.0, "P")
 
 
 def test_separate_points_keep_separate_entries() -> None:
