@@ -174,7 +174,9 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
         p = points[group[0]]
         return ("\n= ".join(_STYLE[k][0] for k in group)
                 + f"\nt = {_thresholds_text([points[k] for k in group])}, expected "
-                  f"{_fmt(p.expected_cost)}, worst {_fmt(p.worst_cost)}")
+                  f"{_fmt(p.expected_cost)}, worst {_fmt(p.worst_cost)}"
+                + (f"\n(slot always {p.constant}: the system as with it forced)"
+                   if p.constant else ""))
 
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
@@ -247,7 +249,9 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
 
     def text(group: list[str]) -> str:
         return ("\n= ".join(_STYLE[k][0] for k in group)
-                + f"\n(t = {_thresholds_text([shown[k] for k in group])})")
+                + f"\n(t = {_thresholds_text([shown[k] for k in group])}"
+                + (f", slot always {shown[group[0]].constant})" if shown[group[0]].constant
+                   else ")"))
 
     ax.set_xlabel("threshold (the candidate predicts P when score >= threshold)")
     ax.set_ylabel("system cost")

@@ -131,9 +131,9 @@ def _colour_seen(image: np.ndarray, centre: tuple[float, float], radius: float,
 
 
 def _names(label: str) -> str:
-    """A point's legend label without its last line (the threshold and costs), on one line."""
-    lines = label.splitlines()
-    return " ".join(lines[:-1]) if len(lines) > 1 else label
+    """A point's legend label without its values (the threshold and costs), on one line."""
+    lines = [x for x in label.splitlines() if not x.startswith(("t = ", "(t = ", "(slot"))]
+    return " ".join(lines)
 
 
 @pytest.mark.parametrize(("draw", "prefix", "together"), [
@@ -174,10 +174,15 @@ def test_coincident_points_get_distinct_visible_markers_and_one_legend_entry(
     assert "highest accuracy (model only)" in texts
 
 
-def test_the_corner_sweep_is_at_the_corner() -> None:
+def test_a_constant_slot_point_says_so_in_the_legend() -> None:
     sweep = _sweep("corner")
     e = sweep.expected_optimum
     assert (e.fpr, e.tpr, e.constant) == (1.0, 1.0, "P")
+    for draw in DRAW:
+        texts = [t.get_text() for t in draw(sweep).axes[0].get_legend().get_texts()]
+        flagged = [t for t in texts if "slot always P" in t]
+        assert len(flagged) == 1 and "lowest expected system cost" in flagged[0]
+        assert "highest accuracy (model only)" not in flagged[0]
 
 
 def test_separate_points_keep_separate_entries() -> None:
