@@ -91,6 +91,9 @@ _LAZY: dict[str, str] = {
     "system_thresholds": "sheet.thresholds",
     "ThresholdSweep": "sheet.thresholds",
     "OperatingPoint": "sheet.thresholds",
+    # constant slot (issue 17): a sweep optimum at which the slot votes one label everywhere
+    "ConstantSlotWarning": "sheet.constant_slot",
+    "forced_system_text": "sheet.constant_slot",
     "system_threshold_classifier": "sheet.estimator",
     "classifier_scores": "sheet.estimator",
     "candidate_metrics": "sheet.metrics",
@@ -248,6 +251,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .pricing.kinds import count_kinds, forced_from_kinds, kinds_frame
     from .pricing.uncertainty import CostIntervals, cost_intervals
     from .sheet.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
+
+    # constant slot (issue 17)
+    from .sheet.constant_slot import ConstantSlotWarning, forced_system_text
     from .sheet.costsheet import CostSheet, load_sheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
     from .sheet.estimator import classifier_scores, system_threshold_classifier
@@ -348,6 +354,9 @@ __all__ = [
     "system_thresholds",
     "ThresholdSweep",
     "OperatingPoint",
+    # constant slot (issue 17)
+    "ConstantSlotWarning",
+    "forced_system_text",
     "system_threshold_classifier",
     "classifier_scores",
     "candidate_metrics",

@@ -48,7 +48,7 @@ the one that misses a positive costs the system more than twice as much in the w
 
 from __future__ import annotations
 
-import re
+import warnings as _warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,7 @@ from causalcost.display import html_table
 from causalcost.errors import DataError, InputTypeError
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import ModelCostMatrix
+from causalcost.sheet.constant_slot import ConstantSlotWarning, constant_slot_notes, constant_vote
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.report import evaluate
 
@@ -97,6 +98,10 @@ class OperatingPoint:
         The system cost by cost function 1 (``Eval1``), and its worst and best case.
     accuracy, fpr, tpr : float
         The candidate's own accuracy and ROC point.
+    constant : {"P", "N"} or None
+        ``"P"`` / ``"N"`` when the threshold makes the slot vote that label on every instance
+        of the evaluation set (the system is then the system with the slot forced to it,
+        :mod:`causalcost.sheet.constant_slot`), else ``None``.
     """
 
     criterion: str
@@ -108,33 +113,26 @@ class OperatingPoint:
     accuracy: float
     fpr: float
     tpr: float
+    constant: str | None = None
 
     @property
     def youden(self) -> float:
         """Youden's J, ``tpr - fpr``."""
         return self.tpr - self.fpr
 
-    @property
-    def constant_vote(self) -> str | None:
-        """``"P"`` or ``"N"`` when the slot votes that label on every instance here, else None."""
-        c = self.confusion
-        if c.tp + c.fp == 0:
-            return "N"
-        if c.fn + c.tn == 0:
-            return "P"
-        return None
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: every field, the confusion as ``{"tp", "fn", "fp", "tn"}``."""
         return {"criterion": self.criterion, "threshold": self.threshold,
                 **self.confusion.to_dict(), "expected_cost": self.expected_cost,
                 "worst_cost": self.worst_cost, "best_cost": self.best_cost,
-                "accuracy": self.accuracy, "fpr": self.fpr, "tpr": self.tpr}
+                "accuracy": self.accuracy, "fpr": self.fpr, "tpr": self.tpr,
+                "constant": self.constant}
 
     def __repr__(self) -> str:
         return (f"OperatingPoint(criterion={self.criterion!r}, threshold={self.threshold:.6g}, "
                 f"expected_cost={_fmt(self.expected_cost)}, worst_cost={_fmt(self.worst_cost)}, "
-                f"best_cost={_fmt(self.best_cost)}, accuracy={self.accuracy:.4g})")
+                f"best_cost={_fmt(self.best_cost)}, accuracy={self.accuracy:.4g}"
+                + (f", constant={self.constant!r})" if self.constant else ")"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,6 +166,10 @@ class ThresholdSweep:
         As in :class:`~causalcost.sheet.report.Report`.
     warnings : tuple of str
         What :func:`~causalcost.sheet.report.evaluate` warns about for these class sizes.
+    constant_slot : tuple of str
+        When chosen points make the slot vote one label on every instance, what the system
+        then is (:func:`~causalcost.sheet.constant_slot.constant_slot_notes`); also raised as
+        :class:`~causalcost.sheet.constant_slot.ConstantSlotWarning`.
     """
 
     frame: pd.DataFrame = field(repr=False)
@@ -185,6 +187,7 @@ class ThresholdSweep:
     form: str = "probability"
     sheet_digest: str = field(default="", repr=False)
     warnings: tuple[str, ...] = field(default=(), repr=False)
+    constant_slot: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def points(self) -> dict[str, OperatingPoint]:
@@ -218,7 +221,8 @@ class ThresholdSweep:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary: the chosen points, the AUC, the class sizes and the sheet."""
-        return {"slot": self.slot, "auc": self.auc, "positives": self.positives,
+        return {"slot": self.slot, "constant_slot": list(self.constant_slot), "auc": self.auc,
+                "positives": self.positives,
                 "negatives": self.negatives, "thresholds": len(self.frame),
                 "assumption": self.assumption, "form": self.form,
                 "sheet_sha256": self.sheet_digest, "warnings": list(self.warnings),
@@ -231,8 +235,9 @@ class ThresholdSweep:
                  f"{'best':>10} {'accuracy':>9}"]
         for key, p in self.points.items():
             lines.append(f"{CRITERIA[key]:<44} {p.threshold:>10.4g} {_fmt(p.expected_cost):>10} "
-                         f"{_fmt(p.worst_cost):>10} {_fmt(p.best_cost):>10} {p.accuracy:>9.4f}")
-        lines += [f"warning: {w}" for w in self.warnings]
+                         f"{_fmt(p.worst_cost):>10} {_fmt(p.best_cost):>10} {p.accuracy:>9.4f}"
+                         + (f"  slot always {p.constant}" if p.constant else ""))
+        lines += [f"warning: {w}" for w in (*self.warnings, *self.constant_slot)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -241,7 +246,9 @@ class ThresholdSweep:
                 f"auc={self.auc:.4f}, expected_optimum={e.threshold:.6g} "
                 f"(cost {_fmt(e.expected_cost)}), worst_case_optimum={w.threshold:.6g} "
                 f"(worst {_fmt(w.worst_cost)}), model_only_optimum={m.threshold:.6g} "
-                f"(accuracy {m.accuracy:.4g}))")
+                f"(accuracy {m.accuracy:.4g})"
+                + "".join(f", {k} optimum: slot always {p.constant}"
+                          for k, p in self.points.items() if p.constant) + ")")
 
 
 def _json_point(point: dict[str, Any]) -> dict[str, Any]:
@@ -307,81 +314,14 @@ def _point(frame: pd.DataFrame, i: int, criterion: str) -> OperatingPoint:
         confusion=Confusion(tp=int(r.tp), fn=int(r.fn), fp=int(r.fp), tn=int(r.tn)),
         expected_cost=float(r.expected_cost), worst_cost=float(r.worst_cost),
         best_cost=float(r.best_cost), accuracy=float(r.accuracy), fpr=float(r.fpr),
-        tpr=float(r.tpr))
+        tpr=float(r.tpr), constant=constant_vote(Confusion(int(r.tp), int(r.fn), int(r.fp),
+                                                           int(r.tn))))
 
 
 def _best(*keys: np.ndarray) -> int:
     """The first row (lowest index) minimising ``keys`` lexicographically."""
     n = len(keys[0])
     return int(np.lexsort((np.arange(n), *reversed(keys)))[0])
-
-
-def _others_vote(fusioner: str, vote: str) -> str | None:
-    """What a k-of-n vote becomes with the slot fixed to ``vote``, from the fusioner's
-    description a sheet from data records (``"majority of 3"``, ``"2 of 4"``, ``"AND: ..."``,
-    ``"OR: ..."``); None for other rules."""
-    text = fusioner.strip()
-    if text.startswith("AND:") or text.startswith("OR:"):
-        rule = text.split(":")[0]
-        if (rule == "AND") == (vote == "P"):
-            return f"{rule} acts as {rule} of the other models"
-        return f"{rule} always votes {vote}"
-    found = re.fullmatch(r"majority of (\d+)", text)
-    if found:
-        n = int(found.group(1))
-        k = n // 2 + 1
-    else:
-        found = re.fullmatch(r"(\d+) of (\d+)", text)
-        if not found:
-            return None
-        k, n = int(found.group(1)), int(found.group(2))
-    m, need = n - 1, k - 1 if vote == "P" else k
-    if need <= 0:
-        becomes = "always votes P"
-    elif need > m:
-        becomes = "always votes N"
-    elif m == 1:
-        becomes = "follows the other model alone"
-    else:
-        words = {2: "two", 3: "three"}.get(m, str(m))
-        rule = "OR of" if need == 1 else "AND of" if need == m else f"{need} of"
-        becomes = f"acts as {rule} the other {words}"
-    return f"{text} {becomes}"
-
-
-def constant_vote_warnings(sheet: CostSheet, points: dict[str, OperatingPoint],
-                           ) -> tuple[str, ...]:
-    """One warning per chosen point at which the slot votes one label on every instance,
-    saying what the system becomes there (its forced run; the rule, for a known vote).
-
-    Examples
-    --------
-    >>> import causalcost as cc
-    >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
-    >>> point = OperatingPoint("expected", float("inf"), cc.Confusion(0, 3, 0, 3), 15.0, 15.0,
-    ...                        15.0, 0.5, 0.0, 0.0)
-    >>> print(constant_vote_warnings(sheet, {"expected": point})[0])  # doctest: +ELLIPSIS
-    the lowest expected system cost (Eval1) is at threshold inf, where the slot votes N on every instance: the system runs as with the slot forced to N (it misses 100 % of positives and flags 0 % of negatives)...
-    """  # noqa: E501
-    out = []
-    rates = sheet.rates
-    fusioner = sheet.provenance.get("fusioner") if sheet.provenance else None
-    for key, point in points.items():
-        vote = point.constant_vote
-        if vote is None:
-            continue
-        miss, alarm = ((rates.fn_forced_p, rates.fp_forced_p) if vote == "P"
-                       else (rates.fn_forced_n, rates.fp_forced_n))
-        text = (f"the {CRITERIA[key]} is at threshold {point.threshold:.6g}, where the slot "
-                f"votes {vote} on every instance: the system runs as with the slot forced to "
-                f"{vote} (it misses {miss:.0%} of positives and flags {alarm:.0%} of "
-                "negatives)").replace("%", " %")
-        becomes = _others_vote(fusioner, vote) if isinstance(fusioner, str) else None
-        if becomes:
-            text += f"; {becomes}"
-        out.append(text + "; the slot adds no information at this threshold: check that a "
-                   "constant slot is what you want")
-    return tuple(out)
 
 
 def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: Any = None,
@@ -463,16 +403,18 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
 
     roc = roc_curve(truth, values)
     e, w = frame["expected_cost"].to_numpy(), frame["worst_cost"].to_numpy()
-    optima = {"expected": _point(frame, _best(e, w), "expected"),
-              "worst": _point(frame, _best(w, e), "worst")}
+    points = {"expected": _point(frame, _best(e, w), "expected"),
+              "worst": _point(frame, _best(w, e), "worst"),
+              "accuracy": _point(frame, _best(-frame["accuracy"].to_numpy()), "accuracy"),
+              "youden": _point(frame, _best((frame["fpr"] - frame["tpr"]).to_numpy()), "youden")}
+    notes = constant_slot_notes(sheet, [(CRITERIA[k], p.threshold, p.constant)
+                                        for k, p in points.items()], truth.size)
+    for note in notes:
+        _warnings.warn(note, ConstantSlotWarning, stacklevel=2)
     return ThresholdSweep(
-        frame=frame,
-        expected_optimum=optima["expected"],
-        worst_case_optimum=optima["worst"],
-        model_only_optimum=_point(frame, _best(-frame["accuracy"].to_numpy()), "accuracy"),
-        youden_optimum=_point(frame, _best((frame["fpr"] - frame["tpr"]).to_numpy()), "youden"),
+        frame=frame, expected_optimum=points["expected"], worst_case_optimum=points["worst"],
+        model_only_optimum=points["accuracy"], youden_optimum=points["youden"],
         auc=float(roc_auc_score(truth, values)), roc=(roc[0], roc[1], roc[2]),
         positives=n_p, negatives=n_n, expected_cost_matrix=sheet.expected_cost_matrix,
         slot=sheet.slot, assumption=report.assumption, form=report.form,
-        sheet_digest=sheet.digest,
-        warnings=report.warnings + constant_vote_warnings(sheet, optima))
+        sheet_digest=sheet.digest, warnings=report.warnings, constant_slot=notes)
