@@ -13,6 +13,13 @@ Targets: the best engine within 5x of bincount, none slower than 20x.
 ``--big`` (not for CI) also writes a 10^8-row parquet file (int64 columns: 3 GiB once in memory)
 in chunks and counts it through DuckDB in a fresh process with a memory limit (``--memory-limit``,
 default 512MB), reporting the time, the peak RSS and the RSS before counting.
+
+The peak is the operating system's for that fresh process alone: a minimal parent (a Python
+that imports nothing but ``subprocess`` and ``resource``) starts it and reads
+``getrusage(RUSAGE_CHILDREN).ru_maxrss`` once it has exited. Reading ``RUSAGE_SELF`` inside the
+child, as this script did before, is wrong on Linux: a process keeps the high-water mark of the
+process it was forked from across ``exec``, so the child reported this script's own peak (it
+had just written the parquet file in 10^7-row chunks): 933 MiB for 10^8 rows.
 """
 
 from __future__ import annotations
@@ -133,7 +140,7 @@ def bench(rows: int, rounds: int) -> None:
 
 
 _BIG_CHILD = """
-import resource, sys, time, duckdb
+import sys, time, duckdb
 import causalcost as cc
 import causalcost.data.forced_runs, narwhals, polars, pandas  # noqa: F401 (imports in the baseline)
 duckdb.execute("SET memory_limit='{limit}'")
@@ -143,10 +150,31 @@ start = time.perf_counter()
 runs = cc.forced_runs(cc.read_table(sys.argv[1], engine="duckdb"), truth="y", models={models!r},
                       slot={slot!r}, fusioner="majority")
 elapsed = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(runs.n, runs.forced_p, runs.forced_n, f"{{elapsed:.1f}} s", f"{{peak:.0f}} MiB",
-      f"{{rss / 1024:.0f}} MiB", sep="; ")
+print(runs.n, runs.forced_p, runs.forced_n, f"{{elapsed:.1f}} s", f"{{rss / 1024:.0f}} MiB",
+      sep="; ")
 """
+
+#: The minimal parent: runs the child given as its arguments, passes its output through and
+#: prints the child's peak resident set size (KiB on Linux, bytes on macOS) as the last line.
+_PEAK_PARENT = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(done.returncode)
+"""
+
+
+def child_peak(argv: list[str]) -> tuple[str, float]:
+    """Run ``argv`` in a fresh process; its output and its own peak RSS in MiB, as the OS
+    measured it (started from the minimal parent :data:`_PEAK_PARENT`, never from this one)."""
+    done = subprocess.run([sys.executable, "-c", _PEAK_PARENT, *argv], capture_output=True,
+                          text=True, check=True)
+    *out, peak = done.stdout.strip().splitlines()
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return "\n".join(out), int(peak) * unit / 2**20
+
 
 
 def big(rows: int, chunk: int, limit: str) -> None:
@@ -169,11 +197,10 @@ def big(rows: int, chunk: int, limit: str) -> None:
               f"{rows * 4 * 8 / 2**30:.1f} GiB as int64 columns in memory) in "
               f"{time.perf_counter() - start:.1f} s")
         code = _BIG_CHILD.format(limit=limit, models=MODELS, slot=SLOT)
-        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                              text=True, check=True)
-        print(f"DuckDB, memory_limit {limit}: rows; forced_p; forced_n; time; peak RSS; "
-              "RSS after imports, before counting")
-        print(done.stdout.strip())
+        out, peak = child_peak([sys.executable, "-c", code, str(path)])
+        print(f"DuckDB, memory_limit {limit}: rows; forced_p; forced_n; time; "
+              "RSS after imports, before counting; peak RSS of the counting process")
+        print(f"{out.strip()}; {peak:.0f} MiB")
 
 
 def main(argv: list[str] | None = None) -> None:

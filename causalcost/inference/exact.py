@@ -69,7 +69,7 @@ class ExactPlan:
 def _signature(system: System, slot: str) -> tuple[Any, ...]:
     cpds = tuple(
         (c.variable, tuple(c.variables), tuple(len(c.state_names[v]) for v in c.variables))
-        for c in system.network.cpds
+        for c in system.graph.cpds
     )
     roles = (slot, system.class_node, system.system_node, system.positive,
              tuple(system.states(slot)), tuple(system.states(system.class_node)),
@@ -87,7 +87,7 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     if plan is not None:
         _CACHE.move_to_end(key)
         return plan
-    net = system.network
+    net = system.graph
     mutilated = nx.DiGraph(net.edges())
     mutilated.add_nodes_from(net.nodes())
     mutilated.remove_edges_from(list(mutilated.in_edges(slot)))
@@ -178,7 +178,7 @@ def joint_class_system(system: System, slot: str) -> np.ndarray:
     Assumes a validated slot. The plan is memoised; CPD values are read on every call.
     """
     plan = system.memo(("exact", slot), lambda: plan_exact(system, slot))
-    return plan.contract({c.variable: c.values for c in system.network.cpds})
+    return plan.contract({c.variable: c.values for c in system.graph.cpds})
 
 
 def observed_confusion(system: System, positives: float, negatives: float) -> Confusion:
@@ -202,12 +202,12 @@ def observed_confusion(system: System, positives: float, negatives: float) -> Co
 
     def plan() -> tuple[tuple[str, ...], Any]:
         targets = {system.class_node, system.system_node}
-        relevant = set(targets).union(*(nx.ancestors(system.network, t) for t in targets))
-        return _contraction(system.network, relevant, free=None,
+        relevant = set(targets).union(*(nx.ancestors(system.graph, t) for t in targets))
+        return _contraction(system.graph, relevant, free=None,
                             output=(system.class_node, system.system_node))[:2]
 
     factors, expression = system.memo(("observed",), plan)
-    cpds = {c.variable: c.values for c in system.network.cpds}
+    cpds = {c.variable: c.values for c in system.graph.cpds}
     joint = expression(*(cpds[n] for n in factors))  # [class, system] in state order
     c = system.states(system.class_node).index(system.positive)
     s = system.states(system.system_node).index(system.positive)

@@ -23,15 +23,17 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from causalcost.errors import ValidationError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork
 from causalcost.network.cpds import CPD_ATOL, is_deterministic, node_table, states_of
 from causalcost.network.divorce import MAX_TABLE_COLUMNS, fusioner_nodes
 from causalcost.network.fusioners import Fusioner, decision_table, make_fusioner
+
+if TYPE_CHECKING:
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork
 
 __all__ = ["describes", "recognise_vote", "vote_inputs"]
 
