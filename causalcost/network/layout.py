@@ -101,7 +101,7 @@ def layered_layout(system_or_graph: SystemGraph | nx.DiGraph) -> Layout:
     if isinstance(system_or_graph, nx.DiGraph):
         graph, last = system_or_graph, None
     elif isinstance(system_or_graph, SystemGraph):
-        graph, last = system_or_graph.network, system_or_graph.confusion_node
+        graph, last = system_or_graph.graph, system_or_graph.confusion_node
     else:
         raise TypeError(
             f"expected a System or a networkx DiGraph, got {type(system_or_graph).__name__}"

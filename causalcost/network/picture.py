@@ -287,8 +287,8 @@ class _Panel:
 
     def render(self, prefix: str) -> str:
         system, fixed = self.system, self.fixed
-        graph: nx.DiGraph = nx.DiGraph(system.network.edges)
-        graph.add_nodes_from(system.network.nodes)
+        graph: nx.DiGraph = nx.DiGraph(system.graph.edges)
+        graph.add_nodes_from(system.graph.nodes)
         if fixed is not None:
             graph.remove_edges_from(list(graph.in_edges(fixed)))
         roles = {system.class_node: "class", **{m: "model" for m in system.models}}
