@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcost.cli.common import (
     load_system,
@@ -17,13 +17,16 @@ from causalcost.cli.common import (
     vote_options,
 )
 from causalcost.cli.parsing import name
-from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
+
+if TYPE_CHECKING:
+    from causalcost.confusion import Confusion, CostMatrix
 
 __all__ = ["register"]
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
+    from causalcost.confusion import Confusion, CostMatrix
     from causalcost.network.netfile import network_path
     from causalcost.sheet.derivation import (
         network_provenance,
@@ -86,6 +89,8 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
 
 
 def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
+    from causalcost.confusion import Confusion
+
     name, sep, cells = text.partition(":")
     if sep and "=" not in name:
         if not name.strip():
@@ -96,7 +101,7 @@ def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+    from causalcost.confusion import Confusion
     from causalcost.sheet.costsheet import load_sheet
     from causalcost.sheet.report import compare, evaluate
 
@@ -107,15 +112,22 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         if name in given:
             raise ValidationError(f"two candidates are named {name!r}")
         given[name] = model
-    parts: list[Any] = [given]
-    if args.candidates:
-        parts.append(read_candidates_frame(args.candidates))
-    candidates = candidates_frame(*parts)
-    if candidates.empty:
-        raise ValidationError(
-            "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
-    if len(candidates) == 1:
-        model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
+    if len(given) == 1 and not args.candidates:  # one candidate: no frame (pandas) needed
+        candidates = None
+        model = next(iter(given.values()))
+    else:
+        from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+
+        parts: list[Any] = [given]
+        if args.candidates:
+            parts.append(read_candidates_frame(args.candidates))
+        candidates = candidates_frame(*parts)
+        if candidates.empty:
+            raise ValidationError(
+                "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
+        if len(candidates) == 1:
+            model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
+    if candidates is None or len(candidates) == 1:
         report = evaluate(sheet, model, confidence=args.confidence)
         noise = None
         if args.label_accuracy is not None:
@@ -147,6 +159,7 @@ def _plain(value: Any) -> Any:
 
 
 def _cmd_bound(args: argparse.Namespace) -> int:
+    from causalcost.confusion import Confusion, CostMatrix
     from causalcost.pricing.bounds import bound
 
     forced_p, forced_n = Confusion.parse(args.forced_p), Confusion.parse(args.forced_n)
