@@ -44,7 +44,8 @@ of the peers, when it is installed (``pip install pyagrum``; skipped cleanly oth
 on the systems of ``bench_many_models.py`` (k models, shared latent Difficulty, fused by
 majority and by AND; beyond 12 models the vote is divorced into count nodes):
 
-    ours        ``SystemBuilder`` from the CPD arrays + ``cc.interventional_table(system)``,
+    ours        ``SystemBuilder`` from the CPD numbers (drawn once, outside the timing) +
+                ``cc.interventional_table(system)``,
                 every plan cache cleared first (``inference.exact._CACHE``, the system's
                 memo, the builder's count-chain cache): building, validating, planning and
                 contracting, all included.
@@ -372,9 +373,10 @@ def agrum_route(gum: Any, parts: list[Any], system: cc.System) -> np.ndarray:
 
 
 def bench_cold(gum: Any, rule: str, k: int, args: argparse.Namespace) -> dict[str, Any]:
-    from bench_many_models import build_many
+    from bench_many_models import declare_many, draw_many
 
-    system = build_many(k, rule, args.seed)
+    numbers = draw_many(k, args.seed)  # drawn once: both routes get ready-made CPD numbers
+    system = declare_many(k, rule, numbers)
     parts = agrum_parts(system)
     ours = cc.interventional_table(system).probabilities
     diff = float(np.abs(agrum_route(gum, parts, system) - ours).max())
@@ -383,7 +385,7 @@ def bench_cold(gum: Any, rule: str, k: int, args: argparse.Namespace) -> dict[st
 
     def cold() -> object:
         clear_cold_caches()
-        return cc.interventional_table(build_many(k, rule, args.seed))
+        return cc.interventional_table(declare_many(k, rule, numbers))
 
     res = {"rule": rule, "k": k, "max_abs_diff": diff, "nodes": len(system.graph),
            "method": causalcost.inference.exact.plan_exact(system, system.slot).method}

@@ -18,7 +18,8 @@ run step by step: on a vote divorced into a chain of count nodes it needs 60x fe
 the greedy order and a few milliseconds of planning where opt_einsum takes 150 ms. Systems
 whose fusioner has many inputs and whose models are independent given a shared context are
 contracted around the fusioner instead (:mod:`causalcost.inference.vote_split`), which numpy runs
-several times faster.
+several times faster; that choice weighs the split's flops against the elimination order's,
+which take microseconds to count, so the general plan is only searched for when it will run.
 """
 
 from __future__ import annotations
@@ -101,11 +102,14 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
         system, slot, lambda nodes, output: _contraction(net, nodes, free=None, output=output)[:2]
     )
     output = (system.class_node, slot, system.system_node)
-    factors, expression, cost = _contraction(net, relevant, free=slot, output=output)
-    if split is not None and split.cost <= SPLIT_ADVANTAGE * cost:
+    # the split is weighed against the elimination order's flops (priced in microseconds):
+    # when it wins, the general plan is never searched for
+    if split is not None and split.cost <= SPLIT_ADVANTAGE * _elimination_cost(
+            net, relevant, free=slot, output=output):
         method, evaluate = "vote-split", split
     else:
         method = "einsum"
+        factors, expression, _ = _contraction(net, relevant, free=slot, output=output)
 
         def evaluate(cpds: Mapping[str, np.ndarray]) -> np.ndarray:
             return expression(*(cpds[n] for n in factors))
@@ -165,6 +169,18 @@ def _contraction(
     path, info = oe.contract_path(equation, *shapes, shapes=True, optimize="auto")
     expression = oe.contract_expression(equation, *shapes, optimize=path)
     return tuple(factors), expression, float(info.opt_cost)
+
+
+def _elimination_cost(net: Any, relevant: set[str], *, free: str | None,
+                      output: tuple[str, ...]) -> float:
+    """Flops of the min-weight elimination order over the CPDs of ``relevant``."""
+    symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
+    cpds = {c.variable: c for c in net.cpds}
+    terms = ["".join(symbols[v] for v in cpds[node].variables)
+             for node in sorted(relevant - {free}, key=str)]
+    sizes = {symbols[v]: n for node in relevant - {free}
+             for v, n in zip(cpds[node].variables, cpds[node].values.shape)}
+    return elimination_plan(terms, "".join(symbols[n] for n in output), sizes).cost
 
 
 def joint_class_system(system: System, slot: str) -> np.ndarray:
