@@ -10,6 +10,11 @@ same run, medians of the rounds; rounds are interleaved so a slow spell hits all
 
 Targets: the best engine within 5x of bincount, none slower than 20x.
 
+``--dask-cluster`` instead counts a Dask frame held by a ``distributed.LocalCluster`` (two
+worker processes) against Dask's own count of the same frame on the same cluster (see
+:func:`dask_cluster`; target: within 2x), e.g.
+``python benchmarks/bench_data.py --dask-cluster --rows 1e7 --partitions 16``.
+
 ``--big`` (not for CI) also writes a 10^8-row parquet file (int64 columns: 3 GiB once in memory)
 in chunks and counts it through DuckDB in a fresh process with a memory limit (``--memory-limit``,
 default 512MB), reporting the time, the peak RSS and the RSS before counting.
@@ -203,6 +208,66 @@ def big(rows: int, chunk: int, limit: str) -> None:
         print(f"{out.strip()}; {peak:.0f} MiB")
 
 
+def dask_cluster(rows: int, rounds: int, partitions: int) -> None:
+    """Forced runs counted on a Dask frame held by a local cluster, against Dask's own count.
+
+    A ``distributed.LocalCluster`` of two worker processes (one thread each) holds the frame
+    (``partitions`` pandas partitions, persisted on the workers before timing). The baseline
+    is Dask's own count of the same rows by the same four columns,
+    ``df[cols].value_counts(split_out=1)`` (``df.groupby(cols).size(split_out=1)`` where this
+    Dask has no ``DataFrame.value_counts``), computed on the same cluster; the ratio is of
+    medians over interleaved rounds. Target: within 2x.
+    """
+    import dask.dataframe as dd
+    import pandas as pd
+    from distributed import Client, LocalCluster, wait
+
+    import causalcost as cc
+
+    columns = make_columns(rows)
+    cols = ["y", *MODELS]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        frame = client.persist(dd.from_pandas(pd.DataFrame(columns), npartitions=partitions))
+        wait(frame)
+        if hasattr(frame, "value_counts"):
+            baseline_name = "df[cols].value_counts(split_out=1)"
+
+            def baseline() -> object:
+                return frame[cols].value_counts(split_out=1).compute()
+        else:
+            baseline_name = "df.groupby(cols).size(split_out=1)"
+
+            def baseline() -> object:
+                return frame.groupby(cols).size(split_out=1).compute()
+
+        def ours() -> object:
+            return cc.forced_runs(frame, truth="y", models=MODELS, slot=SLOT,
+                                  fusioner="majority")
+
+        check(columns, {"dask cluster": frame})
+        counted = baseline()
+        assert int(counted.sum()) == rows
+        fns = {baseline_name: baseline, "causalcost forced_runs": ours}
+        for fn in fns.values():  # warm up
+            fn()
+        times: dict[str, list[float]] = {k: [] for k in fns}
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                times[name].append(timed(fn))
+    base = statistics.median(times[baseline_name])
+    print(f"Dask on a LocalCluster (2 worker processes), {rows:,} rows in {partitions} "
+          f"partitions; median of {rounds} rounds")
+    print("| count | ms (median) | min ms | ratio to Dask's own |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        print(f"| {name} | {med * 1e3:.1f} | {min(ts) * 1e3:.1f} | {med / base:.2f}x |")
+    ratio = statistics.median(times["causalcost forced_runs"]) / base
+    print(f"target (within 2x of Dask's own count): {'yes' if ratio <= 2 else 'NO'} "
+          f"({ratio:.2f}x)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=float, default=1e7, help="rows (default 1e7)")
@@ -212,8 +277,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="also count a 10^8-row parquet through DuckDB (slow; not for CI)")
     parser.add_argument("--big-rows", type=float, default=1e8, help="rows of --big")
     parser.add_argument("--memory-limit", default="512MB", help="DuckDB memory_limit for --big")
+    parser.add_argument("--dask-cluster", action="store_true",
+                        help="only count on a Dask frame held by a distributed.LocalCluster "
+                             "(2 worker processes) against Dask's own count of the same frame")
+    parser.add_argument("--partitions", type=int, default=16,
+                        help="partitions of the --dask-cluster frame (default 16)")
     args = parser.parse_args(argv)
     rows, rounds = (10**6, 3) if args.quick else (int(args.rows), args.rounds)
+    if args.dask_cluster:
+        dask_cluster(rows, rounds, args.partitions)
+        return
     bench(rows, rounds)
     if args.big:
         big(int(args.big_rows), 10**7, args.memory_limit)
