@@ -333,7 +333,7 @@ def clear_cold_caches(system: cc.System | None = None) -> None:
 def agrum_parts(system: cc.System) -> list[tuple[str, tuple[str, ...], tuple[str, ...],
                                                  np.ndarray]]:
     """``(node, states, parents, CPD in pyAgrum's order)`` of every node but the slot's CPD."""
-    graph = system.graph
+    graph = getattr(system, "graph", None) or system.network  # versions before .graph
     parts = []
     for node in graph.nodes():
         table = graph.get_cpds(node)
@@ -387,7 +387,7 @@ def bench_cold(gum: Any, rule: str, k: int, args: argparse.Namespace) -> dict[st
         clear_cold_caches()
         return cc.interventional_table(declare_many(k, rule, numbers))
 
-    res = {"rule": rule, "k": k, "max_abs_diff": diff, "nodes": len(system.graph),
+    res = {"rule": rule, "k": k, "max_abs_diff": diff, "nodes": len(system.network.nodes()),
            "method": causalcost.inference.exact.plan_exact(system, system.slot).method}
     res.update(measure_group({"ours_cold": cold,
                               "pyagrum": lambda: agrum_route(gum, parts, system)},
