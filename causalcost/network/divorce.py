@@ -193,11 +193,12 @@ def fusioner_nodes(
     return list(_count_chain(fusioner, name, tuple(states)))
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=1)
 def _count_chain(fusioner: Fusioner, name: str, states: tuple[str, str]
                  ) -> tuple[NodeTable, ...]:
-    """The divorced nodes of :func:`fusioner_nodes`, kept for the few last rules: the builder
-    declares them and the system it builds checks its tables against them (read-only rows)."""
+    """The divorced nodes of :func:`fusioner_nodes`, kept for the last rule only: the builder
+    declares them and the system it builds checks its tables against them (read-only rows,
+    the very arrays the builder holds; one chain is kept, as large as one system's tables)."""
     inputs = fusioner.inputs
     weights = [int(round(w)) for w in fusioner.weights or ()]
     values, bounds, need = count_values(fusioner)
