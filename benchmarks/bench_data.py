@@ -16,9 +16,21 @@ counted by every path engine (polars, DuckDB, Dask, pandas), each timed against 
 length when the 1 MB file takes about 5x the 200 k one (a quadratic sniffer would take 25x);
 target: every engine's growth below 10x.
 
+``--dask-cluster`` instead counts a Dask frame held by a ``distributed.LocalCluster`` (two
+worker processes) against Dask's own count of the same frame on the same cluster (see
+:func:`dask_cluster`; target: within 2x), e.g.
+``python benchmarks/bench_data.py --dask-cluster --rows 1e7 --partitions 16``.
+
 ``--big`` (not for CI) also writes a 10^8-row parquet file (int64 columns: 3 GiB once in memory)
 in chunks and counts it through DuckDB in a fresh process with a memory limit (``--memory-limit``,
 default 512MB), reporting the time, the peak RSS and the RSS before counting.
+
+The peak is the operating system's for that fresh process alone: a minimal parent (a Python
+that imports nothing but ``subprocess`` and ``resource``) starts it and reads
+``getrusage(RUSAGE_CHILDREN).ru_maxrss`` once it has exited. Reading ``RUSAGE_SELF`` inside the
+child, as this script did before, is wrong on Linux: a process keeps the high-water mark of the
+process it was forked from across ``exec``, so the child reported this script's own peak (it
+had just written the parquet file in 10^7-row chunks): 933 MiB for 10^8 rows.
 """
 
 from __future__ import annotations
@@ -139,7 +151,7 @@ def bench(rows: int, rounds: int) -> None:
 
 
 _BIG_CHILD = """
-import resource, sys, time, duckdb
+import sys, time, duckdb
 import causalcost as cc
 import causalcost.data.forced_runs, narwhals, polars, pandas  # noqa: F401 (imports in the baseline)
 duckdb.execute("SET memory_limit='{limit}'")
@@ -149,10 +161,31 @@ start = time.perf_counter()
 runs = cc.forced_runs(cc.read_table(sys.argv[1], engine="duckdb"), truth="y", models={models!r},
                       slot={slot!r}, fusioner="majority")
 elapsed = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(runs.n, runs.forced_p, runs.forced_n, f"{{elapsed:.1f}} s", f"{{peak:.0f}} MiB",
-      f"{{rss / 1024:.0f}} MiB", sep="; ")
+print(runs.n, runs.forced_p, runs.forced_n, f"{{elapsed:.1f}} s", f"{{rss / 1024:.0f}} MiB",
+      sep="; ")
 """
+
+#: The minimal parent: runs the child given as its arguments, passes its output through and
+#: prints the child's peak resident set size (KiB on Linux, bytes on macOS) as the last line.
+_PEAK_PARENT = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(done.returncode)
+"""
+
+
+def child_peak(argv: list[str]) -> tuple[str, float]:
+    """Run ``argv`` in a fresh process; its output and its own peak RSS in MiB, as the OS
+    measured it (started from the minimal parent :data:`_PEAK_PARENT`, never from this one)."""
+    done = subprocess.run([sys.executable, "-c", _PEAK_PARENT, *argv], capture_output=True,
+                          text=True, check=True)
+    *out, peak = done.stdout.strip().splitlines()
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return "\n".join(out), int(peak) * unit / 2**20
+
 
 
 def big(rows: int, chunk: int, limit: str) -> None:
@@ -175,11 +208,70 @@ def big(rows: int, chunk: int, limit: str) -> None:
               f"{rows * 4 * 8 / 2**30:.1f} GiB as int64 columns in memory) in "
               f"{time.perf_counter() - start:.1f} s")
         code = _BIG_CHILD.format(limit=limit, models=MODELS, slot=SLOT)
-        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                              text=True, check=True)
-        print(f"DuckDB, memory_limit {limit}: rows; forced_p; forced_n; time; peak RSS; "
-              "RSS after imports, before counting")
-        print(done.stdout.strip())
+        out, peak = child_peak([sys.executable, "-c", code, str(path)])
+        print(f"DuckDB, memory_limit {limit}: rows; forced_p; forced_n; time; "
+              "RSS after imports, before counting; peak RSS of the counting process")
+        print(f"{out.strip()}; {peak:.0f} MiB")
+
+
+def dask_cluster(rows: int, rounds: int, partitions: int) -> None:
+    """Forced runs counted on a Dask frame held by a local cluster, against Dask's own count.
+
+    A ``distributed.LocalCluster`` of two worker processes (one thread each) holds the frame
+    (``partitions`` pandas partitions, persisted on the workers before timing). The baseline
+    is Dask's own count of the same rows by the same four columns,
+    ``df[cols].value_counts(split_out=1)`` (``df.groupby(cols).size(split_out=1)`` where this
+    Dask has no ``DataFrame.value_counts``), computed on the same cluster; the ratio is of
+    medians over interleaved rounds. Target: within 2x.
+    """
+    import dask.dataframe as dd
+    import pandas as pd
+    from distributed import Client, LocalCluster, wait
+
+    import causalcost as cc
+
+    columns = make_columns(rows)
+    cols = ["y", *MODELS]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        frame = client.persist(dd.from_pandas(pd.DataFrame(columns), npartitions=partitions))
+        wait(frame)
+        if hasattr(frame, "value_counts"):
+            baseline_name = "df[cols].value_counts(split_out=1)"
+
+            def baseline() -> object:
+                return frame[cols].value_counts(split_out=1).compute()
+        else:
+            baseline_name = "df.groupby(cols).size(split_out=1)"
+
+            def baseline() -> object:
+                return frame.groupby(cols).size(split_out=1).compute()
+
+        def ours() -> object:
+            return cc.forced_runs(frame, truth="y", models=MODELS, slot=SLOT,
+                                  fusioner="majority")
+
+        check(columns, {"dask cluster": frame})
+        counted = baseline()
+        assert int(counted.sum()) == rows
+        fns = {baseline_name: baseline, "causalcost forced_runs": ours}
+        for fn in fns.values():  # warm up
+            fn()
+        times: dict[str, list[float]] = {k: [] for k in fns}
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                times[name].append(timed(fn))
+    base = statistics.median(times[baseline_name])
+    print(f"Dask on a LocalCluster (2 worker processes), {rows:,} rows in {partitions} "
+          f"partitions; median of {rounds} rounds")
+    print("| count | ms (median) | min ms | ratio to Dask's own |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        print(f"| {name} | {med * 1e3:.1f} | {min(ts) * 1e3:.1f} | {med / base:.2f}x |")
+    ratio = statistics.median(times["causalcost forced_runs"]) / base
+    print(f"target (within 2x of Dask's own count): {'yes' if ratio <= 2 else 'NO'} "
+          f"({ratio:.2f}x)")
 
 
 def long_fields(rounds: int) -> None:
@@ -239,8 +331,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="also count a 10^8-row parquet through DuckDB (slow; not for CI)")
     parser.add_argument("--big-rows", type=float, default=1e8, help="rows of --big")
     parser.add_argument("--memory-limit", default="512MB", help="DuckDB memory_limit for --big")
+    parser.add_argument("--dask-cluster", action="store_true",
+                        help="only count on a Dask frame held by a distributed.LocalCluster "
+                             "(2 worker processes) against Dask's own count of the same frame")
+    parser.add_argument("--partitions", type=int, default=16,
+                        help="partitions of the --dask-cluster frame (default 16)")
     args = parser.parse_args(argv)
     rows, rounds = (10**6, 3) if args.quick else (int(args.rows), args.rounds)
+    if args.dask_cluster:
+        dask_cluster(rows, rounds, args.partitions)
+        return
     bench(rows, rounds)
     long_fields(rounds)
     if args.big:

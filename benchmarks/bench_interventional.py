@@ -34,6 +34,27 @@ sampling
     conservative figure counts n instances.
 
 The pgmpy answers are checked against ours (absolute tolerance 1e-9) once per k.
+
+``--cold`` (a separate run) times a *cold* query against pyAgrum, the fastest exact engine
+of the peers, when it is installed (``pip install pyagrum``; skipped cleanly otherwise)::
+
+    python benchmarks/bench_interventional.py --cold                 # k = 2 ... 200
+    python benchmarks/bench_interventional.py --cold --k 10 40 --rounds 5
+
+on the systems of ``bench_many_models.py`` (k models, shared latent Difficulty, fused by
+majority and by AND; beyond 12 models the vote is divorced into count nodes):
+
+    ours        ``SystemBuilder`` from the CPD numbers (drawn once, outside the timing) +
+                ``cc.interventional_table(system)``,
+                every plan cache cleared first (``inference.exact._CACHE``, the system's
+                memo, the builder's count-chain cache): building, validating, planning and
+                contracting, all included.
+    pyAgrum     ``gum.BayesNet`` built from the same CPD arrays (the count nodes' tables
+                handed over ready-made, which favours pyAgrum) with the slot's incoming arcs
+                left out (the do-operator), then ``LazyPropagation`` and the four posteriors
+                ``P(Confusion | slot = x, Class = c)``.
+    Target: ours / pyAgrum <= 1 at every k (both rules). The answers are checked against each
+    other (absolute tolerance 1e-9) once per system.
 """
 
 from __future__ import annotations
@@ -69,6 +90,7 @@ import causalcost as cc  # noqa: E402
 import causalcost.inference.exact  # noqa: E402
 import causalcost.inference.forward  # noqa: E402
 import causalcost.inference.sampling  # noqa: E402
+import causalcost.network.divorce  # noqa: E402
 from causalcost.inference.table import OUTCOMES  # noqa: E402
 
 EXACT_TARGET = 20.0
@@ -293,6 +315,115 @@ def peak_rss(k: int, samples: int, seed: int) -> dict[str, float]:
 
 
 # -- output --------------------------------------------------------------------------------
+# -- cold queries against pyAgrum ----------------------------------------------------------
+COLD_K = (2, 5, 10, 20, 40, 100, 200)
+COLD_RULES = ("majority", "and")
+
+
+def clear_cold_caches(system: cc.System | None = None) -> None:
+    """Every cache a query on a new system of a known structure could reuse."""
+    causalcost.inference.exact._CACHE.clear()
+    chain = getattr(causalcost.network.divorce, "_count_chain", None)
+    if chain is not None:
+        chain.cache_clear()
+    if system is not None:
+        clear_plan_caches(system)
+
+
+def agrum_parts(system: cc.System) -> list[tuple[str, tuple[str, ...], tuple[str, ...],
+                                                 np.ndarray]]:
+    """``(node, states, parents, CPD in pyAgrum's order)`` of every node but the slot's CPD."""
+    graph = getattr(system, "graph", None) or system.network  # versions before .graph
+    parts = []
+    for node in graph.nodes():
+        table = graph.get_cpds(node)
+        parents = tuple(table.variables[1:])
+        # pyAgrum's array axes run from the last parent to the child: reverse ours
+        values = np.ascontiguousarray(table.values.transpose(
+            list(range(len(table.variables)))[::-1]))
+        parts.append((node, tuple(table.state_names[node]), parents, values))
+    return parts
+
+
+def agrum_route(gum: Any, parts: list[Any], system: cc.System) -> np.ndarray:
+    """``[c, x, outcome]`` from pyAgrum: build the mutilated network, LazyPropagation, 4 queries."""
+    slot = system.slot
+    bn = gum.BayesNet()
+    for node, states, _, _ in parts:
+        bn.add(gum.LabelizedVariable(node, node, list(states)))
+    for node, _, parents, _ in parts:
+        if node != slot:
+            for parent in parents:
+                bn.addArc(parent, node)
+    for node, states, _, values in parts:
+        if node == slot:  # do(slot): a root; its prior is irrelevant under evidence
+            bn.cpt(node).fillWith([1.0 / len(states)] * len(states))
+        else:
+            bn.cpt(node).fillWith(values.ravel())
+    ie = gum.LazyPropagation(bn)
+    ie.addTarget(system.confusion_node)
+    out = np.zeros((2, 2, 4))
+    for c, cls in enumerate(CLASSES):
+        for x, forced in enumerate(CLASSES):
+            ie.setEvidence({system.class_node: cls, slot: forced})
+            ie.makeInference()
+            post = ie.posterior(system.confusion_node)
+            out[c, x] = [post[{system.confusion_node: o}] for o in OUTCOMES]
+    return out
+
+
+def bench_cold(gum: Any, rule: str, k: int, args: argparse.Namespace) -> dict[str, Any]:
+    from bench_many_models import declare_many, draw_many
+
+    numbers = draw_many(k, args.seed)  # drawn once: both routes get ready-made CPD numbers
+    system = declare_many(k, rule, numbers)
+    parts = agrum_parts(system)
+    ours = cc.interventional_table(system).probabilities
+    diff = float(np.abs(agrum_route(gum, parts, system) - ours).max())
+    if diff > TOLERANCE:
+        raise AssertionError(f"{rule}-{k}: pyAgrum and causalcost disagree by {diff:.3g}")
+
+    def cold() -> object:
+        clear_cold_caches()
+        return cc.interventional_table(declare_many(k, rule, numbers))
+
+    res = {"rule": rule, "k": k, "max_abs_diff": diff, "nodes": len(system.network.nodes()),
+           "method": causalcost.inference.exact.plan_exact(system, system.slot).method}
+    res.update(measure_group({"ours_cold": cold,
+                              "pyagrum": lambda: agrum_route(gum, parts, system)},
+                             rounds=args.rounds, min_round=args.min_round))
+    res["ratio"] = res["ours_cold"]["median_s"] / res["pyagrum"]["median_s"]
+    return res
+
+
+def run_cold(args: argparse.Namespace) -> list[dict[str, Any]]:
+    try:
+        import pyagrum as gum
+    except ImportError:
+        print("pyAgrum is not installed (pip install pyagrum): the cold-query comparison is "
+              "skipped")
+        return []
+    ks = args.k or ((2, 10, 40) if args.quick else COLD_K)
+    print(f"Cold query (build + first exact table) against pyAgrum {gum.__version__}: median "
+          f"ms per call ± IQR ({args.rounds} rounds); target ours / pyAgrum <= 1")
+    head = (f"{'rule':>8} | {'k':>3} | {'ours cold ms':>18} | {'pyAgrum ms':>18} | "
+            f"{'ours/pyAgrum':>12} | {'method':>10} | max |diff|")
+    print(head)
+    print("-" * len(head))
+    results = []
+    for rule in COLD_RULES:
+        for k in ks:
+            r = bench_cold(gum, rule, k, args)
+            results.append(r)
+            print(f"{rule:>8} | {k:>3} | {_ms(r['ours_cold'])} | {_ms(r['pyagrum'])} | "
+                  f"{r['ratio']:11.2f}x | {r['method']:>10} | {r['max_abs_diff']:.1e}",
+                  flush=True)
+    worst = max(results, key=lambda r: r["ratio"])
+    print(f"target (ours <= pyAgrum) met at every k: {_yes(worst['ratio'] <= 1)}; worst ratio "
+          f"{worst['ratio']:.2f} ({worst['rule']}, k={worst['k']})")
+    return results
+
+
 def _ms(m: dict[str, Any]) -> str:
     return f"{m['median_s'] * 1e3:9.3f} ±{m['iqr_s'] * 1e3:7.3f}"
 
@@ -363,7 +494,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rss", type=lambda s: int(float(s)), default=None, metavar="N",
                         help="only measure the peak memory of one sampled table of N instances "
                              "at each --k (default k: 10), each in a fresh process")
+    parser.add_argument("--cold", action="store_true",
+                        help="only the cold query (build + first table) against pyAgrum, "
+                             "k = 2 ... 200 by default (see the module docstring)")
     args = parser.parse_args(argv)
+    if args.cold:
+        args.rounds = args.rounds or (3 if args.quick else 7)
+        args.min_round = args.min_round if args.min_round is not None else 0.05
+        results = run_cold(args)
+        if args.json is not None and results:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps({"cold": results}, indent=2, default=float) + "\n")
+        return 0
     if args.rss is not None:
         for k in args.k or (10,):
             r = peak_rss(k, args.rss, args.seed)

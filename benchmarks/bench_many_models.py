@@ -72,19 +72,34 @@ DIFFICULTY = ("easy", "medium", "hard")
 
 
 # -- systems ---------------------------------------------------------------------------------
-def build_many(k: int, rule: str, seed: int = 20261122) -> cc.System:
-    """The benchmark system of ``systems.py`` with ``rule`` as the fusioner; slot = last model."""
+def draw_many(k: int, seed: int = 20261122) -> tuple[np.ndarray, list[list[float]]]:
+    """The seeded CPD numbers of the k-model system: P(Difficulty | Class) and, per model, its
+    positive probability per (Class, Difficulty) configuration."""
     rng = np.random.default_rng([seed, k])
-    builder = cc.SystemBuilder(class_prior=0.3, name=f"{rule}-{k}")
-    builder.add_latent("Difficulty", DIFFICULTY, rng.dirichlet(np.ones(3), size=2),
-                       parents=["Class"])
-    models = [f"model_{i + 1}" for i in range(k)]
-    for name in models:
+    difficulty = rng.dirichlet(np.ones(3), size=2)
+    rates = []
+    for _ in range(k):
         on_positive = np.sort(rng.uniform(0.55, 0.98, size=3))[::-1]
         on_negative = np.sort(rng.uniform(0.02, 0.45, size=3))
-        builder.add_model(name, parents=["Class", "Difficulty"],
-                          positive_probability=[*on_positive.tolist(), *on_negative.tolist()])
+        rates.append([*on_positive.tolist(), *on_negative.tolist()])
+    return difficulty, rates
+
+
+def declare_many(k: int, rule: str, numbers: tuple[np.ndarray, list[list[float]]]
+                 ) -> cc.System:
+    """The k-model system fused by ``rule`` from :func:`draw_many`'s numbers; slot = last."""
+    difficulty, rates = numbers
+    builder = cc.SystemBuilder(class_prior=0.3, name=f"{rule}-{k}")
+    builder.add_latent("Difficulty", DIFFICULTY, difficulty, parents=["Class"])
+    models = [f"model_{i + 1}" for i in range(k)]
+    for name, rate in zip(models, rates):
+        builder.add_model(name, parents=["Class", "Difficulty"], positive_probability=rate)
     return builder.set_fusioner(rule).build(slot=models[-1])
+
+
+def build_many(k: int, rule: str, seed: int = 20261122) -> cc.System:
+    """The benchmark system of ``systems.py`` with ``rule`` as the fusioner; slot = last model."""
+    return declare_many(k, rule, draw_many(k, seed))
 
 
 # -- timing (as bench_interventional.py) -----------------------------------------------------

@@ -18,12 +18,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from .confusion import (
-    CELLS,
-    OUTCOMES,
-    Confusion,
-    CostMatrix,
-)
 from .errors import (
     CausalCostError,
     CostMatrixError,
@@ -45,6 +39,11 @@ _LAZY: dict[str, str] = {
     # same instances declared or proven, candidates from predictions (issues 16, 17)
     "row_fingerprint": "sheet.instances",
     "confusions_from_predictions": "sheet.candidates",
+    # start-up (issue 18): numpy loads with the first value object, not with the package
+    "CELLS": "confusion",
+    "OUTCOMES": "confusion",
+    "Confusion": "confusion",
+    "CostMatrix": "confusion",
     "CausalCostWarning": "errors",
     "candidates_frame": "sheet.candidates",
     "generate_signing_key": "sheet.signing",
@@ -189,6 +188,7 @@ _LAZY: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
     from .data.forced_runs import forced_runs
     from .data.predictions import confusion_at_threshold, confusion_from_predictions
     from .data.readers import read_table

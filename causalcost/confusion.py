@@ -17,10 +17,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from causalcost.display import EXACT_LIMIT, format_number, html_table
 from causalcost.errors import (
@@ -30,6 +29,9 @@ from causalcost.errors import (
     OverflowInputError,
     ValidationError,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "CELLS", "CLASSES", "OUTCOMES", "Confusion", "CostMatrix", "format_number", "parse_cells",
@@ -220,6 +222,8 @@ class _Cells:
 
     def to_frame(self) -> pd.DataFrame:
         """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
+        import pandas as pd
+
         return pd.DataFrame(
             self.to_array(),
             index=pd.Index(list(CLASSES), name="true"),
@@ -374,6 +378,8 @@ class Confusion(_Cells):
 
         Labels ``"P"`` and ``"N"`` are looked up by name, so row/column order is free.
         """
+        import pandas as pd
+
         if not isinstance(frame, pd.DataFrame):
             raise InputTypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
         try:

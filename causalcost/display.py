@@ -12,12 +12,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from causalcost.errors import InputTypeError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["EXACT_LIMIT", "format_number", "format_interval", "html_table", "html_block",
            "html_side_by_side"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcost.cli.common import (
     cells,
@@ -21,13 +21,16 @@ from causalcost.cli.common import (
     vote_options,
 )
 from causalcost.cli.parsing import name, output_file
-from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import CausalCostWarning, ValidationError
+
+if TYPE_CHECKING:
+    from causalcost.confusion import Confusion, CostMatrix
 
 __all__ = ["register"]
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
+    from causalcost.confusion import Confusion, CostMatrix
     from causalcost.network.netfile import network_path
     from causalcost.sheet.derivation import (
         network_provenance,
@@ -132,6 +135,8 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
 
 
 def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
+    from causalcost.confusion import Confusion
+
     name, sep, cells = text.partition(":")
     if sep and "=" not in name:
         if not name.strip():
@@ -142,7 +147,7 @@ def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+    from causalcost.confusion import Confusion
     from causalcost.sheet.costsheet import load_sheet
     from causalcost.sheet.report import compare, evaluate
 
@@ -153,15 +158,22 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         if name in given:
             raise ValidationError(f"two candidates are named {name!r}")
         given[name] = model
-    parts: list[Any] = [given]
-    if args.candidates:
-        parts.append(read_candidates_frame(args.candidates))
-    candidates = candidates_frame(*parts)
-    if candidates.empty:
-        raise ValidationError(
-            "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
-    if len(candidates) == 1:
-        model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
+    if len(given) == 1 and not args.candidates:  # one candidate: no frame (pandas) needed
+        candidates = None
+        model = next(iter(given.values()))
+    else:
+        from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+
+        parts: list[Any] = [given]
+        if args.candidates:
+            parts.append(read_candidates_frame(args.candidates))
+        candidates = candidates_frame(*parts)
+        if candidates.empty:
+            raise ValidationError(
+                "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
+        if len(candidates) == 1:
+            model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
+    if candidates is None or len(candidates) == 1:
         report = evaluate(sheet, model, confidence=args.confidence,
                           same_instances=args.same_instances,
                           row_fingerprint=args.row_fingerprint)
@@ -208,6 +220,7 @@ def _plain(value: Any) -> Any:
 
 
 def _cmd_bound(args: argparse.Namespace) -> int:
+    from causalcost.confusion import Confusion, CostMatrix
     from causalcost.pricing.bounds import bound
 
     forced_p, forced_n = Confusion.parse(args.forced_p), Confusion.parse(args.forced_n)

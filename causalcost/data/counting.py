@@ -26,6 +26,7 @@ from causalcost.errors import DataError
 __all__ = ["count_votes", "count_arrays"]
 
 _CODE, _LEN = "__causalcost_code", "__causalcost_len"
+_WEIGHT = "__causalcost_rows"
 
 
 def _other_names(rules: Sequence[LabelRule]) -> dict[str, str]:
@@ -88,24 +89,20 @@ def count_votes(frame: Frame, rules: Sequence[LabelRule], keys: Sequence[nw.Expr
     [[1, 1], [0, 1]]
     """
     n = len(keys)
-    code = _add_bits([*keys], n)
-    if rules:  # rows where a column is not a label all get the code 2 ** n
-        valid = nw.all_horizontal(*(r.valid() for r in rules), ignore_nulls=False)
-        code = nw.when(valid.fill_null(False)).then(code).otherwise(nw.lit(2**n, dtype=nw.Int32))
+    code, other = query_parts(rules, keys)
     names = _other_names(rules)
-    other = [r.other().alias(names[r.column]) for r in rules if r.column in names]  # type: ignore[union-attr]
     flag_names = _flag_names(rules)
-    other += [r.flags()[k].cast(nw.Int32).alias(flag_names[(r.column, k)])
-              for r in rules for k in r.flags()]
+    flag_columns = list(flag_names.values())
     # polars plans the whole query when it is lazy (same engine, same data, no copy)
     query = frame.lazy() if frame.implementation.is_polars() else frame
     try:  # eager engines evaluate each step at once, lazy ones on collect
-        result = collect(query.select(code.alias(_CODE), *other).group_by(_CODE).agg(
-            nw.len().alias(_LEN),
-            *(nw.col(c).min().alias(f"{c}_min") for c in names.values()),
-            *(nw.col(c).max().alias(f"{c}_max") for c in names.values()),
-            *(nw.col(c).max().alias(c) for c in flag_names.values()),
-        ))
+        if frame.implementation.is_dask():
+            lazy, finish = dask_counts(frame, code, other, list(names.values()),
+                                       [r.column for r in rules], flag_columns)
+            result = finish(lazy.compute())
+        else:
+            result = collect(_grouped(query.select(code.alias(_CODE), *other),
+                                      list(names.values()), flag_columns))
     except Exception as exc:  # an engine choking on a bad value (a cast): name the column
         error = exc if isinstance(exc, DataError) else engine_error(frame, exc)
         raise_label_errors(frame, rules, any_bad=True, others={})
@@ -125,6 +122,102 @@ def _found_flags(flag_names: dict[tuple[str, str], str],
     for (column, key), name in flag_names.items():
         flags.setdefault(column, {})[key] = any(not is_missing(v) and bool(v) for v in get(name))
     return flags
+
+
+def query_parts(rules: Sequence[LabelRule], keys: Sequence[nw.Expr]
+                ) -> tuple[nw.Expr, list[nw.Expr]]:
+    """The row's code (``2 ** len(keys)`` where a column is not a label) and the expressions
+    of the string columns' non-positive labels and of their flags, as :func:`count_votes`
+    groups them."""
+    n = len(keys)
+    code = _add_bits([*keys], n)
+    if rules:  # rows where a column is not a label all get the code 2 ** n
+        valid = nw.all_horizontal(*(r.valid() for r in rules), ignore_nulls=False)
+        code = nw.when(valid.fill_null(False)).then(code).otherwise(nw.lit(2**n, dtype=nw.Int32))
+    names = _other_names(rules)
+    other = [r.other().alias(names[r.column]) for r in rules if r.column in names]  # type: ignore[union-attr]
+    flag_names = _flag_names(rules)
+    other += [r.flags()[k].cast(nw.Int32).alias(flag_names[(r.column, k)])
+              for r in rules for k in r.flags()]
+    return code, other
+
+
+def _grouped(selected: Frame, others: list[str], flags: Sequence[str] = ()) -> Frame:
+    """Rows of ``selected`` (the code, the non-positive labels and the flags) counted by code;
+    a flag is raised in a group when any of its rows raised it."""
+    return selected.group_by(_CODE).agg(
+        nw.len().alias(_LEN),
+        *(nw.col(c).min().alias(f"{c}_min") for c in others),
+        *(nw.col(c).max().alias(f"{c}_max") for c in others),
+        *(nw.col(c).max().alias(c) for c in flags),
+    )
+
+
+#: Partial counts combined per step of Dask's tree reduction.
+DASK_SPLIT_EVERY = 32
+
+
+def dask_counts(frame: Frame, code: nw.Expr, other: Sequence[nw.Expr], others: list[str],
+                columns: Sequence[str] = (), flags: Sequence[str] = (),
+                ) -> tuple[Any, Callable[[Any], Any]]:
+    """The group-by of :func:`count_votes` on a Dask frame: a lazy Dask frame and the function
+    turning its computed (pandas) value into the counts by code (a narwhals frame).
+
+    Each partition is counted by one task and the partial counts are combined by a tree
+    reduction of at most :data:`DASK_SPLIT_EVERY` per step, with no shuffle. (Going through
+    narwhals' Dask translation instead costs some eighty tasks per partition and, from 16
+    partitions on, a shuffle.) A partition's task counts its rows by ``columns`` (the label
+    columns the expressions read), as Dask's own ``value_counts`` does; the expressions then
+    run once, on the few distinct rows, weighted by their counts. When they read a column not
+    among ``columns`` (found on the empty ``_meta`` partition, before anything runs), each
+    partition's task evaluates them on its rows instead.
+    """
+    native = frame.to_native()
+    columns = list(dict.fromkeys(columns))
+    outputs = [_CODE, _LEN, *(f"{c}_{end}" for c in others for end in ("min", "max")),
+               *flags]
+    ends = {**{f"{c}_{end}": end for c in others for end in ("min", "max")},
+            **{c: "max" for c in flags}}
+
+    def counted(part: Any) -> Any:  # rows of a pandas frame counted by ``columns``
+        return part.groupby(columns, dropna=False, sort=False, observed=True).size(
+            ).reset_index(name=_WEIGHT)
+
+    def add(parts: Any) -> Any:
+        return parts.groupby(columns, dropna=False, sort=False, observed=True)[_WEIGHT].sum(
+            ).reset_index()
+
+    def by_code(distinct: Any) -> Any:  # the distinct rows' codes, weighted by their counts
+        weighted = nw.from_native(distinct, eager_only=True).select(
+            code.alias(_CODE), *other, nw.col(_WEIGHT))
+        return weighted.group_by(_CODE).agg(
+            nw.col(_WEIGHT).sum().alias(_LEN),
+            *(nw.col(c).min().alias(f"{c}_min") for c in others),
+            *(nw.col(c).max().alias(f"{c}_max") for c in others),
+            *(nw.col(c).max().alias(c) for c in flags),
+        )
+
+    if columns and _WEIGHT not in native.columns:
+        meta = counted(native._meta)
+        try:
+            by_code(meta)
+        except Exception:  # the expressions read more than ``columns``: every row, then
+            pass
+        else:
+            return (native.reduction(counted, aggregate=add, combine=add,
+                                     split_every=DASK_SPLIT_EVERY, meta=meta), by_code)
+
+    def on_rows(part: Any) -> Any:
+        selected = nw.from_native(part, eager_only=True).select(code.alias(_CODE), *other)
+        return _grouped(selected, others, flags).to_native()[outputs]
+
+    def combine(parts: Any) -> Any:
+        return parts.groupby(_CODE, as_index=False, sort=False).agg(
+            {_LEN: "sum", **ends})[outputs]
+
+    return (native.reduction(on_rows, aggregate=combine, combine=combine,
+                             split_every=DASK_SPLIT_EVERY, meta=on_rows(native._meta)),
+            lambda computed: nw.from_native(computed, eager_only=True))
 
 
 def _add_bits(keys: list[nw.Expr], n: int) -> nw.Expr:

@@ -39,7 +39,7 @@ class _Parts:
 
 
 def _parts(system: System, slot: str) -> _Parts:
-    net = system.network
+    net = system.graph
     order = list(nx.topological_sort(net))
     below = nx.descendants(net, slot) - {system.confusion_node}
     for node in below:

@@ -167,7 +167,7 @@ def _check_rates(rates: object) -> None:
 def _class_given(system: System, node: str) -> np.ndarray | None:
     """``P(node = positive | Class)`` as ``[given P, given N]`` when ``node`` depends on the
     class directly, or through one latent whose only parent is the class; else None."""
-    net, cls = system.network, system.class_node
+    net, cls = system.graph, system.class_node
     parents = list(net.get_parents(node))
     cpd = net.get_cpds(node)
     table = node_table(cpd)
@@ -191,7 +191,7 @@ def _class_given(system: System, node: str) -> np.ndarray | None:
 
 def _correctness_correlation(system: System, a: str, b: str, latent: str) -> tuple[float, float]:
     """Per-class Pearson correlation of the correctness of ``a`` and ``b`` sharing ``latent``."""
-    net, cls = system.network, system.class_node
+    net, cls = system.graph, system.class_node
     class_states = list(states_of(net, cls))
     out = []
     for c, truth in ((system.positive, True), (system.negative(), False)):
@@ -239,7 +239,7 @@ intervention can change"
     if not isinstance(system, System):
         raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")
     slot = system.require_slot()
-    net = system.network
+    net = system.graph
     rates: list[tuple[str, float, float]] = []
     reason = ""
     class_parents = list(net.get_parents(system.class_node))

@@ -10,14 +10,16 @@ with ``M`` left as a free index ``x`` (its point mass CPD is the indicator of ``
 (barren nodes sum to one). The confusion node is a deterministic function of ``(C, S)``
 (validated when the system was built), so outcomes are read off ``R`` directly.
 
-The contraction order is planned once per network *structure* with ``opt_einsum`` and cached;
-later calls, with the same structure and any CPD values, only run the contraction (CPD values
-are read on every call). Beyond 14 CPDs, where opt_einsum plans greedily, the min-weight
-variable elimination order (:mod:`causalcost.inference.elimination`) is priced too and used
-when cheaper: on a vote divorced into a chain of count nodes it needs 60x fewer flops. Systems
+The contraction order is planned once per network *structure* and cached; later calls, with
+the same structure and any CPD values, only run the contraction (CPD values are read on every
+call). Up to 14 CPDs ``opt_einsum`` plans it; beyond, where opt_einsum would plan greedily, the
+min-weight variable elimination order (:mod:`causalcost.inference.elimination`) is planned and
+run step by step: on a vote divorced into a chain of count nodes it needs 60x fewer flops than
+the greedy order and a few milliseconds of planning where opt_einsum takes 150 ms. Systems
 whose fusioner has many inputs and whose models are independent given a shared context are
 contracted around the fusioner instead (:mod:`causalcost.inference.vote_split`), which numpy runs
-several times faster.
+several times faster; that choice weighs the split's flops against the elimination order's,
+which take microseconds to count, so the general plan is only searched for when it will run.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import opt_einsum as oe
 
 from causalcost.confusion import Confusion
 from causalcost.errors import ValidationError
-from causalcost.inference.elimination import elimination_path
+from causalcost.inference.elimination import elimination_plan
 from causalcost.inference.intervene import known_monotonicity
 from causalcost.inference.table import InterventionalTable
 from causalcost.inference.vote_split import plan_vote_split
@@ -69,7 +71,7 @@ class ExactPlan:
 def _signature(system: System, slot: str) -> tuple[Any, ...]:
     cpds = tuple(
         (c.variable, tuple(c.variables), tuple(len(c.state_names[v]) for v in c.variables))
-        for c in system.network.cpds
+        for c in system.graph.cpds
     )
     roles = (slot, system.class_node, system.system_node, system.positive,
              tuple(system.states(slot)), tuple(system.states(system.class_node)),
@@ -87,7 +89,7 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     if plan is not None:
         _CACHE.move_to_end(key)
         return plan
-    net = system.network
+    net = system.graph
     mutilated = nx.DiGraph(net.edges())
     mutilated.add_nodes_from(net.nodes())
     mutilated.remove_edges_from(list(mutilated.in_edges(slot)))
@@ -100,16 +102,14 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
         system, slot, lambda nodes, output: _contraction(net, nodes, free=None, output=output)[:2]
     )
     output = (system.class_node, slot, system.system_node)
-    # the split is weighed against opt_einsum's own plan (what SPLIT_ADVANTAGE was measured
-    # against); the elimination order is only worked out for the plan that will run
-    factors, expression, cost = _contraction(net, relevant, free=slot, output=output,
-                                             refine=split is None)
-    if split is not None and split.cost <= SPLIT_ADVANTAGE * cost:
+    # the split is weighed against the elimination order's flops (priced in microseconds):
+    # when it wins, the general plan is never searched for
+    if split is not None and split.cost <= SPLIT_ADVANTAGE * _elimination_cost(
+            net, relevant, free=slot, output=output):
         method, evaluate = "vote-split", split
     else:
         method = "einsum"
-        if split is not None:
-            factors, expression, cost = _contraction(net, relevant, free=slot, output=output)
+        factors, expression, _ = _contraction(net, relevant, free=slot, output=output)
 
         def evaluate(cpds: Mapping[str, np.ndarray]) -> np.ndarray:
             return expression(*(cpds[n] for n in factors))
@@ -129,20 +129,21 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
 #: Joint index spaces up to this size are summed by one unplanned ``np.einsum`` call: a single
 #: C loop beats a planned sequence of pairwise steps, each with its own Python overhead.
 DIRECT_LIMIT = 1 << 12
-#: Beyond this many operands opt_einsum's ``"auto"`` plans greedily; the min-weight variable
-#: elimination order (:mod:`causalcost.inference.elimination`) is then priced too, and the
-#: cheaper of the two plans is kept (60x fewer flops on a 200-model divorced vote).
+#: Beyond this many operands opt_einsum's ``"auto"`` plans greedily, which on a vote divorced
+#: into count nodes costs 60x more flops than the min-weight variable elimination order
+#: (:mod:`causalcost.inference.elimination`) and, at 200 models, 150 ms of planning: the
+#: elimination order is used instead, planned and run without opt_einsum (a few ms).
 ELIMINATION_MIN_OPERANDS = 14
 
 
 def _contraction(
     net: Any, relevant: set[str], *, free: str | None, output: tuple[str, ...],
-    refine: bool = True,
 ) -> tuple[tuple[str, ...], Callable[..., np.ndarray], float]:
     """The einsum over the CPDs of ``relevant`` (except ``free``, left as an open index).
 
     Returns the operand order, a function of the operands and the estimated cost in flops.
-    With ``refine``, the min-weight elimination order is priced too and the cheaper kept.
+    Beyond :data:`ELIMINATION_MIN_OPERANDS` operands the min-weight elimination order is
+    used and run step by step (:func:`~causalcost.inference.elimination.elimination_plan`).
     """
     symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
     cpds = {c.variable: c for c in net.cpds}
@@ -162,14 +163,24 @@ def _contraction(
             return np.einsum(equation, *operands, optimize=False)
 
         return tuple(factors), direct, float(space * len(factors))
+    if len(terms) > ELIMINATION_MIN_OPERANDS:  # opt_einsum's "auto" would be greedy here
+        plan = elimination_plan(terms, kept, sizes)
+        return tuple(factors), plan, plan.cost
     path, info = oe.contract_path(equation, *shapes, shapes=True, optimize="auto")
-    if refine and len(terms) > ELIMINATION_MIN_OPERANDS:  # "auto" is greedy there
-        elimination = elimination_path(terms, kept, sizes)
-        _, other = oe.contract_path(equation, *shapes, shapes=True, optimize=elimination)
-        if other.opt_cost < info.opt_cost:
-            path, info = elimination, other
     expression = oe.contract_expression(equation, *shapes, optimize=path)
     return tuple(factors), expression, float(info.opt_cost)
+
+
+def _elimination_cost(net: Any, relevant: set[str], *, free: str | None,
+                      output: tuple[str, ...]) -> float:
+    """Flops of the min-weight elimination order over the CPDs of ``relevant``."""
+    symbols = {node: oe.get_symbol(i) for i, node in enumerate(sorted(relevant, key=str))}
+    cpds = {c.variable: c for c in net.cpds}
+    terms = ["".join(symbols[v] for v in cpds[node].variables)
+             for node in sorted(relevant - {free}, key=str)]
+    sizes = {symbols[v]: n for node in relevant - {free}
+             for v, n in zip(cpds[node].variables, cpds[node].values.shape)}
+    return elimination_plan(terms, "".join(symbols[n] for n in output), sizes).cost
 
 
 def joint_class_system(system: System, slot: str) -> np.ndarray:
@@ -178,7 +189,7 @@ def joint_class_system(system: System, slot: str) -> np.ndarray:
     Assumes a validated slot. The plan is memoised; CPD values are read on every call.
     """
     plan = system.memo(("exact", slot), lambda: plan_exact(system, slot))
-    return plan.contract({c.variable: c.values for c in system.network.cpds})
+    return plan.contract({c.variable: c.values for c in system.graph.cpds})
 
 
 def observed_confusion(system: System, positives: float, negatives: float) -> Confusion:
@@ -202,12 +213,12 @@ def observed_confusion(system: System, positives: float, negatives: float) -> Co
 
     def plan() -> tuple[tuple[str, ...], Any]:
         targets = {system.class_node, system.system_node}
-        relevant = set(targets).union(*(nx.ancestors(system.network, t) for t in targets))
-        return _contraction(system.network, relevant, free=None,
+        relevant = set(targets).union(*(nx.ancestors(system.graph, t) for t in targets))
+        return _contraction(system.graph, relevant, free=None,
                             output=(system.class_node, system.system_node))[:2]
 
     factors, expression = system.memo(("observed",), plan)
-    cpds = {c.variable: c.values for c in system.network.cpds}
+    cpds = {c.variable: c.values for c in system.graph.cpds}
     joint = expression(*(cpds[n] for n in factors))  # [class, system] in state order
     c = system.states(system.class_node).index(system.positive)
     s = system.states(system.system_node).index(system.positive)

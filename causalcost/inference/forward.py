@@ -80,7 +80,7 @@ class SamplingPlan:
         draw gathers only the configurations that occur). Other nodes: cumulative
         probabilities (random) or the state index (deterministic) per configuration.
         """
-        cpds = {c.variable: c for c in system.network.cpds}
+        cpds = {c.variable: c for c in system.graph.cpds}
         out = []
         for step in self.steps:
             table = np.asarray(cpds[step.node].values, dtype=float).reshape(step.card, -1)
@@ -150,7 +150,7 @@ def _draw(step: _Step, table: np.ndarray, values: dict[str, np.ndarray],
 
 def _structure(system: System, slot: str) -> tuple[Any, ...]:
     """What the plan depends on: every CPD's variables and state names, and the roles."""
-    net = system.network
+    net = system.graph
     cpds = tuple(sorted(
         ((str(c.variable), tuple(map(str, c.variables)),
           tuple(tuple(map(str, c.state_names[v])) for v in c.variables)) for c in net.cpds),
@@ -192,7 +192,7 @@ def _cached(system: System, slot: str) -> SamplingPlan:
 
 
 def _make(system: System, slot: str) -> SamplingPlan:
-    net = system.network
+    net = system.graph
     graph = nx.DiGraph(net.edges())
     graph.add_nodes_from(net.nodes())
     graph.remove_edges_from(list(graph.in_edges(slot)))

@@ -19,14 +19,17 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
 
 from causalcost.errors import NetworkStructureError, UnknownNameError, ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
-from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
 from causalcost.network.system import System, node_table, require_node
+
+if TYPE_CHECKING:
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork
 
 __all__ = [
     "MAX_ASSIGNMENTS", "MonotonicityCheck", "check_monotonicity", "known_monotonicity", "mutilate",
@@ -70,6 +73,8 @@ def mutilate(
     >>> cut.get_cpds("clinical_history").get_values().ravel().tolist()
     [0.0, 1.0]
     """
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
+
     network = model.network if isinstance(model, System) else model
     if not isinstance(network, DiscreteBayesianNetwork):
         raise TypeError(f"expected a System or DiscreteBayesianNetwork, got {type(model).__name__}")
@@ -128,7 +133,7 @@ def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityC
 
 def monotonicity_of(system: System, slot: str) -> MonotonicityCheck:
     """:func:`check_monotonicity` for a slot the caller validated (assumes validated arguments)."""
-    net, target = system.network, system.system_node
+    net, target = system.graph, system.system_node
     between = (nx.descendants(net, slot) & nx.ancestors(net, target)) | {target}
     random_nodes = sorted(n for n in between if not system.is_deterministic(n))
     if random_nodes:
@@ -200,7 +205,7 @@ def _monotone_vote(system: System, slot: str, between: set[str]) -> bool:
         return False
     if not weights[inputs.index(slot)] >= 0 or between & set(inputs):
         return False
-    net, target = system.network, system.system_node
+    net, target = system.graph, system.system_node
     if target in inputs:
         return False
     # the nodes computing the vote: every non-input ancestor of the prediction up to the

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
-
 from causalcost.display import html_block, html_table
 
 __all__ = ["MonotonicityCheck"]
@@ -70,6 +68,8 @@ class MonotonicityCheck:
                     f"never makes the system less positive ({how}). The monotone worst case "
                     "applies."]
             return html_block("Monotonicity check", text)
+        import pandas as pd
+
         violation = pd.DataFrame([self.violation or {}], index=["a violating assignment"])
         text = [f"{self.system_node} is NOT monotone in slot {self.slot}: at the assignment "
                 "below, the system says P with the slot at N but not with the slot at P. "

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from causalcost.confusion import CLASSES, OUTCOMES, Confusion
 from causalcost.display import format_interval, html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "ErrorRates", "InterventionalTable", "OUTCOMES", "INTERVAL_METHODS", "check_interval_settings",
@@ -133,6 +135,8 @@ class ErrorRates:
 
     def to_frame(self) -> pd.DataFrame:
         """Rows: true class; columns: forced slot value; cells: system failure rate."""
+        import pandas as pd
+
         return pd.DataFrame(
             [[self.fn_forced_p, self.fn_forced_n], [self.fp_forced_p, self.fp_forced_n]],
             index=pd.Index(list(CLASSES), name="class"),
@@ -383,6 +387,8 @@ class InterventionalTable:
 
     def to_frame(self) -> pd.DataFrame:
         """Long table indexed by (class, do, confusion)."""
+        import pandas as pd
+
         return pd.DataFrame(self.to_records()).set_index(["class", "do", "confusion"])
 
     def to_dict(self) -> dict[str, Any]:
@@ -420,6 +426,8 @@ class InterventionalTable:
         >>> cc.interventional_table(cc.load_network("thesis_and")).grid().loc[("P", "N")].tolist()
         [0.0, 1.0, 0.0, 0.0]
         """
+        import pandas as pd
+
         index = pd.MultiIndex.from_product([CLASSES, CLASSES], names=["class", "do"])
         return pd.DataFrame(self.probabilities.reshape(4, 4), index=index,
                             columns=pd.Index(list(OUTCOMES), name="confusion"))
@@ -429,6 +437,8 @@ class InterventionalTable:
         if self.has_intervals:
             assert self.lower is not None and self.upper is not None
             low, high = self.lower.reshape(4, 4), self.upper.reshape(4, 4)
+            import pandas as pd
+
             grid = pd.DataFrame([[format_interval(grid.iat[i, j], low[i, j], high[i, j])
                                   for j in range(4)] for i in range(4)],
                                 index=grid.index, columns=grid.columns)

@@ -102,7 +102,7 @@ def plan_vote_split(system: System, slot: str, contraction: Any) -> VoteSplit | 
     ``contraction(relevant, output)`` plans an einsum over the CPDs of ``relevant`` and returns
     ``(factors, expression)``; it is used for the small (class, context) joint.
     """
-    net, target, cls = system.network, system.system_node, system.class_node
+    net, target, cls = system.graph, system.system_node, system.class_node
     cpd = net.get_cpds(target)
     inputs = list(cpd.variables[1:])
     votes = [v for v in inputs if v != slot]

@@ -1,10 +1,12 @@
-"""From declared nodes to a validated pgmpy network: the one step of the builder that needs pgmpy.
+"""From declared nodes to a validated system network (no pgmpy: see :mod:`.graph`).
 
-:class:`~causalcost.SystemBuilder` validates each declaration as it is made, without pgmpy;
-:func:`assemble` checks what needs every node at once (the graph has no cycle, every table has
-one row per parent configuration), creates the pgmpy CPDs and the confusion node, and hands
-the network to :meth:`System.from_pgmpy <causalcost.System.from_pgmpy>` with the declared
-fusioner, which is verified against the tables there.
+:class:`~causalcost.SystemBuilder` validates each declaration as it is made; :func:`assemble`
+checks what needs every node at once (the graph has no cycle, every table has one row per
+parent configuration), creates the tables and the confusion node in a
+:class:`~causalcost.network.graph.Graph`, and validates it as
+:meth:`System.from_pgmpy <causalcost.System.from_pgmpy>` does, with the declared fusioner,
+which is verified against the tables there. The pgmpy network is built from the graph when
+``system.network`` is first asked for.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from typing import Any
 
 import networkx as nx
 
+from causalcost.confusion import OUTCOMES
 from causalcost.errors import NetworkStructureError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
-from causalcost.network.cpds import confusion_cpd
+from causalcost.network.cpds import confusion_values
 from causalcost.network.divorce import NodeTable
 from causalcost.network.fusioners import Fusioner
+from causalcost.network.graph import Table, graph_of
 from causalcost.network.system import System
 
 __all__ = ["assemble", "CONFUSION"]
@@ -52,23 +55,18 @@ def assemble(
         raise NetworkStructureError(f"the network has a cycle: {cycle}; remove one edge of it")
     for node in nodes.values():
         check_rows(node.name, node.rows, node.parents, [nodes[p].states for p in node.parents])
-    network = DiscreteBayesianNetwork()
-    network.add_nodes_from(nodes)
-    network.add_edges_from(graph.edges())
-    network.add_edges_from([(class_node, CONFUSION), (system_node, CONFUSION)])
-    network.add_cpds(*(_cpd(node, nodes) for node in nodes.values()),
-                     confusion_cpd(CONFUSION, class_node, states, system_node, states, states[0]))
-    return System.from_pgmpy(
+    tables = {name: _table(node, nodes) for name, node in nodes.items()}
+    tables[CONFUSION] = Table(CONFUSION, OUTCOMES,
+                              confusion_values(states, states, states[0]),
+                              (class_node, system_node), (states, states))
+    network = graph_of(tables, [*graph.edges(), (class_node, CONFUSION),
+                                (system_node, CONFUSION)])
+    return System._validated(
         network, class_node=class_node, system_node=system_node, slot=slot, positive=states[0],
         confusion_node=CONFUSION, models=models, name=name, fusioner=fusioner,
     )
 
 
-def _cpd(node: NodeTable, nodes: Mapping[str, NodeTable]) -> TabularCPD:
-    return TabularCPD(
-        node.name, len(node.states), node.rows.T,
-        evidence=list(node.parents) or None,
-        evidence_card=[len(nodes[p].states) for p in node.parents] or None,
-        state_names={node.name: list(node.states),
-                     **{p: list(nodes[p].states) for p in node.parents}},
-    )
+def _table(node: NodeTable, nodes: Mapping[str, NodeTable]) -> Table:
+    return Table(node.name, node.states, node.rows.T, node.parents,
+                 [nodes[p].states for p in node.parents])

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from causalcost.confusion import OUTCOMES
 from causalcost.errors import CPDError, UnknownNameError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
 from causalcost.network.text import names, plain
 
+if TYPE_CHECKING:
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork, TabularCPD
+
 __all__ = [
-    "CPD_ATOL", "check_cpd", "confusion_cpd", "is_deterministic", "node_table", "outcome_index",
-    "plain", "require_node", "states_of", "names",
+    "CPD_ATOL", "check_cpd", "confusion_cpd", "confusion_values", "is_deterministic",
+    "node_table", "outcome_index", "plain", "require_node", "states_of", "names",
 ]
 
 #: Tolerance on CPD column sums.
@@ -51,6 +53,9 @@ def node_table(cpd: TabularCPD) -> np.ndarray:
 def check_cpd(cpd: TabularCPD) -> None:
     """Raise :class:`CPDError` if any column of ``cpd`` is negative, non-finite or unnormalised."""
     table = node_table(cpd)
+    if (np.isfinite(table) & (table >= 0)).all() and (
+            np.abs(table.sum(axis=0) - 1.0) <= CPD_ATOL).all():
+        return  # the common case, checked without locating anything
     bad_value = ~np.all(np.isfinite(table) & (table >= 0), axis=0)
     bad_sum = np.abs(table.sum(axis=0) - 1.0) > CPD_ATOL
     bad = np.flatnonzero(bad_value | bad_sum)
@@ -77,7 +82,7 @@ def check_cpd(cpd: TabularCPD) -> None:
 def is_deterministic(cpd: TabularCPD) -> bool:
     """Whether every column of ``cpd`` puts probability 1 on one state."""
     table = node_table(cpd)
-    return bool(np.all((np.abs(table) < CPD_ATOL) | (np.abs(table - 1) < CPD_ATOL)))
+    return bool(((np.abs(table) < CPD_ATOL) | (np.abs(table - 1) < CPD_ATOL)).all())
 
 
 def confusion_cpd(
@@ -85,15 +90,24 @@ def confusion_cpd(
     system_states: Sequence[Any], positive: Any,
 ) -> TabularCPD:
     """The deterministic confusion node: TP, FN, FP, TN from (class, system prediction)."""
-    values = np.zeros((4, len(class_states) * len(system_states)))
-    for j, (c, s) in enumerate(itertools.product(class_states, system_states)):
-        values[outcome_index(c == positive, s == positive), j] = 1.0
+    from causalcost.network._pgmpy import TabularCPD
+
+    values = confusion_values(class_states, system_states, positive)
     return TabularCPD(
         name, 4, values, evidence=[class_node, system_node],
         evidence_card=[len(class_states), len(system_states)],
         state_names={name: list(OUTCOMES), class_node: list(class_states),
                      system_node: list(system_states)},
     )
+
+
+def confusion_values(class_states: Sequence[Any], system_states: Sequence[Any],
+                     positive: Any) -> np.ndarray:
+    """The confusion node's table, ``(4, class states x system states)`` (OUTCOMES rows)."""
+    values = np.zeros((4, len(class_states) * len(system_states)))
+    for j, (c, s) in enumerate(itertools.product(class_states, system_states)):
+        values[outcome_index(c == positive, s == positive), j] = 1.0
+    return values
 
 
 def outcome_index(true_positive: bool, predicted_positive: bool) -> int:

@@ -25,6 +25,7 @@ its table would exceed :data:`DIVORCE_COLUMNS` columns, or when asked.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -133,20 +134,21 @@ def count_values(fusioner: Fusioner) -> tuple[list[list[int]], list[tuple[int, i
     rest_pos = list(itertools.accumulate([max(w, 0) for w in weights][::-1]))[::-1] + [0]
     rest_neg = list(itertools.accumulate([min(w, 0) for w in weights][::-1]))[::-1] + [0]
     values, bounds = [], []
-    current = {0}
+    big = max(map(abs, weights), default=0) * (k + 1) + abs(need) >= 2**62
+    current = np.zeros(1, dtype=object if big else np.int64)  # Python ints beyond int64
     for i in range(k):
         # after input i, sums >= high are positive whatever follows, sums < low + 1 negative
         high = need - rest_neg[i + 1]
         low = need - rest_pos[i + 1] - 1
-        current = {min(max(v + b * weights[i], low), high) for v in current for b in (0, 1)}
+        current = np.unique(np.clip(np.concatenate([current, current + weights[i]]), low, high))
         if len(current) > MAX_COUNT_STATES:
             raise ValidationError(
                 f"divorcing the weighted fusioner needs more than {MAX_COUNT_STATES} states "
                 f"for the count after {fusioner.inputs[i]!r} (its weights have that many "
                 "distinct partial sums); use small integer weights"
             )
-        values.append(sorted(current))
-        bounds.append((low, high))
+        values.append([int(v) for v in current])
+        bounds.append((int(low), int(high)))
     return values, bounds, need
 
 
@@ -201,20 +203,33 @@ def fusioner_nodes(
         positive = decision_table(fusioner)
         rows = np.column_stack([positive, ~positive]).astype(float)
         return [NodeTable(name, states, inputs, rows)]
+    return list(_count_chain(fusioner, name, tuple(states)))
+
+
+@functools.lru_cache(maxsize=1)
+def _count_chain(fusioner: Fusioner, name: str, states: tuple[str, str]
+                 ) -> tuple[NodeTable, ...]:
+    """The divorced nodes of :func:`fusioner_nodes`, kept for the last rule only: the builder
+    declares them and the system it builds checks its tables against them (read-only rows,
+    the very arrays the builder holds; one chain is kept, as large as one system's tables)."""
+    inputs = fusioner.inputs
     weights = _integer_weights(fusioner)
     values, bounds, need = count_values(fusioner)
     nodes: list[NodeTable] = []
     previous: list[int] = [0]
     floor = ceiling = 0
     parent: tuple[str, ...] = ()
+    # counts in int64 while they fit, else exact Python integers (weights like 1e20)
+    dtype = object if sum(abs(w) for w in weights) >= 2**62 else np.int64
     for i, (current, (low, high)) in enumerate(zip(values, bounds)):
         floor += min(weights[i], 0)
         ceiling += max(weights[i], 0)
-        index = {v: j for j, v in enumerate(current)}
+        before = np.asarray(previous, dtype=dtype)
+        # row 2p + b: the count after this input from value previous[p] and a vote that is
+        # positive (b = 0) or negative (b = 1), saturated to [low, high]
+        after = np.clip(np.stack([before + weights[i], before], axis=1).ravel(), low, high)
         rows = np.zeros((len(previous) * 2, len(current)))
-        for p, v in enumerate(previous):
-            for b, vote in enumerate((1, 0)):  # the model's states: positive first
-                rows[2 * p + b, index[min(max(v + vote * weights[i], low), high)]] = 1.0
+        rows[np.arange(len(after)), np.searchsorted(np.asarray(current, dtype=dtype), after)] = 1.0
         count = f"{name}_count_{i + 1}"
         nodes.append(NodeTable(count, _labels(current, low, high, floor, ceiling),
                                (*parent, inputs[i]), rows))
@@ -222,4 +237,6 @@ def fusioner_nodes(
     positive = np.array([v >= need for v in previous])
     rows = np.column_stack([positive, ~positive]).astype(float)
     nodes.append(NodeTable(name, states, parent, rows))
-    return nodes
+    for node in nodes:
+        node.rows.setflags(write=False)
+    return tuple(nodes)

@@ -32,10 +32,12 @@ __all__ = ["SystemGraph", "Layout", "layered_layout", "layered_positions", "edge
 
 @runtime_checkable
 class SystemGraph(Protocol):
-    """What the layout needs of a :class:`~causalcost.network.system.System`: its network and
+    """What the layout needs of a :class:`~causalcost.network.system.System`: its graph and
     the confusion node that goes at the bottom (a protocol, so the system can draw itself)."""
 
-    network: nx.DiGraph
+    @property
+    def graph(self) -> nx.DiGraph: ...
+
     confusion_node: str
 
 _X_GAP, _DUMMY_W, _Y_GAP = 1.1, 0.5, 1.15  # data units: node spacing, long-edge lane, layers
@@ -101,7 +103,7 @@ def layered_layout(system_or_graph: SystemGraph | nx.DiGraph) -> Layout:
     if isinstance(system_or_graph, nx.DiGraph):
         graph, last = system_or_graph, None
     elif isinstance(system_or_graph, SystemGraph):
-        graph, last = system_or_graph.network, system_or_graph.confusion_node
+        graph, last = system_or_graph.graph, system_or_graph.confusion_node
     else:
         raise TypeError(
             f"expected a System or a networkx DiGraph, got {type(system_or_graph).__name__}"

@@ -36,10 +36,12 @@ class Drawable(Protocol):
     that the system can show itself without an import loop)."""
 
     name: str
-    network: nx.DiGraph
     class_node: str
     confusion_node: str
     slot: str | None
+
+    @property
+    def graph(self) -> nx.DiGraph: ...
 
     @property
     def models(self) -> tuple[str, ...]: ...
@@ -348,8 +350,8 @@ class _Panel:
 
     def render(self, prefix: str) -> str:
         system, fixed = self.system, self.fixed
-        graph: nx.DiGraph = nx.DiGraph(system.network.edges)
-        graph.add_nodes_from(system.network.nodes)
+        graph: nx.DiGraph = nx.DiGraph(system.graph.edges)
+        graph.add_nodes_from(system.graph.nodes)
         if fixed is not None:
             graph.remove_edges_from(list(graph.in_edges(fixed)))
         roles = {system.class_node: "class", **{m: "model" for m in system.models}}

@@ -8,14 +8,16 @@ the roles exist.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from causalcost.errors import NetworkStructureError
-from causalcost.network._pgmpy import DiscreteBayesianNetwork
 from causalcost.network.cpds import states_of
 from causalcost.network.text import plain
+
+if TYPE_CHECKING:
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork
 
 __all__ = ["default_positive", "require_binary", "validate_roles"]
 
@@ -35,7 +37,7 @@ def default_positive(network: DiscreteBayesianNetwork, class_node: str,
 
 def require_binary(system: Any, node: str, role: str) -> None:
     """``node`` has two states: the positive one and the class's negative one."""
-    states = plain(states_of(system.network, node))
+    states = plain(states_of(system.graph, node))
     if len(states) != 2 or system.positive not in states:
         hint = ("Pass positive=... to name the positive state"
                 if node == system.class_node else
@@ -45,7 +47,7 @@ def require_binary(system: Any, node: str, role: str) -> None:
             f"{plain([system.positive])[0]!r}; it has {states}. {hint}"
         )
     if node != system.class_node:
-        class_states = plain(states_of(system.network, system.class_node))
+        class_states = plain(states_of(system.graph, system.class_node))
         if set(map(str, states)) != set(map(str, class_states)):
             raise NetworkStructureError(
                 f"{role} {node!r} has the states {states}, but the class "
@@ -56,7 +58,7 @@ def require_binary(system: Any, node: str, role: str) -> None:
 
 def validate_roles(system: Any) -> None:
     """Every role check of the module docstring of :mod:`causalcost.network.system`."""
-    net = system.network
+    net = system.graph
     require_binary(system, system.class_node, "class node")
     require_binary(system, system.system_node, "system node")
     upstream = nx.ancestors(net, system.system_node)

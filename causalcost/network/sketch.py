@@ -51,6 +51,11 @@ class VoteSketch:
     models: tuple[str, ...]
 
     @property
+    def graph(self) -> nx.DiGraph:
+        """The structure as a networkx graph (what a system's pictures are drawn from)."""
+        return self.network
+
+    @property
     def deterministic_nodes(self) -> frozenset[str]:
         """The fusioner and the confusion node (functions of their parents)."""
         return frozenset({self.system_node, self.confusion_node})

@@ -1,9 +1,10 @@
 """A classifier system: a pgmpy network plus the roles its nodes play.
 
-A :class:`System` wraps a real :class:`pgmpy.models.DiscreteBayesianNetwork` (users keep using
-pgmpy on ``system.network``) and names its roles: the class node, the model nodes, the slot
-(the model under evaluation), the system-prediction (fusioner) node, the count nodes a vote
-fusioner may be divorced into, and the confusion node. It is validated once, when built:
+A :class:`System` holds a network (users keep using pgmpy on ``system.network``, a real
+:class:`pgmpy.models.DiscreteBayesianNetwork`) and names its roles: the class node, the model
+nodes, the slot (the model under evaluation), the system-prediction (fusioner) node, the count
+nodes a vote fusioner may be divorced into, and the confusion node. It is validated once, when
+built:
 
 * every node has a CPD whose columns are non-negative and sum to 1;
 * class, system prediction, slot and models are binary with the same two state names
@@ -14,6 +15,11 @@ fusioner may be divorced into, and the confusion node. It is validated once, whe
   (states ``TP, FN, FP, TN``); if absent, it is derived and added (to a copy);
 * a declared fusioner rule (``system.fusioner``) is exactly what the tables compute; a network
   without one is checked for a vote it computes (:mod:`causalcost.network.votes`).
+
+A system made by :class:`~causalcost.SystemBuilder` or read from a network file computes on a
+pgmpy-free :class:`~causalcost.network.graph.Graph` (``system.graph``) and builds its pgmpy
+network on first access to ``system.network``; one made by :meth:`System.from_pgmpy` computes
+on the user's pgmpy network itself.
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 
 from causalcost.confusion import OUTCOMES
 from causalcost.errors import (
@@ -34,7 +39,6 @@ from causalcost.errors import (
     NetworkStructureError,
     UnknownNameError,
 )
-from causalcost.network._pgmpy import DiscreteBayesianNetwork
 from causalcost.network.cpds import (
     CPD_ATOL,
     check_cpd,
@@ -47,10 +51,14 @@ from causalcost.network.cpds import (
     states_of,
 )
 from causalcost.network.fusioners import Fusioner
+from causalcost.network.graph import Graph
 from causalcost.network.roles import default_positive, require_binary, validate_roles
 from causalcost.network.votes import describes, recognise_vote, vote_inputs
 
 if TYPE_CHECKING:
+    import pandas as pd
+
+    from causalcost.network._pgmpy import DiscreteBayesianNetwork
     from causalcost.network.picture import SystemPicture
 
 __all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL", "confusion_cpd",
@@ -73,7 +81,11 @@ class System:
     ----------
     network : pgmpy.models.DiscreteBayesianNetwork
         The network, including the confusion node. Treat it as read-only: interventions
-        return new networks.
+        return new networks. Built (importing pgmpy) on first access for a system that was
+        declared without pgmpy; its CPD value arrays are those the system computes on.
+    graph : Graph or pgmpy.models.DiscreteBayesianNetwork
+        What the system computes on: the pgmpy-free :class:`~causalcost.network.graph.Graph`
+        of a declared system, or the pgmpy network of one made by :meth:`from_pgmpy`.
     class_node, system_node, confusion_node : str
         Roles: true class, system prediction (fusioner output), confusion of the two.
     models : tuple of str
@@ -106,7 +118,7 @@ class System:
     (Fusioner(majority of 3), (), True)
     """
 
-    network: DiscreteBayesianNetwork
+    graph: Any
     class_node: str
     system_node: str
     confusion_node: str
@@ -122,6 +134,17 @@ class System:
     counts: tuple[str, ...] = ()
     #: Why ``positive`` was chosen without being given (``None`` when it was given).
     positive_note: str | None = field(default=None, repr=False)
+    #: The pgmpy network built from ``graph`` once asked for (shared by ``with_slot`` copies).
+    _pgmpy: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def network(self) -> DiscreteBayesianNetwork:
+        """The pgmpy network (built from :attr:`graph` on first access; see the class doc)."""
+        if not isinstance(self.graph, Graph):
+            return self.graph
+        if not self._pgmpy:
+            self._pgmpy.append(self.graph.to_pgmpy())
+        return self._pgmpy[0]
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -178,11 +201,32 @@ class System:
         >>> again.models, again.fusioner
         (('images', 'clinical_history'), Fusioner(AND: positive when every model says positive))
         """
+        from causalcost.network._pgmpy import DiscreteBayesianNetwork
+
         if not isinstance(network, DiscreteBayesianNetwork):
             raise TypeError(
                 "network must be a pgmpy DiscreteBayesianNetwork, got "
                 f"{type(network).__name__}"
             )
+        return cls._validated(network, class_node=class_node, system_node=system_node,
+                              slot=slot, positive=positive, confusion_node=confusion_node,
+                              models=models, name=name, fusioner=fusioner)
+
+    @classmethod
+    def _validated(
+        cls,
+        network: Any,
+        *,
+        class_node: str,
+        system_node: str,
+        slot: str | None = None,
+        positive: Any = None,
+        confusion_node: str | None = None,
+        models: Sequence[str] | None = None,
+        name: str = "system",
+        fusioner: Fusioner | None = None,
+    ) -> System:
+        """:meth:`from_pgmpy` on a pgmpy network or a :class:`Graph` (what the builder makes)."""
         class_node, system_node = _plain(class_node, "class_node"), _plain(system_node,
                                                                            "system_node")
         for node, role in ((class_node, "class node"), (system_node, "system node")):
@@ -232,7 +276,7 @@ class System:
 
     def _with_fusioner(self, fusioner: Fusioner | None) -> System:
         """This system with its fusioner verified (given) or recognised (not given)."""
-        net, target = self.network, self.system_node
+        net, target = self.graph, self.system_node
         if fusioner is not None:
             if not isinstance(fusioner, Fusioner):
                 raise InputTypeError(
@@ -278,7 +322,7 @@ class System:
             return
         if isinstance(slot, str):
             slot = str(slot)
-        if not isinstance(slot, str) or slot not in self.network.nodes():
+        if not isinstance(slot, str) or slot not in self.graph.nodes():
             raise UnknownNameError(
                 f"slot {slot!r} is not a node of the network; the models are {names(self.models)}"
             )
@@ -290,12 +334,12 @@ class System:
                 f"{names(self.models)}"
             )
         require_binary(self, slot, "slot")
-        if slot not in nx.ancestors(self.network, self.system_node):
+        if slot not in nx.ancestors(self.graph, self.system_node):
             raise NetworkStructureError(
                 f"slot {slot!r} does not reach the system prediction {self.system_node!r}: "
                 f"forcing it cannot change the system; choose one of {names(self.models)}"
             )
-        if self.class_node in nx.descendants(self.network, slot):
+        if self.class_node in nx.descendants(self.graph, slot):
             raise NetworkStructureError(
                 f"class node {self.class_node!r} is a descendant of slot {slot!r}: a model "
                 "cannot cause the true class; reverse the offending edge"
@@ -305,8 +349,8 @@ class System:
     # -- queries ------------------------------------------------------------------------
     def states(self, node: str) -> list[str]:
         """State names of ``node``."""
-        require_node(self.network, node, "node")
-        return states_of(self.network, node)
+        require_node(self.graph, node, "node")
+        return states_of(self.graph, node)
 
     def negative(self) -> str:
         """The negative state name of the class node."""
@@ -314,7 +358,7 @@ class System:
 
     def is_deterministic(self, node: str) -> bool:
         """Whether ``node``'s CPD is deterministic (drawn with a double circle)."""
-        require_node(self.network, node, "node")
+        require_node(self.graph, node, "node")
         return node in self._deterministic
 
     @property
@@ -332,7 +376,7 @@ class System:
         if f is None or f.monotone is not True:
             return False
         inputs = set(f.inputs)
-        return not any(nx.descendants(self.network, m) & inputs for m in inputs)
+        return not any(nx.descendants(self.graph, m) & inputs for m in inputs)
 
     @property
     def roles(self) -> dict[str, str]:
@@ -343,7 +387,7 @@ class System:
         >>> cc.load_network("thesis_and").roles["clinical_history"]
         'slot'
         """
-        out = {n: "other" for n in self.network.nodes()}
+        out = {n: "other" for n in self.graph.nodes()}
         out.update({m: "model" for m in self.models})
         out.update({c: "counts" for c in self.counts})
         out.update({self.class_node: "class", self.system_node: "fusioner",
@@ -377,7 +421,7 @@ class System:
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """``make()`` once per ``key`` and set of CPD objects (internal planning cache)."""
-        cpds = tuple(self.network.cpds)
+        cpds = tuple(self.graph.cpds)
         hit = self._plans.get(key)
         if hit is not None:
             made_from, value = hit  # type: ignore[misc]
@@ -396,7 +440,7 @@ class System:
             extra += f", positive={plain([self.positive])[0]!r} ({self.positive_note})"
         return (
             f"System(name={self.name!r}, class={self.class_node!r}, models={shown}, "
-            f"system={self.system_node!r}, slot={self.slot!r}{extra}, nodes={len(self.network)})"
+            f"system={self.system_node!r}, slot={self.slot!r}{extra}, nodes={len(self.graph)})"
         )
 
     def picture(self, intervention: str | None = None, *,
@@ -424,10 +468,12 @@ class System:
         """
         roles = self.roles
         rows = {str(n): {"role": roles[n],
-                         "states": ", ".join(plain(states_of(self.network, n))),
-                         "parents": ", ".join(str(q) for q in self.network.get_parents(n)),
+                         "states": ", ".join(plain(states_of(self.graph, n))),
+                         "parents": ", ".join(str(q) for q in self.graph.get_parents(n)),
                          "deterministic": bool(n in self.deterministic_nodes)}
-                for n in nx.topological_sort(self.network)}
+                for n in nx.topological_sort(self.graph)}
+        import pandas as pd
+
         frame = pd.DataFrame.from_dict(rows, orient="index")
         frame.index.name = "node"
         return frame
@@ -449,7 +495,7 @@ class System:
                                             html_table(self.to_frame(), caption="Nodes")))
 
     def _validate_confusion(self) -> None:
-        net, node = self.network, self.confusion_node
+        net, node = self.graph, self.confusion_node
         parents = set(net.get_parents(node))
         if parents != {self.class_node, self.system_node}:
             raise NetworkStructureError(

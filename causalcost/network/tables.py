@@ -9,6 +9,7 @@ states. These checks need nothing but the declaration (and, once known, the pare
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -102,7 +103,7 @@ def declaration(name: object, states: object, cpd: object, parents: object
 def check_row_count(name: str, rows: np.ndarray, parents: Sequence[str],
                     parent_states: Sequence[Sequence[str]]) -> None:
     """One row per configuration of the parents."""
-    n_configs = int(np.prod([len(s) for s in parent_states], dtype=np.int64))
+    n_configs = math.prod(len(s) for s in parent_states)
     if rows.shape[0] != n_configs:
         raise CPDError(
             f"CPD of {name!r} needs {n_configs} row(s) (one per configuration of "

@@ -15,7 +15,8 @@ def plain(values: Iterable[Any]) -> list[Any]:
     >>> plain([np.str_("neg"), np.int64(1), "P"])
     ['neg', 1, 'P']
     """
-    return [v.item() if hasattr(v, "item") and type(v).__module__ == "numpy" else v
+    return [v if type(v) is str else  # the common case, decided at once
+            v.item() if hasattr(v, "item") and type(v).__module__ == "numpy" else v
             for v in values]
 
 

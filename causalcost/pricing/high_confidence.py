@@ -41,7 +41,6 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from scipy import stats as _st
 
 from causalcost.confusion import EXACT_LIMIT, Confusion, CostMatrix, _exact_cost
 from causalcost.errors import CountError, InfeasibleInputError, OverflowInputError, ValidationError
@@ -270,6 +269,8 @@ def high_confidence_bound_from_rates(
     plain = bound_from_rates(rates, model, costs, assumption=assumption, monotonicity=monotonicity)
     r = rates.error_rates if isinstance(rates, InterventionalTable) else rates
     alpha = (1 - confidence) / max(1, int(_limit_count(model.positives, model.negatives)))
+    from scipy import stats as _st
+
     u = {}
     for c, n2, right, wrong in (("P", model.positives, r.fn_forced_p, r.fn_forced_n),
                                 ("N", model.negatives, r.fp_forced_n, r.fp_forced_p)):

@@ -32,8 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
-from statsmodels.stats.contingency_tables import mcnemar as _sm_mcnemar
 
 from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
@@ -179,6 +177,8 @@ p = 0.1267, P(error 1 > error 2) = 0.06335)
     z = normal_quantile(conf, quantile)
     d = rate1 - rate2
     se = math.sqrt(rate1 * (1 - rate1) / size1 + rate2 * (1 - rate2) / size2)
+    from scipy import stats as _st
+
     if se > 0:
         p_value = float(2 * _st.norm.sf(abs(d) / se))
         prob_first = float(_st.norm.cdf(d / se))
@@ -343,6 +343,8 @@ def _mcnemar(b: int, c: int, exact: Any, correction: Any, n: int | None) -> McNe
         method = "chi-square, continuity corrected" if correction else "chi-square"
     if b + c == 0:  # no discordant instance: no evidence either way
         return McNemarResult(0.0, 1.0, b, c, method, n)
+    from statsmodels.stats.contingency_tables import mcnemar as _sm_mcnemar
+
     res = _sm_mcnemar(np.array([[0, b], [c, 0]]), exact=use_exact, correction=bool(correction))
     return McNemarResult(float(res.statistic), float(res.pvalue), b, c, method, n)
 

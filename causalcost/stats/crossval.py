@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from causalcost.display import html_table
 from causalcost.errors import InputTypeError, ValidationError
@@ -158,6 +157,8 @@ t = 3.087 on 4 dof, p = 0.03668)
     k = delta.size
     mean = float(np.mean(delta))
     se = float(np.std(delta, ddof=1) / np.sqrt(k))
+    from scipy import stats as _st
+
     t_quantile = float(_st.t.ppf((1 + conf) / 2, k - 1))
     statistic, p_value = _t_and_p(mean, se, k - 1)
     margin = t_quantile * se
@@ -330,6 +331,8 @@ def five_by_two_cv_differences(
 # ---------------------------------------------------------------------------- helpers
 def _t_and_p(estimate: float, se: float, dof: int) -> tuple[float, float]:
     """Student's statistic and two-sided p-value; the degenerate ``se = 0`` as documented."""
+    from scipy import stats as _st
+
     if se > 0:
         statistic = estimate / se
         return statistic, float(2 * _st.t.sf(abs(statistic), dof))

@@ -26,8 +26,6 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy import stats as _st
-from statsmodels.stats.proportion import proportion_confint
 
 from causalcost.errors import InputTypeError, ValidationError
 
@@ -125,6 +123,8 @@ def proportion_interval(
         margin = z * np.sqrt(p * (1 - p) / total)
         low, high = p - margin, p + margin
     else:
+        from statsmodels.stats.proportion import proportion_confint
+
         name = _STATSMODELS_NAME.get(method, method)
         low, high = proportion_confint(k, total, alpha=1 - conf, method=name)
     low = np.where(k == 0, 0.0, np.clip(np.asarray(low, dtype=float), 0.0, 1.0))
@@ -167,6 +167,8 @@ def normal_quantile(confidence: float, source: str = "exact") -> float:
     if source not in _QUANTILE_SOURCES:
         raise ValidationError(f"source ({source!r}) must be one of "
                               f"{', '.join(map(repr, _QUANTILE_SOURCES))}")
+    from scipy import stats as _st
+
     if source == "exact":
         return float(_st.norm.ppf((1 + conf) / 2))
     for level, z in Z_TABLE.items():

@@ -31,7 +31,6 @@ so a high-confidence worst case is never below the plain one.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as _st
 
 from causalcost.errors import ValidationError
 
@@ -126,6 +125,8 @@ def _conditional(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: float) -> n
     The conditional tail probability decreases in f, so a vectorised bisection finds the
     limit in about log2(m) hypergeometric evaluations per entry.
     """
+    from scipy import stats as _st
+
     lo = np.zeros(k.shape, dtype=np.int64)  # f = 0 always qualifies (the tail is 1)
     hi = m.astype(np.int64).copy()
     while True:
@@ -141,6 +142,8 @@ def _conditional(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: float) -> n
 
 def _clopper_pearson(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: float) -> np.ndarray:
     """Binomial(m, p_U) quantile at 1 - alpha/2, p_U the exact upper limit at alpha/2."""
+    from scipy import stats as _st
+
     with np.errstate(invalid="ignore", divide="ignore"):
         p_upper = np.where(k >= n, 1.0, _st.beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1)))
     quantile = _st.binom.ppf(1 - alpha / 2, m, np.nan_to_num(p_upper, nan=1.0))
@@ -155,6 +158,8 @@ def clopper_pearson_interval(count: int, n: int, confidence: float) -> tuple[flo
     >>> [round(v, 4) for v in clopper_pearson_interval(20, 100, 0.95)]
     [0.1267, 0.2918]
     """
+    from scipy import stats as _st
+
     alpha = 1 - confidence
     low = 0.0 if count == 0 else float(_st.beta.ppf(alpha / 2, count, n - count + 1))
     high = 1.0 if count == n else float(_st.beta.ppf(1 - alpha / 2, count + 1, n - count))
