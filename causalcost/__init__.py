@@ -171,6 +171,15 @@ _LAZY: dict[str, str] = {
     "SystemBuilder": "network.builder",
     "Witness": "pricing.bounds",
     "worst_case_confusion": "pricing.bounds",
+    # multi-class (K-label) systems (issue 19)
+    "multiclass_bound": "pricing.multiclass",
+    "MulticlassBound": "pricing.multiclass_result",
+    "multiclass_cost_matrix": "pricing.multiclass_costs",
+    "MulticlassCostMatrix": "pricing.multiclass_costs",
+    "MulticlassKinds": "pricing.multiclass_kinds",
+    "count_multiclass_kinds": "pricing.multiclass_kinds",
+    "read_multiclass_kinds": "pricing.multiclass_kinds",
+    "MulticlassTable": "inference.multiclass_table",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -434,4 +443,13 @@ __all__ = [
     "sheet_from_network",
     "simulate_forced_runs",
     "worst_case_confusion",
+    # multi-class (K-label) systems (issue 19)
+    "multiclass_bound",
+    "MulticlassBound",
+    "multiclass_cost_matrix",
+    "MulticlassCostMatrix",
+    "MulticlassKinds",
+    "count_multiclass_kinds",
+    "read_multiclass_kinds",
+    "MulticlassTable",
 ]
