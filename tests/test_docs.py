@@ -9,7 +9,10 @@
   name.
 * Every public name is on an API page.
 * Where MkDocs is installed, the site builds with ``--strict`` (a broken link, a missing
-  page or an unresolved reference fails), notebooks not executed.
+  page or an unresolved reference fails), notebooks not executed; it ships its formula
+  renderer (MathJax, from a PyPI package) and loads nothing from outside. CI then opens the
+  pages with formulas in headless Chromium (``docs/hooks/check_math.py``) and finds every one
+  typeset; here the script's parsing is tested on fixture HTML.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 import causalcost as cc
@@ -38,11 +42,11 @@ def python_blocks(path: Path) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
 
 
-def load_hook() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_reference",
-                                                  DOCS / "hooks" / "cli_reference.py")
+def load_hook(name: str = "cli_reference") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, DOCS / "hooks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass in it looks its module up
     spec.loader.exec_module(module)
     return module
 
@@ -228,3 +232,168 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert 'id="causalcost.pricing.costs.expected_cost_matrix"' in pricing
     for step in GUIDE_STEPS:
         assert (site / "guide" / step / "index.html").exists(), step
+    # the formulas' renderer is in the site, loaded after its configuration, on every page
+    math = load_hook("mathjax_offline")
+    assert (site / math.SCRIPT).stat().st_size > 1_000_000
+    assert "processHtmlClass" in (site / math.CONFIG).read_text(encoding="utf-8")
+    pages = sorted(site.rglob("index.html"))
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        scripts = re.findall(r'<script src="([^"]*)"', html)
+        loads = re.findall(r'<(?:script|link|img|iframe|source)\b[^>]*?(?:src|href)="([^"]*)"',
+                           html)
+        assert not [u for u in loads if re.match(r"(?:[a-z]+:)?//", u)], f"{page}: loads {loads}"
+        for attributes, body in re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S):
+            # no script names anything outside (nbconvert's CDN loaders are taken out)
+            assert not re.search(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}/", attributes + body), page
+        mine = [s for s in scripts if "assets/mathjax/" in s]
+        assert [s.rsplit("/", 1)[-1] for s in mine] == ["config.js", "tex-svg-full.js"], page
+    method = (site / "method" / "index.html").read_text(encoding="utf-8")
+    assert load_hook("check_math").count(method).formulas > 100
+    # the browser run (every formula typeset in headless Chromium) is CI's step after the
+    # docs build: .ci/run calls docs/hooks/check_math.py
+
+
+# ------------------------------------------------------------------------ the math check
+
+def test_math_check_counts_formulas_typeset_errors_and_raw_tex() -> None:
+    count = load_hook("check_math").count
+    source = ('<p>Let <span class="arithmatex">\\(x\\)</span> and</p>'
+              '<div class="arithmatex">\\[y = 1\\]</div><pre><code>re.compile(r"\\(")</code></pre>')
+    before = count(source)
+    assert (before.formulas, before.typeset, before.errors) == (2, 0, 0)
+    assert len(before.raw) == 2   # the two formulas, not the code block
+    done = count('<p>Let <span class="arithmatex"><mjx-container jax="SVG"><svg><g '
+                 'data-mml-node="mi"/><path d="M0"/></svg></mjx-container></span> and '
+                 '<span class="arithmatex"><mjx-container><svg><g data-mml-node="merror" '
+                 'data-mjx-error="Undefined control sequence \\foo"/></svg></mjx-container>'
+                 '</span> then \\(z</p>')
+    assert (done.formulas, done.typeset, done.errors) == (0, 2, 1)
+    assert done.raw == ("then \\(z",)
+
+
+def test_math_renderer_comes_from_the_docs_extra() -> None:
+    """The hook copies MathJax from the package the ``docs`` extra installs."""
+    pytest.importorskip("mathjax")
+    math = load_hook("mathjax_offline")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    docs_extra = re.search(r"^docs = \[(.*?)^\]", pyproject, re.S | re.M)
+    assert docs_extra and f'"{math.DISTRIBUTION}' in docs_extra.group(1)
+    assert (math.mathjax_root() / "tex-svg-full.js").is_file()
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "docs/hooks/mathjax_offline.py" in config and "generic: true" in config
+
+
+# ------------------------------------------------------------- the texts say what the code does
+
+def test_guide_kinds_table_matches_the_code() -> None:
+    """The guide's table of instance kinds says what ``causalcost.pricing.bounds`` defines."""
+    from causalcost.pricing import bounds
+
+    code = dict(re.findall(r"^``(\w+)``\s+(.+?)\s{2,}", bounds.__doc__ or "", re.M))
+    guide = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|$",
+                            (DOCS / "guide" / "price.md").read_text(encoding="utf-8"), re.M))
+    assert set(code) == set(guide) == {"never", "wrong_only", "always", "right_only"}
+    for kind, says in code.items():
+        assert guide[kind].startswith(says), (kind, guide[kind], says)
+    assert guide["never"] != guide["always"]
+
+
+def experiment_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """Run the README's experiment commands as written (the folder in tmp_path) and format
+    what they give the way the README's table writes it."""
+    import shlex
+
+    from causalcost.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- readme:experiments -->\n```bash\n(.*?)```", readme, re.S)
+    assert block is not None
+    commands = [shlex.split(line) for line in block.group(1).splitlines() if line.strip()]
+    assert [words[:3] for words in commands] == [["causalcost", "experiment", "coverage"],
+                                                 ["causalcost", "experiment", "ratio"]]
+    figures = {}
+    for words in commands:
+        words = [str(tmp_path / w) if w == "results/" else w for w in words]
+        capsys.readouterr()
+        assert main([*words[1:], "--quiet"]) == 0, words
+        printed = capsys.readouterr().out
+        if words[2] == "coverage":
+            import pandas as pd
+
+            frame = pd.read_csv(tmp_path / "results" / "coverage.csv")
+            cells = frame[frame["n1"].between(100, 1000) & frame["n2"].between(100, 1000)]
+            assert len(cells) == 9 and (cells["repetitions"] == 1000).all()
+            low, high = cells["p_plain"].min(), cells["p_plain"].max()
+            sure = np.floor(cells["p_high_confidence"].min() * 1000 + 1e-9) / 10  # shares of 1000
+            figures["experiment 1"] = (f"{low * 100:.0f}–{high * 100:.0f} % "
+                                       f"(high-confidence: ≥ {sure:g} %)")
+        else:
+            found = re.search(r"(\d+) repetitions of n=(\d+); real/worst above 1 in "
+                              r"([\d.]+)% \(plain\), ([\d.]+)% \(high-confidence\)", printed)
+            assert found is not None, printed
+            reps, n, plain, sure = found.groups()
+            assert n == "20000"
+            figures["experiment 2"] = (f"{float(plain):g} % of {int(reps):,} systems "
+                                       f"(high-confidence: {float(sure):g} %)")
+    return figures
+
+
+def test_readme_experiment_figures_are_what_its_commands_give(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = experiment_figures(tmp_path, capsys)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, figure in figures.items():
+        row = re.search(rf"^\| slides, {name} \|.*\| ([^|]+) \|$", readme, re.M)
+        assert row is not None, name
+        assert row.group(1) == figure, (name, row.group(1), figure)
+    # the experiments guide quotes the same runs
+    guide = " ".join((DOCS / "guide" / "experiments.md").read_text(encoding="utf-8").split())
+    low_high = figures["experiment 1"].split(" %")[0]
+    sure = figures["experiment 1"].split("≥ ")[1].split(" %")[0]
+    assert f"holds in {low_high} %" in guide and f"at least {sure} %" in guide
+    assert f"in {figures['experiment 2'].split(' (')[0]} at `n` = 20,000" in guide
+
+
+# ------------------------------------------------------------------------- one install line
+
+#: The one way every document installs causalcost: from the repository's checkout, with the
+#: extras a page needs in quotes.
+INSTALL = re.compile(r"pip install (?:\.|'\.\[[a-z,]+\]')(?=[\s`)]|$)")
+
+
+def install_texts() -> dict[str, str]:
+    """Every document a user reads: the README, the docs pages, the notebooks' text."""
+    texts = {"README.md": (ROOT / "README.md").read_text(encoding="utf-8")}
+    for page in sorted(DOCS.rglob("*.md")):
+        if "hooks" not in page.parts:
+            texts[page.relative_to(ROOT).as_posix()] = page.read_text(encoding="utf-8")
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        texts[notebook.relative_to(ROOT).as_posix()] = "\n".join(
+            "".join(cell["source"]) for cell in cells)
+    return texts
+
+
+def test_every_doc_installs_the_same_way() -> None:
+    extras = set(re.findall(r"^([a-z]+) = \[", (ROOT / "pyproject.toml").read_text(
+        encoding="utf-8").split("[project.optional-dependencies]")[1].split("\n[")[0], re.M))
+    assert {"docs", "test", "notebooks"} <= extras
+    seen = 0
+    for name, text in install_texts().items():
+        for line in re.findall(r"pip install(?!`)[^\n]*", text):  # `pip install`: a mention
+            match = INSTALL.match(line)
+            assert match, f"{name}: {line!r} is not `pip install .` or `pip install '.[extra]'`"
+            for extra in re.findall(r"\[([a-z,]+)\]", match.group(0))[:1]:
+                assert set(extra.split(",")) <= extras, (name, line)
+            seen += 1
+    assert seen >= 8
+    assert "pip install causalcost" not in " ".join(install_texts().values())
+
+
+def test_install_check_catches_a_package_name() -> None:
+    assert INSTALL.match("pip install '.[notebooks]'`")
+    assert INSTALL.match("pip install . && causalcost derive")
+    assert not INSTALL.match("pip install causalcost")
+    assert not INSTALL.match("pip install 'causalcost[sign]'")
+    assert not INSTALL.match("pip install .venv")

@@ -5,12 +5,17 @@ The notebooks assert the numbers they show (the thesis's worked examples, bounds
 the real system cost), so running them checks them. The kernel is this interpreter
 (a kernelspec written to a temporary directory), matplotlib draws with Agg, and the working
 directory is ``notebooks/``; nothing is downloaded.
+
+Every cell that draws (calls a ``draw_*`` function or asks for a picture) must leave a picture
+among its outputs, ``image/png`` or ``image/svg+xml``, as Jupyter and the documentation site
+show them; no output may be a figure printed as text (``<Figure size 1000x420 with 3 Axes>``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -26,6 +31,26 @@ PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: Wall-clock budget of one notebook, in seconds (kernel start-up included).
 BUDGET = 60.0
 EXPECTED = {"01_quickstart", "02_worst_case", "03_real_data", "04_experiments", "05_explorer"}
+#: A cell that draws: a call of a ``draw_*`` function or of a picture method, or a system alone
+#: on its last line (its display is its picture).
+DRAWS = re.compile(r"\b(?:draw_\w+|\w*picture)\(")
+PICTURES = ("image/png", "image/svg+xml")
+
+
+def drawing_cells(notebook: dict) -> list[int]:
+    """Indices of the code cells that draw."""
+    return [i for i, cell in enumerate(notebook["cells"]) if cell["cell_type"] == "code"
+            and DRAWS.search("".join(cell["source"]) if isinstance(cell["source"], list)
+                             else cell["source"])]
+
+
+def test_drawing_cells_are_found() -> None:
+    """The five plots of notebooks 03 and 04 (issue 18) and the pictures of 01 are seen."""
+    found = {path.stem: drawing_cells(json.loads(path.read_text(encoding="utf-8")))
+             for path in PATHS}
+    assert len(found["03_real_data"]) == 2 and len(found["04_experiments"]) == 3
+    assert len(found["01_quickstart"]) == 2
+    assert sum(map(len, found.values())) >= 7
 
 
 @pytest.fixture(scope="module")
@@ -76,4 +101,24 @@ def test_notebook_runs(path: Path, kernel_dir: Path, monkeypatch: pytest.MonkeyP
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+    for i in drawing_cells(notebook):
+        shown = {kind for o in notebook.cells[i].outputs for kind in o.get("data", {})}
+        assert shown & set(PICTURES), f"{path.name} cell {i} shows no picture, only {shown}"
+    as_text = [c.source for c in notebook.cells if c.cell_type == "code" for o in c.outputs
+               if re.match(r"<Figure size", o.get("data", {}).get("text/plain", ""))
+               and not set(PICTURES) & set(o.get("data", {}))]
+    assert not as_text, f"{path.name}: figures printed as text in {as_text}"
     assert os.environ.get("JUPYTER_PATH") == str(kernel_dir)
+
+
+def test_notebook_04_says_how_many_repetitions_it_runs() -> None:
+    """The text states the repetitions the code runs (it once said 1000 and ran 500)."""
+    cells = json.loads((NOTEBOOKS / "04_experiments.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    code = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    said = re.search(r"For each `\(n1, n2\)`, (\d+) repetitions", text)
+    run = re.search(r"coverage_experiment\(.*?repetitions=([\d_]+)", code, re.S)
+    assert said and run and int(said.group(1)) == int(run.group(1))
+    said = re.search(r"repetitions, here ([\d,]+)", text)
+    run = re.search(r"ratio_experiment\(.*?repetitions=([\d_]+)", code, re.S)
+    assert said and run and int(said.group(1).replace(",", "")) == int(run.group(1))

@@ -17,15 +17,51 @@ from causalcost.cli.parsing import (
 )
 from causalcost.errors import ValidationError
 
-__all__ = ["EXIT_USER_ERROR", "Parser", "count", "finite_number", "load_system", "model_names",
-           "network_arguments", "print_json", "print_with_label_noise", "probability",
-           "sampling_arguments", "seed", "vote_arguments", "vote_options"]
+__all__ = ["EXIT_USER_ERROR", "HelpFormatter", "Parser", "count", "examples", "finite_number",
+           "load_system", "model_names", "network_arguments", "print_json",
+           "print_with_label_noise", "probability", "sampling_arguments", "seed",
+           "vote_arguments", "vote_options"]
 
 EXIT_USER_ERROR = 2
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, except that an epilog's or description's indented lines (example
+    commands) are kept as written rather than re-wrapped; other lines wrap as usual."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        prose: list[str] = []
+        for line in [*text.splitlines(), ""]:
+            if line.strip() and not line.startswith(" "):
+                prose.append(line)
+                if not line.rstrip().endswith(":"):
+                    continue
+            if prose:
+                out.append(super()._fill_text(" ".join(prose), width, indent))
+                prose = []
+            if line.startswith(" ") and line.strip():
+                out.append(indent + line.rstrip())
+        return "\n".join(out)
+
+
+def examples(*commands: str) -> str:
+    """An epilog of example invocations, one per line, shown as written by ``--help``.
+
+    >>> print(examples("causalcost networks"))
+    example:
+      causalcost networks
+    """
+    return ("example:\n" if len(commands) == 1 else "examples:\n") + "\n".join(
+        f"  {command}" for command in commands)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line."""
+    """argparse that reports a usage error in one line (and keeps its examples' lines)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         text = shorten(" ".join(message.split()))
@@ -51,7 +87,8 @@ def network_arguments(p: argparse.ArgumentParser, *, slot_help: str = "",
 def sampling_arguments(p: argparse.ArgumentParser) -> None:
     """--method, --samples, --seed, --confidence, --interval."""
     p.add_argument("--method", choices=("exact", "sampling"), default="exact",
-                   help="exact contraction (default) or forward sampling with intervals")
+                   help="exact contraction or forward sampling with intervals "
+                        "(default: exact)")
     p.add_argument("--samples", type=count, default=100_000, metavar="N",
                    help="simulated instances for --method sampling, e.g. 1e5 (default: 100000)")
     p.add_argument("--seed", type=seed, default=None, metavar="S", help="random seed for sampling")

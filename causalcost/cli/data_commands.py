@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import (
+    examples,
     model_names,
     print_json,
     probability,
@@ -66,4 +67,6 @@ def register(sub: Any) -> None:
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="also the four rates with binomial intervals at this level")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost runs log.csv --truth y --models mean,error,worst --slot "
+                        "error --fusioner majority")
     p.set_defaults(func=_cmd_runs)

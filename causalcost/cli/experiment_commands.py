@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from causalcost.cli.common import count, probability, seed
+from causalcost.cli.common import count, examples, probability, seed
 from causalcost.errors import ValidationError
 from causalcost.files import write_atomic
 
@@ -72,16 +72,17 @@ def _cmd_ratio(args: argparse.Namespace) -> int:
     return 0
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--repetitions", type=count, metavar="R", help="repetitions (per cell)")
+def _common(p: argparse.ArgumentParser, per: str) -> None:
+    p.add_argument("--repetitions", type=count, metavar="R",
+                   help=f"repetitions{per} (default: %(default)s)")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="results depend only on the seed (default: 0)")
     p.add_argument("--costs", metavar="CELLS", help="system costs (default: fn=1,fp=1)")
     p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
                    help="of the high-confidence bound (default: 0.95)")
     p.add_argument("--engine", choices=("counts", "instances"), default="counts",
-                   help="multinomial cell counts (fast, default) or per-instance sampling from "
-                        "the network (the validation path)")
+                   help="counts: multinomial cell counts (fast); instances: per-instance "
+                        "sampling from the network (the validation path) (default: counts)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder for the CSV and the PNG pictures")
@@ -94,6 +95,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("experiment", help="the seeds' two experiments (coverage, ratio)",
                        description="Simulate the two-stage evaluation of the seeds: forced runs "
                                    "on n1 instances, the candidate on n2 others.")
+    p.epilog = examples("causalcost experiment coverage --repetitions 1000 -o results/",
+                        "causalcost experiment ratio --repetitions 5000 -o results/")
     kinds = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", parser_class=Parser)
     kinds.required = True
 
@@ -110,8 +113,9 @@ def register(sub: Any) -> None:
     c.add_argument("--n2", type=_sizes, default=_sizes(grid), metavar="SIZES",
                    help=f"candidate sizes (default: {grid})")
     c.add_argument("--workers", type=count, default=1, metavar="W",
-                   help="processes (results do not depend on it)")
-    _common(c)
+                   help="processes; the results do not depend on it (default: 1)")
+    _common(c, " per (n1, n2) cell")
+    c.epilog = examples("causalcost experiment coverage --repetitions 1000 -o results/")
     c.set_defaults(func=_cmd_coverage, repetitions=1000)
 
     r = kinds.add_parser(
@@ -124,5 +128,6 @@ def register(sub: Any) -> None:
                    help="the system (default: random two-model systems)")
     r.add_argument("--n", type=count, default=20_000, metavar="N",
                    help="instances in each stage (default: 20000)")
-    _common(r)
+    _common(r, "")
+    r.epilog = examples("causalcost experiment ratio --repetitions 5000 -o results/")
     r.set_defaults(func=_cmd_ratio, repetitions=100_000)

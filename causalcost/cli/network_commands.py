@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcost.cli.common import (
+    examples,
     load_system,
     network_arguments,
     print_json,
@@ -102,6 +103,7 @@ def register(sub: Any) -> None:
     network_arguments(p)
     sampling_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost query thesis_and --json")
     p.set_defaults(func=_cmd_query)
 
     p = sub.add_parser("draw", help="draw the DAG (and the mutilated graph) to PNG or SVG",
@@ -111,6 +113,7 @@ def register(sub: Any) -> None:
     p.add_argument("--do", choices=("P", "N"), default=None,
                    help="also draw the graph mutilated by do(slot = P or N)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="a .png or .svg path")
+    p.epilog = examples("causalcost draw thesis_and --do P -o dag.svg")
     p.set_defaults(func=_cmd_draw)
 
     p = sub.add_parser("export", help="write a network as BIF (for pgmpy, pyAgrum, ...)",
@@ -120,10 +123,12 @@ def register(sub: Any) -> None:
     network_arguments(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.bif",
                    help="the .bif path to write (written atomically)")
+    p.epilog = examples("causalcost export thesis_and -o thesis_and.bif")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("networks", help="list the shipped networks",
                        description="List the shipped networks with their slot, fusioner, "
                                    "models and description (read without building them). Give "
                                    "a name to any command that takes NETWORK.")
+    p.epilog = examples("causalcost networks")
     p.set_defaults(func=_cmd_networks)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from causalcost.cli.common import print_json
+from causalcost.cli.common import examples, print_json
 from causalcost.errors import ValidationError
 
 __all__ = ["register"]
@@ -67,4 +67,6 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="ROC.png",
                    help="also draw the ROC (and ROC_costs.png: system cost against threshold)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost roc sheet.json --scores scores.csv --truth y --score p -o "
+                        "roc.png")
     p.set_defaults(func=_cmd_roc)

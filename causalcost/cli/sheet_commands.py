@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import (
+    examples,
     load_system,
     model_names,
     print_json,
@@ -208,6 +209,7 @@ def register(sub: Any) -> None:
     p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
                    help="where to write the sheet (written atomically)")
+    p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json")
     p.set_defaults(func=_cmd_derive)
 
     p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
@@ -225,6 +227,8 @@ def register(sub: Any) -> None:
                    help="the truth labels the candidate was counted against are right with "
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
+                        "--confidence 0.95")
     p.set_defaults(func=_cmd_evaluate)
 
     p = sub.add_parser("bound", help="worst/best-case system confusion from counts",
@@ -241,7 +245,7 @@ def register(sub: Any) -> None:
     p.add_argument("--costs", default="fn=1,fp=1", metavar="CELLS",
                    help="system cost matrix (default: fn=1,fp=1: counts errors)")
     p.add_argument("--assumption", choices=("monotone", "none"), default="monotone",
-                   help="monotone (default) or none (valid for any system)")
+                   help="monotone, or none (valid for any system) (default: monotone)")
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="the forced runs were counted on other instances: a worst case that "
                         "holds on the candidate's instances with this probability")
@@ -249,4 +253,6 @@ def register(sub: Any) -> None:
                    help="the truth labels are right with probability A (> 0.5): also Eval1 and "
                         "the worst and best case as ranges (probability form on the rates)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost bound --forced-p tp=50,fn=50,fp=0,tn=0 --forced-n "
+                        "tp=0,fn=100,fp=0,tn=0 --model tp=50,fn=50,fp=0,tn=0")
     p.set_defaults(func=_cmd_bound)

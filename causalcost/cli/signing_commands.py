@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from causalcost.cli.common import print_json
+from causalcost.cli.common import examples, print_json
 from causalcost.errors import ValidationError
 
 __all__ = ["register"]
@@ -76,6 +76,7 @@ def register(sub: Any) -> None:
                    help="the private key to write; keep it secret")
     p.add_argument("--public", metavar="PUBLIC.pem", default=None,
                    help="the public key to write; give it to model owners")
+    p.epilog = examples("causalcost keygen owner.pem owner.pub.pem")
     p.set_defaults(func=_cmd_keygen)
 
     p = sub.add_parser("sign", help="sign a cost sheet with a private key",
@@ -86,6 +87,7 @@ def register(sub: Any) -> None:
                    help="the private key made by 'causalcost keygen'")
     p.add_argument("-o", "--output", metavar="OUT.json",
                    help="write the signed sheet here (default: sign SHEET.json in place)")
+    p.epilog = examples("causalcost sign sheet.json --key owner.pem")
     p.set_defaults(func=_cmd_sign)
 
     p = sub.add_parser("verify", help="check a sheet's signature against a public key",
@@ -96,4 +98,5 @@ def register(sub: Any) -> None:
     p.add_argument("--public-key", required=True, metavar="PUBLIC.pem",
                    help="the system owner's public key, received by another channel")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.epilog = examples("causalcost verify sheet.json --public-key owner.pub.pem")
     p.set_defaults(func=_cmd_verify)

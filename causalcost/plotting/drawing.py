@@ -10,7 +10,8 @@ square, so the picture shows which paths still carry information to the system p
 Where nodes and edges go is worked out by :mod:`causalcost.network.layout` (layers, crossing
 reduction, edge routing); :func:`~causalcost.network.layout.layered_positions` is re-exported here.
 
-Only this module imports matplotlib, and only :class:`matplotlib.figure.Figure`: no GUI
+Only :class:`matplotlib.figure.Figure` is used (as
+:class:`~causalcost.plotting.figure.NotebookFigure`, which Jupyter displays): no GUI
 backend and no Graphviz are needed. Every drawn artist carries a ``gid`` naming what it is
 (``"node:<name>"``, ``"ring:<name>"`` for the inner circle of a deterministic node,
 ``"edge:<parent>-><child>"``), so a figure can be inspected programmatically.
@@ -53,6 +54,7 @@ from causalcost.network.picture import (
     label_lines,
 )
 from causalcost.network.system import System
+from causalcost.plotting.figure import new_figure
 
 __all__ = ["layered_positions", "draw_system", "draw_intervention", "save_figure"]
 
@@ -204,10 +206,10 @@ def _figure(width: float, plot_h: float,
             handles: list[tuple[object, str]]) -> tuple[Figure, float, float]:
     """A figure ``width`` inches wide with a title band, ``plot_h`` inches of drawing and the
     legend's rows below; returns it with the drawing's bottom and height as fractions."""
-    rows = _legend(Figure(), handles, width) if handles else 0
+    rows = _legend(new_figure(), handles, width) if handles else 0
     bottom = rows * _ROW + 0.15
     height = _TOP + plot_h + bottom
-    return Figure(figsize=(width, height)), bottom / height, plot_h / height
+    return new_figure(figsize=(width, height)), bottom / height, plot_h / height
 
 
 _TOP, _ROW = 0.5, 0.32  # inches: title band, legend row
@@ -246,7 +248,8 @@ def draw_system(
     Returns
     -------
     matplotlib.figure.Figure
-        A new figure (no pyplot, no GUI backend), or ``ax.figure``.
+        A new figure (no pyplot, no GUI backend) that Jupyter shows as a picture (a
+        :class:`~causalcost.plotting.figure.NotebookFigure`), or ``ax.figure``.
 
     Raises
     ------
@@ -307,7 +310,8 @@ def draw_intervention(system: System, *, slot: str | None = None, value: str = "
     Returns
     -------
     matplotlib.figure.Figure
-        Two axes, titled with the system's name and with the intervention.
+        Two axes, titled with the system's name and with the intervention; Jupyter shows it
+        as a picture.
 
     Raises
     ------

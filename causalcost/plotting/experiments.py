@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from causalcost.errors import ValidationError
+from causalcost.plotting.figure import new_figure
 
 __all__ = ["draw_coverage_curves", "draw_coverage_heatmap", "draw_ratio_histogram"]
 
@@ -41,6 +42,7 @@ def draw_coverage_heatmap(result: object, *, confidence: float | None = None) ->
     Returns
     -------
     matplotlib.figure.Figure
+        A :class:`~causalcost.plotting.figure.NotebookFigure`: Jupyter shows it as a picture.
 
     Examples
     --------
@@ -51,7 +53,7 @@ def draw_coverage_heatmap(result: object, *, confidence: float | None = None) ->
     """
     f = _frame(result, ("n1", "n2", "p_plain", "p_high_confidence"))
     level = confidence if confidence is not None else getattr(result, "confidence", None)
-    fig = Figure(figsize=(10, 4.2), layout="constrained")
+    fig = new_figure(figsize=(10, 4.2), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     n1s, n2s = sorted(f.n1.unique()), sorted(f.n2.unique())
     image = None
@@ -86,7 +88,7 @@ def draw_coverage_curves(result: object, *, confidence: float | None = None) -> 
     """
     f = _frame(result, ("n1", "n2", "p_plain", "p_high_confidence"))
     level = confidence if confidence is not None else getattr(result, "confidence", None)
-    fig = Figure(figsize=(7.5, 4.5), layout="constrained")
+    fig = new_figure(figsize=(7.5, 4.5), layout="constrained")
     ax = fig.subplots()
     n1s = sorted(f.n1.unique())
     colours = [tuple(c) for c in np.linspace([0.15, 0.35, 0.65], [0.85, 0.45, 0.15], len(n1s))]
@@ -116,7 +118,7 @@ def draw_ratio_histogram(result: object, *, bins: int = 100) -> Figure:
     ['real cost / worst case', 'real cost / cost function 1']
     """
     f = _frame(result, ("ratio_plain", "ratio_high_confidence", "ratio_expected"))
-    fig = Figure(figsize=(10, 4), layout="constrained")
+    fig = new_figure(figsize=(10, 4), layout="constrained")
     left, right = fig.subplots(1, 2)
     finite = f.replace([np.inf, -np.inf], np.nan)
     edges = np.linspace(np.nanmin(finite[["ratio_plain", "ratio_high_confidence"]].to_numpy()),

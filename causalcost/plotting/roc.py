@@ -9,7 +9,8 @@ two the system prefers (lowest expected and lowest worst-case cost) and the mode
 cost against the threshold inside the band from best to worst case, the chosen thresholds
 marked.
 
-Only :class:`matplotlib.figure.Figure` is used (no pyplot, no GUI backend). Every drawn artist
+Only :class:`matplotlib.figure.Figure` is used (no pyplot, no GUI backend), as
+:class:`~causalcost.plotting.figure.NotebookFigure`, which Jupyter displays. Every drawn artist
 carries a ``gid`` naming what it is (``"roc"``, ``"chance"``, ``"iso-cost"``,
 ``"point:<criterion>"``, ``"expected_cost"``, ``"worst_cost"``, ``"best_cost"``, ``"band"``,
 ``"threshold:<criterion>"``), so a figure can be inspected programmatically.
@@ -24,6 +25,7 @@ from matplotlib.figure import Figure
 
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import InputTypeError
+from causalcost.plotting.figure import new_figure
 from causalcost.sheet.thresholds import ThresholdSweep
 
 __all__ = ["draw_system_roc", "draw_cost_by_threshold"]
@@ -72,6 +74,7 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        A :class:`~causalcost.plotting.figure.NotebookFigure`: Jupyter shows it as a picture.
 
     Examples
     --------
@@ -85,7 +88,7 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
      'roc']
     """
     s = _check(sweep)
-    fig = Figure(figsize=(6.4, 6.0), layout="constrained")
+    fig = new_figure(figsize=(6.4, 6.0), layout="constrained")
     ax = fig.subplots()
     f = s.frame
     ax.plot([0, 1], [0, 1], ls=":", color=_GREY, lw=1, gid="chance", label="chance")
@@ -128,6 +131,7 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        A :class:`~causalcost.plotting.figure.NotebookFigure`: Jupyter shows it as a picture.
 
     Examples
     --------
@@ -141,7 +145,7 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
     """
     s = _check(sweep)
     f = s.frame[np.isfinite(s.frame["threshold"])].sort_values("threshold")
-    fig = Figure(figsize=(8.0, 4.6), layout="constrained")
+    fig = new_figure(figsize=(8.0, 4.6), layout="constrained")
     ax = fig.subplots()
     t = f["threshold"].to_numpy()
     ax.fill_between(t, f["best_cost"], f["worst_cost"], step="pre", color="#f2c4a0", alpha=0.5,

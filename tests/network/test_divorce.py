@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import time
 import warnings
 
 import numpy as np
@@ -119,9 +118,7 @@ def test_forty_model_and_builds_small_and_matches_a_forward_recursion() -> None:
     rates = [(0.9 + 0.002 * i, 0.6 + 0.005 * i) for i in range(k)]
     for i, (se, sp) in enumerate(rates):
         builder.add_model(f"m{i}", sensitivity=se, specificity=sp)
-    started = time.perf_counter()
-    system = builder.set_fusioner("and").build(slot="m7")
-    assert time.perf_counter() - started < 30  # generous: the benchmark times it (~10 ms)
+    system = builder.set_fusioner("and").build(slot="m7")  # timed in bench_many_models.py
     assert len(system.counts) == k and len(system.network) == 2 * k + 3
     entries = sum(cpd.values.size for cpd in system.network.get_cpds())
     assert entries <= 20 * k  # saturated counts: two states each (O(k^2) at worst)
@@ -200,10 +197,9 @@ def test_function_fusioners_are_refused_beyond_twenty_models_without_being_calle
         calls.append(1)
         return all(votes.values())
 
-    started = time.perf_counter()
     with pytest.raises(cc.ValidationError, match=r"called 2\*\*21 = 2,097,152 times.*vote"):
         many(21).set_fusioner("function", function=rule)
-    assert calls == [] and time.perf_counter() - started < 1.0
+    assert calls == []  # refused before the first call
     with pytest.raises(cc.ValidationError, match="divorce=True needs a vote rule"):
         many(3).set_fusioner("function", function=rule, divorce=True)
 
@@ -225,9 +221,8 @@ def test_vote_tables_are_built_without_calling_the_rule() -> None:
     # a 20-model vote is tabulated by numpy: fast, and equal to the rule at sampled columns
     f = make_fusioner("weighted", [f"m{i}" for i in range(20)],
                       weights=[0.1 * (i + 1) for i in range(20)], threshold=7.3)
-    started = time.perf_counter()
     table = decision_table(f)
-    assert time.perf_counter() - started < 2.0 and table.shape == (2**20,)
+    assert table.shape == (2**20,)
     rng = np.random.default_rng(0)
     for j in rng.integers(0, 2**20, size=300):
         votes = tuple(((int(j) >> (19 - i)) & 1) == 0 for i in range(20))

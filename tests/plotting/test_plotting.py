@@ -309,3 +309,95 @@ def test_save_figure_rejects_other_suffixes(tmp_path, name):
 def test_save_figure_needs_a_figure(tmp_path):
     with pytest.raises(TypeError, match="Figure"):
         save_figure(draw_system(cc.load_network("thesis_and")).axes[0], tmp_path / "a.png")
+
+
+# ------------------------------------------------------------------ pictures in Jupyter
+
+def _every_drawing() -> dict[str, Figure]:
+    """One figure from every public drawing function (small inputs: the display is tested)."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    y = rng.random(200) < 0.35
+    sweep = cc.system_thresholds(cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1)),
+                                 y, np.round(rng.normal(size=200) + 1.5 * y, 2))
+    coverage = cc.coverage_experiment(n1=[10, 100], n2=[10, 100], repetitions=20, seed=0,
+                                      confidence=0.95)
+    ratio = cc.ratio_experiment(n=200, repetitions=40, seed=0)
+    system = cc.load_network("thesis_and")
+    return {
+        "draw_system": cc.draw_system(system),
+        "draw_intervention": cc.draw_intervention(system),
+        "draw_system_roc": cc.draw_system_roc(sweep),
+        "draw_cost_by_threshold": cc.draw_cost_by_threshold(sweep),
+        "draw_coverage_heatmap": cc.draw_coverage_heatmap(coverage),
+        "draw_coverage_curves": cc.draw_coverage_curves(coverage),
+        "draw_ratio_histogram": cc.draw_ratio_histogram(ratio),
+    }
+
+
+@pytest.fixture(scope="module")
+def drawings() -> dict[str, Figure]:
+    return _every_drawing()
+
+
+def test_every_public_drawing_function_is_covered(drawings):
+    public = {name for name in cc.__all__ if name.startswith("draw_")}
+    assert public == set(drawings)
+
+
+def test_ipython_shows_every_drawing_as_a_picture(drawings):
+    """What Jupyter does with the last value of a cell: IPython's display formatter, with no
+    pyplot and no inline backend set up. A bare Figure would give text/plain only."""
+    from IPython.core.formatters import DisplayFormatter
+
+    formatter = DisplayFormatter()
+    bare, _ = formatter.format(Figure())
+    assert "image/png" not in bare and "image/svg+xml" not in bare  # the bug this fixes
+    for name, fig in drawings.items():
+        data, _ = formatter.format(fig)
+        assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n", name
+        assert "<svg" in data["image/svg+xml"] and "</svg>" in data["image/svg+xml"], name
+
+
+def test_the_displayed_png_is_the_figure(drawings):
+    """The PNG is the whole figure at the display resolution (a tight box trims only the
+    margins), and is still an ordinary Figure: savefig and the canvas work."""
+    import io
+
+    import matplotlib.image as mpimg
+
+    from causalcost.plotting.figure import DISPLAY_DPI, NotebookFigure
+
+    for name, fig in drawings.items():
+        assert isinstance(fig, NotebookFigure) and isinstance(fig, Figure), name
+        pixels = mpimg.imread(io.BytesIO(fig._repr_png_()), format="png")
+        width, height = fig.get_size_inches() * DISPLAY_DPI
+        assert 0.5 * width <= pixels.shape[1] <= 1.1 * width, name
+        assert 0.5 * height <= pixels.shape[0] <= 1.1 * height, name
+        assert pixels[..., :3].min() < 0.5, f"{name}: nothing drawn"
+        out = io.BytesIO()
+        fig.savefig(out, format="svg")
+        assert b"<svg" in out.getvalue()
+
+
+def test_no_drawing_module_builds_a_bare_figure():
+    """Every figure comes from ``new_figure``: a module that called ``Figure(...)`` itself
+    would hand Jupyter a figure it prints as ``<Figure size ... with N Axes>``."""
+    import ast
+    from pathlib import Path as FilePath
+
+    folder = FilePath(cc.__file__).parent / "plotting"
+    offenders = []
+    for module in sorted(folder.glob("*.py")):
+        if module.name == "figure.py":
+            continue
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                called = node.func
+                name = called.id if isinstance(called, ast.Name) else getattr(called, "attr", "")
+                if name in {"Figure", "figure", "subplots"} and not (
+                        isinstance(called, ast.Attribute)
+                        and isinstance(called.value, ast.Name) and called.value.id == "fig"):
+                    offenders.append(f"{module.name}:{node.lineno}")
+    assert not offenders, f"bare figures built at {offenders}: use new_figure()"

@@ -10,7 +10,6 @@ curve": ten instances, TP and FP at each threshold).
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -230,16 +229,12 @@ def test_bad_input_is_refused_with_the_reason() -> None:
         system_thresholds({"rates": None}, [1, 0], [0.9, 0.1])
 
 
-def test_a_hundred_thousand_thresholds_take_well_under_a_second() -> None:
+def test_a_hundred_thousand_distinct_scores_give_one_row_each() -> None:
+    # the speed of this sweep is measured in benchmarks/bench_thresholds.py, not here
     rng = np.random.default_rng(0)
     y = rng.random(100_000) < 1 / 3
     s = rng.normal(size=y.size) + y
     assert np.unique(s).size == y.size
-    system_thresholds(sheet("and"), y, s)  # imports scikit-learn's metrics once
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        sweep = system_thresholds(sheet("and"), y, s)
-        times.append(time.perf_counter() - start)
+    sweep = system_thresholds(sheet("and"), y, s)
     assert len(sweep.frame) == 100_001
-    assert sorted(times)[1] < 1.0, times
+    assert sweep.frame["threshold"].is_monotonic_decreasing
