@@ -180,6 +180,10 @@ _LAZY: dict[str, str] = {
     "count_multiclass_kinds": "pricing.multiclass_kinds",
     "read_multiclass_kinds": "pricing.multiclass_kinds",
     "MulticlassTable": "inference.multiclass_table",
+    # multi-class data, sheet, experiment (issue 19, t19-data)
+    "MulticlassRuns": "data.multiclass_runs",
+    "MulticlassFusioner": "data.multiclass_fusioners",
+    "make_multiclass_fusioner": "data.multiclass_fusioners",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -452,4 +456,8 @@ __all__ = [
     "count_multiclass_kinds",
     "read_multiclass_kinds",
     "MulticlassTable",
+    # multi-class data, sheet, experiment (issue 19, t19-data)
+    "MulticlassRuns",
+    "MulticlassFusioner",
+    "make_multiclass_fusioner",
 ]
