@@ -48,11 +48,8 @@ def label_frame(matrix: np.ndarray, labels: Sequence[Any], rows: str = "true",
                 columns: str = "system") -> pd.DataFrame:
     """A (K, K) matrix as a frame with labelled rows and columns (rows: the true class).
 
-    >>> label_frame(np.eye(2, dtype=int), ["a", "b"])
-    system  a  b
-    true        
-    a       1  0
-    b       0  1
+    >>> label_frame(np.eye(2, dtype=int), ["a", "b"]).loc["a"].tolist()
+    [1, 0]
     """
     names = [str(v) for v in labels]
     return pd.DataFrame(np.asarray(matrix), index=pd.Index(names, name=rows),
@@ -367,7 +364,7 @@ def multiclass_forced_runs(
     observed : bool, optional
         Count the deployed system from the slot's column (``None``: when the column exists).
     tie, weights, order, label, k
-        Options of the rule (:func:`~causalcost.data.multiclass_fusioners.make_multiclass_fusioner`).
+        Options of the rule (see :func:`causalcost.make_multiclass_fusioner`).
 
     Returns
     -------
