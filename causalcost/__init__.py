@@ -184,6 +184,12 @@ _LAZY: dict[str, str] = {
     "MulticlassRuns": "data.multiclass_runs",
     "MulticlassFusioner": "data.multiclass_fusioners",
     "make_multiclass_fusioner": "data.multiclass_fusioners",
+    "MulticlassSheet": "sheet.multiclass_sheet",
+    "multiclass_sheet": "sheet.multiclass_sheet",
+    "MulticlassReport": "sheet.multiclass_report",
+    "MulticlassHighConfidence": "sheet.multiclass_report",
+    "multiclass_high_confidence_worst": "sheet.multiclass_report",
+    "multiclass_confusion": "sheet.multiclass_report",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -460,4 +466,10 @@ __all__ = [
     "MulticlassRuns",
     "MulticlassFusioner",
     "make_multiclass_fusioner",
+    "MulticlassSheet",
+    "multiclass_sheet",
+    "MulticlassReport",
+    "MulticlassHighConfidence",
+    "multiclass_high_confidence_worst",
+    "multiclass_confusion",
 ]

@@ -56,6 +56,8 @@ from causalcost.sheet.candidate_table import CandidateTable
 from causalcost.sheet.candidates import candidates_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.metrics import candidate_metrics, metrics_frame
+from causalcost.sheet.multiclass_report import compare_multiclass, evaluate_multiclass
+from causalcost.sheet.multiclass_sheet import MulticlassSheet
 from causalcost.sheet.ranking import COMPARE_COLUMNS, PRIOR_Z, kinds_of, rank_candidates
 
 #: The candidate's own metrics shown beside the system costs.
@@ -442,6 +444,8 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> other.form, other.high_confidence.worst_cost >= other.worst_cost
     ('probability', True)
     """
+    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+        return evaluate_multiclass(sheet, candidate, confidence=confidence)  # type: ignore[return-value]
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")
@@ -582,6 +586,8 @@ def compare(sheet: CostSheet,
     >>> table.loc["good", ["eval1", "worst_cost"]].tolist()
     [144.0, 170.0]
     """
+    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+        return compare_multiclass(sheet, candidates, confidence=confidence)  # type: ignore[arg-type]
     own = sheet_warnings(sheet) if isinstance(sheet, CostSheet) else ()
     frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own)
     cells = candidates_frame(candidates)
