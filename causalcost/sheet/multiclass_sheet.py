@@ -247,7 +247,9 @@ class MulticlassSheet:
                              f"{MULTICLASS_SHEET_VERSION})")
         missing = [k for k in _REQUIRED if k not in data]
         if missing:
-            raise SheetError(f"missing required field(s) {missing}")
+            raise SheetError(f"sheet version {MULTICLASS_SHEET_VERSION} (multi-class) is missing "
+                             f"required field(s) {missing}; versions 1 and 2 are the binary "
+                             "sheets")
         unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
         if unknown:
             raise SheetError(f"unknown field(s) {unknown}; valid: {[*_REQUIRED, *_OPTIONAL]}")
