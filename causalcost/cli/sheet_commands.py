@@ -17,6 +17,7 @@ from causalcost.cli.common import (
     vote_arguments,
     vote_options,
 )
+from causalcost.cli.multiclass_commands import add_derive_arguments, add_evaluate_arguments
 from causalcost.cli.parsing import name
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import ValidationError
@@ -32,6 +33,10 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet_from_network,
     )
 
+    if args.labels:  # K labels: a multi-class sheet (issue 19)
+        from causalcost.cli.multiclass_commands import derive_multiclass
+
+        return derive_multiclass(args)
     costs = CostMatrix.parse(args.costs)
     routes = [name for name, used in (("NETWORK", args.network),
                                       ("--forced-p/--forced-n", args.forced_p or args.forced_n),
@@ -102,6 +107,13 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.sheet.report import compare, evaluate
 
     sheet = load_sheet(args.sheet)
+    if getattr(sheet, "labels", None) is not None:  # a multi-class sheet (issue 19)
+        from causalcost.cli.multiclass_commands import evaluate_multiclass_cli
+
+        return evaluate_multiclass_cli(args, sheet)
+    if args.predictions:
+        raise ValidationError("--predictions applies to multi-class sheets; for this binary "
+                              "sheet give --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
     given: dict[str, Confusion] = {}
     for i, text in enumerate(args.model or [], start=1):
         name, model = _parse_named_model(text, i)
@@ -209,7 +221,11 @@ def register(sub: Any) -> None:
     p.add_argument("--name", metavar="TEXT", help="the system's name in reports")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.json",
                    help="where to write the sheet (written atomically)")
-    p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json")
+    add_derive_arguments(p)
+    p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json",
+                        "causalcost derive --data log.csv --labels a,b,c --truth y --models "
+                        "m1,m2,m3 --slot m2 --fusioner plurality --costs '0,1,4;2,0,1;6,3,0' "
+                        "-o sheet.json")
     p.set_defaults(func=_cmd_derive)
 
     p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
@@ -227,8 +243,11 @@ def register(sub: Any) -> None:
                    help="the truth labels the candidate was counted against are right with "
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_evaluate_arguments(p)
     p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
-                        "--confidence 0.95")
+                        "--confidence 0.95",
+                        "causalcost evaluate multiclass_sheet.json --model "
+                        "'40,5,5;4,30,6;2,3,45'")
     p.set_defaults(func=_cmd_evaluate)
 
     p = sub.add_parser("bound", help="worst/best-case system confusion from counts",

@@ -301,10 +301,9 @@ class MulticlassReport:
             lines.append(costs(f"worst at {self.high_confidence.confidence:.0%}",
                                self.high_confidence.worst_cost))
         lines.append("  candidate (rows: true class, columns: prediction):")
-        lines.append(_indent(label_frame(self.model, self.labels, columns="predicted")
-                             .to_string()))
+        lines.append(_indent(_shown(label_frame(self.model, self.labels, columns="predicted"))))
         lines.append("  worst system confusion (columns: system output):")
-        lines.append(_indent(label_frame(self.worst, self.labels).to_string()))
+        lines.append(_indent(_shown(label_frame(self.worst, self.labels))))
         lines += [f"  warning: {w}" for w in self.warnings]
         lines.append(f"  sheet: {self.sheet_digest}")
         return "\n".join(lines)
@@ -322,6 +321,11 @@ class MulticlassReport:
             html_table(label_frame(self.worst, self.labels), caption="Worst system confusion"),
             html_table(label_frame(self.best, self.labels), caption="Best system confusion"),
             notes=list(self.warnings))
+
+
+def _shown(frame: pd.DataFrame) -> str:
+    """A K x K frame as text, whole numbers whole and others to six digits."""
+    return frame.map(lambda v: format_number(v if isinstance(v, int) else float(v))).to_string()
 
 
 def _indent(text: str) -> str:
