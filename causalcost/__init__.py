@@ -190,6 +190,8 @@ _LAZY: dict[str, str] = {
     "MulticlassHighConfidence": "sheet.multiclass_report",
     "multiclass_high_confidence_worst": "sheet.multiclass_report",
     "multiclass_confusion": "sheet.multiclass_report",
+    "multiclass_coverage": "experiments.multiclass_coverage",
+    "MulticlassCoverageResult": "experiments.multiclass_coverage",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -472,4 +474,6 @@ __all__ = [
     "MulticlassHighConfidence",
     "multiclass_high_confidence_worst",
     "multiclass_confusion",
+    "multiclass_coverage",
+    "MulticlassCoverageResult",
 ]

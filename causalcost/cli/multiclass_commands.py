@@ -16,8 +16,8 @@ from typing import Any
 from causalcost.cli.common import model_names, print_json
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_multiclass",
-           "evaluate_multiclass_cli", "parse_matrix"]
+__all__ = ["add_derive_arguments", "add_evaluate_arguments", "coverage_multiclass",
+           "derive_multiclass", "evaluate_multiclass_cli", "parse_matrix"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -202,4 +202,33 @@ def evaluate_multiclass_cli(args: argparse.Namespace, sheet: Any) -> int:
         print(frame.to_string(float_format=lambda v: f"{v:.6g}"))
         for warning in frame.attrs.get("warnings", []):
             print(f"warning: {warning}")
+    return 0
+
+
+def coverage_multiclass(args: argparse.Namespace) -> int:
+    """``experiment coverage --labels K``: the coverage experiment on a K-label system."""
+    from causalcost.experiments.multiclass_coverage import COLUMNS, multiclass_coverage
+    from causalcost.files import write_atomic
+    from causalcost.plotting.drawing import save_figure
+    from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
+
+    if args.network is not None:
+        raise ValidationError("--labels simulates its own K-label system: leave out NETWORK")
+    if args.engine != "counts" or args.workers != 1:
+        raise ValidationError("--engine and --workers apply to the binary experiment; leave "
+                              "them out with --labels")
+    k = args.labels
+    costs = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise ValidationError(f"-o {args.output!r} is a file: give a folder for the CSV and "
+                              "pictures")
+    folder.mkdir(parents=True, exist_ok=True)
+    result = multiclass_coverage(k, n1=args.n1, n2=args.n2, repetitions=args.repetitions,
+                                 seed=args.seed, costs=costs, confidence=args.confidence)
+    write_atomic(folder / "coverage.csv", result.frame[list(COLUMNS)].to_csv(index=False))
+    save_figure(draw_coverage_heatmap(result), folder / "coverage_heatmap.png")
+    save_figure(draw_coverage_curves(result), folder / "coverage_curves.png")
+    print(repr(result))
+    print(f"wrote {folder / 'coverage.csv'}, coverage_heatmap.png and coverage_curves.png")
     return 0
