@@ -180,6 +180,11 @@ _LAZY: dict[str, str] = {
     "count_multiclass_kinds": "pricing.multiclass_kinds",
     "read_multiclass_kinds": "pricing.multiclass_kinds",
     "MulticlassTable": "inference.multiclass_table",
+    "MulticlassSystem": "network.multiclass_system",
+    "MulticlassSystemBuilder": "network.multiclass_builder",
+    "multiclass_fusioner": "network.multiclass_fusioners",
+    "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
+    "multiclass_to_pgmpy": "network.multiclass_pgmpy",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.multiclass_runs",
     "MulticlassFusioner": "data.multiclass_fusioners",
@@ -464,6 +469,11 @@ __all__ = [
     "count_multiclass_kinds",
     "read_multiclass_kinds",
     "MulticlassTable",
+    "MulticlassSystem",
+    "MulticlassSystemBuilder",
+    "multiclass_fusioner",
+    "check_multiclass_monotonicity",
+    "multiclass_to_pgmpy",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns",
     "MulticlassFusioner",

@@ -198,7 +198,7 @@ def multiclass_bound(forced: object = None, model: object = None, costs: object 
         Label names for the result (default ``"0" .. "K-1"``; from the kinds frame with kinds).
     monotonicity : object, optional
         A check result (``is_monotone``, ``violation``), e.g. from
-        :func:`~causalcost.inference.multiclass_monotonicity.check_multiclass_monotonicity`;
+        :func:`~causalcost.pricing.multiclass_monotonicity.check_multiclass_monotonicity`;
         if it says not monotone, ``"monotone"`` is refused.
 
     Returns

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -32,7 +32,7 @@ COSTS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def truth(name: str, c: int) -> dict[str, dict]:
     """Per observed key: (max, min) over all multisets and over the monotone ones."""
     cost = COSTS[name][c]
