@@ -187,8 +187,6 @@ _LAZY: dict[str, str] = {
     "multiclass_to_pgmpy": "network.multiclass_pgmpy",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.multiclass_runs",
-    "MulticlassFusioner": "data.multiclass_fusioners",
-    "make_multiclass_fusioner": "data.multiclass_fusioners",
     "MulticlassSheet": "sheet.multiclass_sheet",
     "multiclass_sheet": "sheet.multiclass_sheet",
     "MulticlassReport": "sheet.multiclass_report",
@@ -476,8 +474,6 @@ __all__ = [
     "multiclass_to_pgmpy",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns",
-    "MulticlassFusioner",
-    "make_multiclass_fusioner",
     "MulticlassSheet",
     "multiclass_sheet",
     "MulticlassReport",

@@ -27,7 +27,7 @@ import numpy as np
 
 from causalcost.errors import ValidationError
 
-__all__ = ["MulticlassFusioner", "make_multiclass_fusioner", "MULTICLASS_RULES"]
+__all__ = ["MulticlassFusioner", "NetworkRule", "make_multiclass_fusioner", "MULTICLASS_RULES"]
 
 #: The K-label rules.
 MULTICLASS_RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -221,3 +221,51 @@ def make_multiclass_fusioner(
             raise ValidationError(f"k must be a whole number from 1 to {len(models)}, got {k!r}")
         index, k = labels.index(label), int(k)
     return MulticlassFusioner(rule, models, labels, w, ties, tie_to_slot, index, k)
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkRule:
+    """A fusioner of the network layer (:func:`causalcost.multiclass_fusioner`) applied to
+    counted vote patterns, one pattern at a time (the patterns are few; the data's rows are
+    never visited). Every deterministic kind works, a user ``function`` included, on any
+    engine; the stochastic ``table`` kind is refused.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> f = cc.multiclass_fusioner(lambda v: "b" if "b" in v.values() else v["m1"],
+    ...                            labels=["a", "b"], models=["m1", "m2"])
+    >>> NetworkRule.wrap(f, ("a", "b")).apply(np.array([[0, 0], [0, 1]])).tolist()
+    [0, 1]
+    """
+
+    rule: Any
+    inputs: tuple[str, ...]
+    labels: tuple[Any, ...]
+
+    @classmethod
+    def wrap(cls, fusioner: Any, labels: tuple[Any, ...]) -> NetworkRule:
+        """Check that ``fusioner`` reads these labels and is deterministic."""
+        if getattr(fusioner, "kind", None) == "table":
+            raise ValidationError("a fusioner given as a probability table has no single "
+                                  "output per vote pattern; forced runs need a deterministic "
+                                  "rule")
+        if tuple(fusioner.labels) != tuple(str(v) for v in labels):
+            raise ValidationError(f"the fusioner's labels {list(fusioner.labels)} differ from "
+                                  f"labels={list(labels)} (compared as text, in order)")
+        return cls(fusioner, tuple(fusioner.models), tuple(labels))
+
+    @property
+    def description(self) -> str:
+        """The rule's kind and size."""
+        return f"{self.rule.kind} of {len(self.inputs)}"
+
+    def apply(self, votes: np.ndarray, slot: str | None = None) -> np.ndarray:
+        """Outputs for rows of votes (label indices, one column per input)."""
+        at = self.inputs.index(slot) if slot is not None else None
+        return np.asarray([self.rule.output(tuple(int(v) for v in row),
+                                            slot_vote=None if at is None else int(row[at]))
+                           for row in np.asarray(votes).tolist()], dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"NetworkRule({self.description})"

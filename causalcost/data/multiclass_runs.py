@@ -33,6 +33,7 @@ from causalcost.data.frames import Frame, as_frame, collect, engine_error, is_la
 from causalcost.data.multiclass_fusioners import (
     MULTICLASS_RULES,
     MulticlassFusioner,
+    NetworkRule,
     make_multiclass_fusioner,
 )
 from causalcost.display import html_block, html_table
@@ -120,7 +121,7 @@ class _Counter:
     models: tuple[str, ...]
     slot: str
     labels: tuple[Any, ...]
-    fusioner: MulticlassFusioner
+    fusioner: MulticlassFusioner | NetworkRule
     engine: str
 
     def patterns(self, extra: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -211,7 +212,7 @@ class MulticlassRuns:
         slot's column was counted).
     slot : str
     models : tuple of str
-    fusioner : MulticlassFusioner
+    fusioner : MulticlassFusioner or NetworkRule
     provenance : dict
         ``engine``, ``lazy``, ``rows``, ``truth``, ``models``, ``slot``, ``slot_column``,
         ``labels``, ``fusioner``, ``forced_sha256`` (and ``file``).
@@ -225,7 +226,7 @@ class MulticlassRuns:
     kinds: MulticlassKinds
     slot: str
     models: tuple[str, ...]
-    fusioner: MulticlassFusioner
+    fusioner: MulticlassFusioner | NetworkRule
     observed: np.ndarray | None = None
     slot_model: np.ndarray | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
@@ -360,11 +361,15 @@ def multiclass_forced_runs(
         default tie order. Any other value in a column is refused.
     models : sequence of str
         The prediction columns in the fusioner's input order (default: the fusioner's inputs).
-    fusioner : {"plurality", "weighted", "priority", "k_of_n"} or MulticlassFusioner
+    fusioner : {"plurality", "weighted", "priority", "k_of_n"} or a fusioner
+        A rule name (options below), or a fusioner built by
+        :func:`causalcost.multiclass_fusioner` (any deterministic kind, a user function
+        included: it runs on the counted vote patterns, so on every engine).
     observed : bool, optional
         Count the deployed system from the slot's column (``None``: when the column exists).
     tie, weights, order, label, k
-        Options of the rule (see :func:`causalcost.make_multiclass_fusioner`).
+        Options of the rule (see
+        :func:`causalcost.data.multiclass_fusioners.make_multiclass_fusioner`).
 
     Returns
     -------
@@ -404,6 +409,14 @@ def multiclass_forced_runs(
             raise ValidationError(f"models {list(models)} must be the fusioner's inputs "
                                   f"{list(fusioner.inputs)}")
         fus = fusioner
+    elif hasattr(fusioner, "output") and hasattr(fusioner, "models"):  # cc.multiclass_fusioner
+        if any(v is not None for v in (tie, weights, order, label, k)):
+            raise ValidationError("fusioner options apply to a rule name; this fusioner is "
+                                  "already built")
+        fus = NetworkRule.wrap(fusioner, labels)
+        if models is not None and tuple(models) != fus.inputs:
+            raise ValidationError(f"models {list(models)} must be the fusioner's models "
+                                  f"{list(fus.inputs)}")
     elif isinstance(fusioner, str):
         if fusioner not in MULTICLASS_RULES:
             raise ValidationError(f"fusioner {fusioner!r} is not a K-label rule; with labels= "
@@ -414,7 +427,7 @@ def multiclass_forced_runs(
         fus = make_multiclass_fusioner(fusioner, models, labels=labels, tie=tie,
                                        weights=weights, order=order, label=label, k=k)
     else:
-        raise ValidationError(f"fusioner must be a rule name or a MulticlassFusioner, got "
+        raise ValidationError(f"fusioner must be a rule name or a built fusioner, got "
                               f"{fusioner!r}")
     names = fus.inputs
     if not isinstance(slot, str) or slot not in names:

@@ -286,3 +286,25 @@ def test_views() -> None:
     assert runs.to_dict()["forced"] == runs.forced.tolist()
     assert runs == cc.forced_runs(pl.from_pandas(log(40)), truth="truth", models=MODELS,
                                   slot="m1", fusioner="plurality", labels=LABELS)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb"])
+def test_network_fusioners_run_on_the_counted_patterns(engine: str) -> None:
+    df = log(300, seed=9)
+    built = cc.multiclass_fusioner("plurality", labels=LABELS, models=MODELS)
+    mine = cc.forced_runs(df, truth="truth", models=MODELS, slot="m3", fusioner="plurality",
+                          labels=LABELS)
+    theirs = cc.forced_runs(ENGINES[engine](df), truth="truth", slot="m3", fusioner=built,
+                            labels=LABELS)
+    np.testing.assert_array_equal(theirs.forced, mine.forced)
+
+    def triage(votes: dict) -> str:  # a user function, even on a lazy engine
+        return "fox" if list(votes.values()).count("fox") >= 2 else votes["m1"]
+
+    rule = cc.multiclass_fusioner(triage, labels=LABELS, models=MODELS)
+    runs = cc.forced_runs(ENGINES[engine](df), truth="truth", slot="m3", fusioner=rule,
+                          labels=LABELS)
+    np.testing.assert_array_equal(runs.forced, reference(
+        df, "m3", LABELS, lambda v, _: triage(dict(zip(MODELS, v)))))
+    with pytest.raises(ValidationError, match="differ from labels"):
+        cc.forced_runs(df, truth="truth", slot="m3", fusioner=built, labels=LABELS[::-1])
