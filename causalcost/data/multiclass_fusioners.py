@@ -27,7 +27,8 @@ import numpy as np
 
 from causalcost.errors import ValidationError
 
-__all__ = ["MulticlassFusioner", "NetworkRule", "make_multiclass_fusioner", "MULTICLASS_RULES"]
+__all__ = ["MulticlassFusioner", "NetworkRule", "make_multiclass_fusioner", "MULTICLASS_RULES",
+           "plain_labels"]
 
 #: The K-label rules.
 MULTICLASS_RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -126,6 +127,16 @@ class MulticlassFusioner:
         return first
 
 
+def plain_labels(labels: Sequence[Any]) -> tuple[Any, ...]:
+    """Labels as plain Python values (numpy strings and integers as ``str`` and ``int``).
+
+    >>> plain_labels([np.str_("a"), np.int64(2)])
+    ('a', 2)
+    """
+    return tuple(str(v) if isinstance(v, np.str_) else int(v) if isinstance(v, np.integer)
+                 else v for v in labels)
+
+
 def _order(value: Sequence[Any], labels: tuple[Any, ...], name: str) -> tuple[int, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise ValidationError(f"{name} must be a list of the labels {list(labels)}, got "
@@ -180,7 +191,7 @@ def make_multiclass_fusioner(
         raise ValidationError(f"fusioner {rule!r} is not a K-label rule; use one of "
                               f"{', '.join(MULTICLASS_RULES)}")
     models = tuple(models)
-    labels = tuple(labels)
+    labels = plain_labels(labels)
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise ValidationError(f"labels must be at least two distinct labels, got {list(labels)}")
     if not models or len(set(models)) != len(models):

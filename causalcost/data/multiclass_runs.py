@@ -35,6 +35,7 @@ from causalcost.data.multiclass_fusioners import (
     MulticlassFusioner,
     NetworkRule,
     make_multiclass_fusioner,
+    plain_labels,
 )
 from causalcost.display import html_block, html_table
 from causalcost.errors import DataError, ValidationError
@@ -397,7 +398,7 @@ def multiclass_forced_runs(
     if labels is None or isinstance(labels, str):
         raise ValidationError("labels must list the K labels (e.g. labels=['a', 'b', 'c']); "
                               "their order fixes the axes and the default tie order")
-    labels = tuple(labels)
+    labels = plain_labels(labels)
     if isinstance(fusioner, MulticlassFusioner):
         if any(v is not None for v in (tie, weights, order, label, k)):
             raise ValidationError("fusioner options apply to a rule name; this "
