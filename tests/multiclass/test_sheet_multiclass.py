@@ -213,3 +213,25 @@ def test_high_confidence_never_below_the_plain_worst(seed, n1, n2, confidence) -
     plain = cc.multiclass_bound(forced, model, costs)
     assert hc.worst_cost >= plain.worst_cost - 1e-9 * max(1.0, plain.worst_cost)
     np.testing.assert_array_equal(hc.worst.sum(axis=1), model.sum(axis=1))
+
+
+def test_sheet_from_a_networks_interventional_table() -> None:
+    eye = np.eye(3)
+    system = (cc.SystemBuilder([0.5, 0.3, 0.2], labels=LABELS)
+              .add_model("m1", confusion=0.8 * eye + 0.1 * (1 - eye))
+              .add_model("m2", confusion=0.7 * eye + 0.15 * (1 - eye))
+              .add_model("m3", confusion=0.6 * eye + 0.2 * (1 - eye))
+              .set_fusioner("plurality").build(slot="m3"))
+    table = cc.interventional_table(system)
+    sheet = cc.multiclass_sheet(table, COSTS, created=CREATED)
+    assert sheet.slot == "m3" and sheet.labels == tuple(LABELS) and sheet.form == "probability"
+    t = table.to_numpy()
+    model = np.array([[30, 5, 5], [4, 20, 6], [2, 3, 25]])
+    r = cc.evaluate(sheet, model)
+    eval1 = sum(model[c, j] * t[c, j, s] * COSTS[c, s]
+                for c in range(3) for j in range(3) for s in range(3))
+    assert r.eval1 == pytest.approx(eval1, rel=1e-12)
+    direct = cc.multiclass_bound(table, model, COSTS)
+    assert r.worst_cost == pytest.approx(direct.worst_cost, rel=1e-12)
+    assert r.best_cost == pytest.approx(direct.best_cost, rel=1e-12)
+    assert r.form == "probability" and r.warnings == ()
