@@ -404,7 +404,9 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     Parameters
     ----------
     sheet : CostSheet
-        The slot's cost sheet.
+        The slot's cost sheet. A multi-class sheet (version 3) is evaluated by
+        :func:`~causalcost.sheet.multiclass_report.evaluate_multiclass` (a K x K candidate,
+        a ``MulticlassReport``).
     candidate : Confusion or mapping
         The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). On the sheet's own
         evaluation set (the class sizes of its forced runs) the worst case is exact (count
