@@ -185,6 +185,7 @@ _LAZY: dict[str, str] = {
     "multiclass_fusioner": "network.multiclass_fusioners",
     "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
     "multiclass_to_pgmpy": "network.multiclass_pgmpy",
+    "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -462,4 +463,5 @@ __all__ = [
     "multiclass_fusioner",
     "check_multiclass_monotonicity",
     "multiclass_to_pgmpy",
+    "multiclass_high_confidence_bound",
 ]
