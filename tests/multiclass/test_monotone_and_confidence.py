@@ -137,3 +137,47 @@ def test_high_confidence_refuses_bad_input() -> None:
         cc.multiclass_high_confidence_bound(forced, np.eye(3, dtype=int))
     with pytest.raises(cc.ValidationError, match="confidence"):
         cc.multiclass_high_confidence_bound(forced, np.eye(3, dtype=int), confidence=1.0)
+
+
+def _instances(system: cc.MulticlassSystem, n: int, rng: np.random.Generator) -> dict:
+    """Kinds of ``n`` simulated instances per class: each instance's response vector is the
+    fusioner's output for its drawn votes with the slot forced to each label."""
+    k = system.k
+    slot = system.models.index(system.slot)
+    kinds: dict = {}
+    for c in range(k):
+        for _ in range(n):
+            votes = [int(rng.choice(k, p=m.rates[c, 0])) for m in system.members]
+            r = []
+            for j in range(k):
+                votes[slot] = j
+                r.append(system.fusioner.output(votes, j))
+            kinds[(c, tuple(r))] = kinds.get((c, tuple(r)), 0) + 1
+    return kinds
+
+
+@pytest.mark.parametrize("fusion,opts", FUSIONS)
+def test_monotone_bound_contains_the_exact_kinds_bound_on_simulated_instances(
+        fusion: str, opts: dict) -> None:
+    """On instances simulated from a system the check calls monotone, the monotone count
+    bound (from the forced runs only) contains the exact kinds bound (from every response
+    vector), which the assumption-free bound contains in turn."""
+    rng = np.random.default_rng(9)
+    checked = 0
+    for seed, costs in itertools.product(range(4), COST_CASES):
+        system = small_system(seed, fusion, opts)
+        if not cc.check_multiclass_monotonicity(system, costs).is_monotone:
+            continue
+        kinds = cc.read_multiclass_kinds(_instances(system, 6, rng), 3)
+        model = np.zeros((3, 3), dtype=int)
+        for c, size in enumerate(kinds.class_sizes()):
+            model[c] = rng.multinomial(int(size), np.ones(3) / 3)
+        exact = cc.multiclass_bound(model=model, costs=costs, kinds=kinds)
+        forced = kinds.forced()
+        mono = cc.multiclass_bound(forced, model, costs, same_instances=True,
+                                   assumption="monotone")
+        free = cc.multiclass_bound(forced, model, costs, same_instances=True)
+        assert free.best_cost - 1e-9 <= mono.best_cost <= exact.best_cost + 1e-9
+        assert exact.worst_cost - 1e-9 <= mono.worst_cost <= free.worst_cost + 1e-9
+        checked += 1
+    assert checked >= 3
