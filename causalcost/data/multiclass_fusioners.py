@@ -244,7 +244,7 @@ class NetworkRule:
     Examples
     --------
     >>> import causalcost as cc
-    >>> f = cc.multiclass_fusioner(lambda v: "b" if "b" in v.values() else v["m1"],
+    >>> f = cc.multiclass_fusioner(lambda m1, m2: "b" if "b" in (m1, m2) else m1,
     ...                            labels=["a", "b"], models=["m1", "m2"])
     >>> NetworkRule.wrap(f, ("a", "b")).apply(np.array([[0, 0], [0, 1]])).tolist()
     [0, 1]

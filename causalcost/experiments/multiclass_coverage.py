@@ -13,7 +13,7 @@ runs the candidate on ``n2`` other instances (stage 2) and the real system cost 
 counted with the candidate in the slot. It is compared with the plain assumption-free worst
 case (the stage-1 rates on the candidate's class sizes,
 :func:`causalcost.multiclass_bound`) and with the high-confidence worst case
-(:func:`causalcost.multiclass_high_confidence_worst`).
+(:func:`causalcost.multiclass_high_confidence_bound`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.options import sizes
 from causalcost.pricing.multiclass import multiclass_bound
+from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_costs
-from causalcost.sheet.multiclass_report import multiclass_high_confidence_worst
 
 __all__ = ["MulticlassCoverageResult", "multiclass_coverage"]
 
@@ -182,8 +182,9 @@ def multiclass_coverage(
             system = fusioner.apply(v2, slot="slot")
             real.append(float(c_arr[y2, system].sum()))
             plain.append(multiclass_bound(forced.tolist(), n.tolist(), c_arr).worst_cost)
-            high.append(multiclass_high_confidence_worst(
-                forced, n, c_arr, confidence=confidence, method=method).worst_cost)
+            high.append(multiclass_high_confidence_bound(
+                forced.tolist(), n.tolist(), c_arr, confidence=confidence,
+                method=method).worst_cost)
         r, p, h = (np.asarray(x) for x in (real, plain, high))
         scored = r > 0
         rows.append({

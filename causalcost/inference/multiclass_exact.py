@@ -14,6 +14,7 @@ process and gives per-cell intervals (:func:`causalcost.stats.intervals.proporti
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections import defaultdict
 
 import numpy as np
@@ -94,6 +95,73 @@ def _class_rows(system: MulticlassSystem, slot: int, rates: np.ndarray) -> np.nd
     return out
 
 
+_DECISIONS: weakref.WeakKeyDictionary[MulticlassSystem, dict[str, np.ndarray]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _decisions(system: MulticlassSystem, slot: int, m: int) -> np.ndarray:
+    """One-hot outputs ``O[cell, j, s]`` over the count grid of the ``m`` other models.
+
+    A cell is the counts of labels ``0..K-2`` (label ``K-1`` has the rest); cells whose counts
+    exceed ``m`` never get probability and keep output 0. Cached per system and slot.
+    """
+    cache = _DECISIONS.setdefault(system, {})
+    key = system.models[slot]
+    if key in cache:
+        return cache[key]
+    k, f = system.k, system.fusioner
+    grid = (m + 1,) * (k - 1)
+    out = np.zeros((int(np.prod(grid)), k, k))
+    for flat, idx in enumerate(np.ndindex(*grid)):
+        rest = m - sum(idx)
+        if rest < 0:
+            continue
+        for j in range(k):
+            counts = [*idx, rest]
+            counts[j] += 1
+            out[flat, j, f.from_counts(counts, j)] = 1.0
+    cache[key] = out
+    return out
+
+
+def _count_grid(rates: np.ndarray) -> np.ndarray:
+    """``P(counts of labels 0..K-2)`` of independent voters, batched: ``rates[b, i, s]``.
+
+    Returns shape ``(B, m + 1, ..., m + 1)`` (K - 1 count axes), built one voter at a time.
+    """
+    b, m, k = rates.shape
+    grid = np.zeros((b,) + (m + 1,) * (k - 1))
+    grid[(slice(None),) + (0,) * (k - 1)] = 1.0
+    bshape = (b,) + (1,) * (k - 1)
+    for v in range(m):
+        new = grid * rates[:, v, k - 1].reshape(bshape)
+        for s in range(k - 1):
+            src = [slice(None)] * k
+            dst = [slice(None)] * k
+            src[s + 1], dst[s + 1] = slice(0, v + 1), slice(1, v + 2)
+            new[tuple(dst)] += grid[tuple(src)] * rates[:, v, s].reshape(bshape)
+        grid = new
+    return grid
+
+
+def _count_table(system: MulticlassSystem, slot: int) -> np.ndarray:
+    """``T[c, j, s]`` for a fusioner that reads only the vote counts (vote splitting)."""
+    k, n = system.k, len(system.models)
+    rows, weights, classes = [], [], []
+    for c in range(k):
+        for p, z in system.latent_configurations(c):
+            if p > 0:
+                rows.append(np.delete(system.vote_rates(c, z), slot, axis=0))
+                weights.append(p)
+                classes.append(c)
+    grid = _count_grid(np.stack(rows)).reshape(len(rows), -1)
+    per = np.einsum("bq,qjs->bjs", grid, _decisions(system, slot, n - 1))
+    t = np.zeros((k, k, k))
+    for b, (c, p) in enumerate(zip(classes, weights)):
+        t[c] += p * per[b]
+    return t
+
+
 def multiclass_exact_table(system: MulticlassSystem, slot: str | None = None) -> MulticlassTable:
     """``T[c, j, s]`` of a K-label system, exactly.
 
@@ -111,11 +179,14 @@ def multiclass_exact_table(system: MulticlassSystem, slot: str | None = None) ->
     slot = system.require_slot(slot)
     i = system.models.index(slot)
     k = system.k
-    t = np.zeros((k, k, k))
-    for c in range(k):
-        for p, z in system.latent_configurations(c):
-            if p > 0:
-                t[c] += p * _class_rows(system, i, system.vote_rates(c, z))
+    if system.fusioner.by_counts and len(system.models) > 1:
+        t = _count_table(system, i)
+    else:
+        t = np.zeros((k, k, k))
+        for c in range(k):
+            for p, z in system.latent_configurations(c):
+                if p > 0:
+                    t[c] += p * _class_rows(system, i, system.vote_rates(c, z))
     t /= t.sum(axis=2, keepdims=True)  # rounding only: each row sums to 1 up to ~1e-15
     return MulticlassTable(system.labels, slot, "exact", t)
 

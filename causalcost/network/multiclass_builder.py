@@ -129,7 +129,7 @@ class MulticlassSystemBuilder:
         self._models.append(MulticlassModel(name, latent, rates))
         return self
 
-    def set_fusioner(self, kind: str | Callable[[dict[str, str]], Any],
+    def set_fusioner(self, kind: str | Callable[..., Any],
                      **options: Any) -> MulticlassSystemBuilder:
         """The fusion rule: see :func:`~causalcost.network.multiclass_fusioners.multiclass_fusioner`
         (``tie=``, ``weights=``, ``order=``, ``label=``, ``k=``)."""

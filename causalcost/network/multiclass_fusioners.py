@@ -14,7 +14,8 @@ what keeps 20 to 30 models fast. Weighted plurality sums over score vectors.
   model votes a label of ``order`` (an order may leave labels out), plurality decides.
 * ``k_of_n``: ``label`` when at least ``k`` models vote it, else the plurality of the other
   labels' votes (ties by the priority order).
-* a user function ``f(votes) -> label`` taking a dict ``{model: label name}``.
+* a user function called with one keyword argument per model (its vote, a label name) and
+  returning a label, as in the binary fusioners: ``lambda a, b, c: ...``.
 
 Examples
 --------
@@ -66,7 +67,7 @@ class MulticlassFusioner:
     label, k : int
         ``k_of_n``: the label and the number of votes it needs.
     function : callable or None
-        The user's function (``function``).
+        The user's function (``function``): one keyword argument per model, returns a label.
     table : numpy.ndarray or None
         ``table``: ``P(output = s | votes)`` with shape ``(K,) * n + (K,)`` (from pgmpy).
     """
@@ -79,7 +80,7 @@ class MulticlassFusioner:
     order: tuple[int, ...] = ()
     label: int = 0
     k: int = 1
-    function: Callable[[dict[str, str]], Any] | None = field(default=None, repr=False)
+    function: Callable[..., Any] | None = field(default=None, repr=False)
     table: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -120,7 +121,13 @@ class MulticlassFusioner:
         """The output label index for one vote per model (``table``: the most likely output)."""
         if self.kind == "function":
             assert self.function is not None
-            got = self.function({m: self.labels[v] for m, v in zip(self.models, votes)})
+            arguments = {m: self.labels[v] for m, v in zip(self.models, votes)}
+            try:
+                got = self.function(**arguments)
+            except Exception as exc:  # the user's code: say how it was called
+                raise ValidationError(
+                    f"fusioner function failed with {type(exc).__name__}: {exc}. It is called "
+                    f"with one keyword argument per model, each a label: {arguments}") from exc
             return _label_index(self.labels, got, "the fusion function returned")
         if self.kind == "table":
             assert self.table is not None
@@ -144,7 +151,7 @@ class MulticlassFusioner:
                 f"models={len(self.models)})")
 
 
-def multiclass_fusioner(kind: str | Callable[[dict[str, str]], Any], *, labels: Sequence[str],
+def multiclass_fusioner(kind: str | Callable[..., Any], *, labels: Sequence[str],
                         models: Sequence[str], tie: str | Sequence[str] | None = None,
                         weights: Sequence[float] | None = None,
                         order: Sequence[str] | None = None, label: str | None = None,
@@ -154,7 +161,8 @@ def multiclass_fusioner(kind: str | Callable[[dict[str, str]], Any], *, labels: 
     Parameters
     ----------
     kind : {"plurality", "weighted", "priority", "k_of_n"} or callable
-        The rule, or a function ``f({model: label}) -> label``.
+        The rule, or a function called with one keyword argument per model (its vote, a label
+        name) that returns a label: ``lambda a, b, c: "covid" if "covid" in (a, b, c) else a``.
     labels, models : list of str
     tie : "slot" or list of str, optional
         Ties: ``"slot"`` (the slot's vote wins a tie it is part of) or an explicit priority

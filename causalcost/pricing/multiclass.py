@@ -280,6 +280,8 @@ def _count_form(forced: object, n: np.ndarray, costs: np.ndarray, names: tuple[s
     worst = np.zeros((k, k), dtype=object)
     best = np.zeros((k, k), dtype=object)
     for c in range(k):
+        if rows[c] == 0:  # no instance of this class: nothing to price (rows stay 0)
+            continue
         if assumption == "none":
             worst[c], best[c] = _free_class(f[:, c, :], n[c], costs[c])
         else:
@@ -305,6 +307,8 @@ def _probability_form(forced: object, n: np.ndarray, costs: np.ndarray,
     best = np.zeros((k, k))
     for c in range(k):
         size = nf[c].sum()
+        if size == 0:  # no instance of this class: nothing to price (rows stay 0)
+            continue
         mass = t[c] * size  # [j, s]: expected outputs of forced run j on the candidate's class
         if assumption == "none":
             worst[c], best[c] = _free_class(mass, nf[c], costs[c])

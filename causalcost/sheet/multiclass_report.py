@@ -12,16 +12,8 @@ confusion ``N[c, j]`` (rows the true class) or its predictions. The bound:
 * otherwise the probability form on the candidate's class sizes (with a warning).
 
 **High-confidence worst case** (``confidence=``; needs the sheet's forced runs, the stage-1
-counts). Per class ``c`` and forced label ``j``, the outputs of forced run ``j`` on the
-candidate's ``n_c`` instances are multinomial with the stage-1 rates. The assumption-free
-worst case (the ``N[c, j]`` costliest outputs of run ``j``) does not decrease when mass moves
-to a dearer output, so it is bounded by the worst case of the output counts whose cumulative
-counts over the ``q`` costliest outputs (``q = 1 .. K-1``) are the upper prediction limits
-:func:`~causalcost.stats.prediction.binomial_prediction_limit` of the stage-1 cumulative
-counts, at level ``alpha / L`` with ``L`` the limits used (Bonferroni). The real cost exceeds
-it with probability at most ``alpha`` (over both samples). It uses no monotone assumption
-(the assumption-free worst case is above the monotone one, so it stays valid for a monotone
-sheet).
+counts): :func:`causalcost.multiclass_high_confidence_bound`, assumption-free (above the
+monotone worst case, so valid for a monotone sheet too).
 """
 
 from __future__ import annotations
@@ -37,12 +29,13 @@ from causalcost.data.multiclass_runs import label_frame
 from causalcost.display import format_number, html_block, html_table
 from causalcost.errors import CountError, DataError, InfeasibleInputError, ValidationError
 from causalcost.pricing.multiclass import multiclass_bound
+from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_counts
+from causalcost.pricing.multiclass_result import MulticlassBound
 from causalcost.sheet.multiclass_sheet import MulticlassSheet
-from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
 
-__all__ = ["MulticlassHighConfidence", "MulticlassReport", "compare_multiclass",
-           "evaluate_multiclass", "multiclass_confusion", "multiclass_high_confidence_worst"]
+__all__ = ["MulticlassReport", "compare_multiclass", "evaluate_multiclass",
+           "multiclass_confusion"]
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -99,116 +92,6 @@ def _count(truth: list[Any], pred: list[Any], names: list[str]) -> np.ndarray:
     return out
 
 
-# ------------------------------------------------------------------------ high confidence
-@dataclass(frozen=True)
-class MulticlassHighConfidence:
-    """A worst system confusion that holds on the candidate's instances with ``confidence``.
-
-    Attributes
-    ----------
-    worst : numpy.ndarray
-        (K, K) system confusion ``[true, system output]`` at the prediction limits.
-    worst_cost : float
-    confidence : float
-    method : str
-        The prediction limit construction.
-    limits : int
-        How many prediction limits shared ``alpha`` (Bonferroni).
-    """
-
-    labels: tuple[str, ...]
-    worst: np.ndarray
-    worst_cost: float
-    confidence: float
-    method: str
-    limits: int
-
-    def to_frame(self) -> pd.DataFrame:
-        """The worst system confusion, labelled."""
-        return label_frame(self.worst, self.labels)
-
-    def __repr__(self) -> str:
-        return (f"MulticlassHighConfidence(worst_cost={format_number(self.worst_cost)}, "
-                f"confidence={self.confidence:g}, method={self.method!r}, "
-                f"limits={self.limits})")
-
-
-def multiclass_high_confidence_worst(
-    forced: Any, model: Any, costs: Any, *, confidence: float = 0.95,
-    method: str = "conditional", labels: Sequence[str] | None = None,
-) -> MulticlassHighConfidence:
-    """The assumption-free worst case on new instances, holding with ``confidence``.
-
-    Parameters
-    ----------
-    forced : array (K, K, K)
-        Stage-1 forced-run counts ``F[j, c, s]`` (each run on the same instances).
-    model : array (K, K)
-        The candidate's confusion ``N[c, j]`` on its own (stage-2) instances.
-    costs : array (K, K)
-        ``C[c, s]``.
-    confidence : float
-        In (0, 1).
-    method : {"conditional", "clopper-pearson"}
-        As in :func:`~causalcost.stats.prediction.binomial_prediction_limit`.
-
-    Returns
-    -------
-    MulticlassHighConfidence
-
-    Examples
-    --------
-    >>> forced = np.zeros((3, 3, 3), dtype=int)
-    >>> for j in range(3):
-    ...     forced[j, :, j] = 40
-    ...     forced[j, :, (j + 1) % 3] = 10
-    >>> model = [[30, 5, 5], [5, 30, 5], [5, 5, 30]]
-    >>> hc = multiclass_high_confidence_worst(forced, model, 1 - np.eye(3))
-    >>> plain = multiclass_bound(forced, model, 1 - np.eye(3))
-    >>> hc.worst_cost >= plain.worst_cost, int(hc.worst.sum())
-    (True, 120)
-    """
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (
-            0 < confidence < 1):
-        raise ValidationError(f"confidence must be a probability in (0, 1), got {confidence!r}")
-    if method not in PREDICTION_METHODS:
-        raise ValidationError(f"method {method!r} must be one of {', '.join(PREDICTION_METHODS)}")
-    f = check_counts("forced", forced, 3, integer=True)
-    k = f.shape[0]
-    n = check_counts("model", model, 2, k, integer=True)
-    from causalcost.pricing.multiclass_inputs import check_costs, check_labels
-
-    c_arr = check_costs(costs, k)
-    names = check_labels(labels, k)
-    f = np.asarray(f.tolist(), dtype=np.int64)
-    n = np.asarray(n.tolist(), dtype=np.int64)
-    stage1 = f.sum(axis=2)  # [j, c]
-    sizes = n.sum(axis=1)
-    for c in range(k):
-        if sizes[c] and not (stage1[:, c] > 0).all():
-            raise InfeasibleInputError(f"the forced runs hold no instance of class "
-                                       f"{names[c]!r} while the candidate has {sizes[c]}")
-    used = [(c, j) for c in range(k) for j in range(k) if sizes[c] and n[c, j]]
-    limits = max(1, len(used) * (k - 1))
-    level = 1 - (1 - confidence) / limits
-    worst = np.zeros((k, k), dtype=np.int64)
-    for c, j in used:
-        dear = sorted(range(k), key=lambda s: (-c_arr[c, s], s))
-        cum = np.cumsum(f[j, c, dear])[:-1]
-        upper = np.asarray(binomial_prediction_limit(cum, np.full_like(cum, stage1[j, c]),
-                                                     np.full_like(cum, sizes[c]),
-                                                     confidence=level, method=method))
-        upper = np.minimum(np.maximum.accumulate(upper), sizes[c])
-        counts = np.diff(np.concatenate([[0], upper, [sizes[c]]]))
-        left = int(n[c, j])
-        for s, got in zip(dear, counts.tolist()):
-            take = min(left, got)
-            worst[c, s] += take
-            left -= take
-    cost = float((worst * c_arr).sum())
-    return MulticlassHighConfidence(names, worst, cost, float(confidence), method, limits)
-
-
 # ------------------------------------------------------------------------------ reports
 @dataclass(frozen=True)
 class MulticlassReport:
@@ -226,7 +109,9 @@ class MulticlassReport:
         System confusions ``[true, system output]``.
     expected_cost, worst_cost, best_cost : float
     assumption, form : str
-    high_confidence : MulticlassHighConfidence or None
+    high_confidence : MulticlassBound or None
+        From :func:`causalcost.multiclass_high_confidence_bound` (its ``worst`` and
+        ``worst_cost`` hold on the candidate's instances with ``confidence``).
     sheet_digest : str
     warnings : tuple of str
     """
@@ -246,7 +131,7 @@ class MulticlassReport:
     assumption: str
     form: str
     sheet_digest: str
-    high_confidence: MulticlassHighConfidence | None = None
+    high_confidence: MulticlassBound | None = None
     warnings: tuple[str, ...] = field(default=())
 
     def to_series(self) -> pd.Series:
@@ -399,7 +284,7 @@ def evaluate_multiclass(sheet: MulticlassSheet, candidate: Any, *,
         if sheet.forced is None:
             raise ValidationError("confidence= needs a sheet counted on data (forced runs): "
                                   "this sheet holds a table only")
-        high = multiclass_high_confidence_worst(sheet.forced, n, sheet.costs,
+        high = multiclass_high_confidence_bound(sheet.forced.tolist(), n, sheet.costs,
                                                 confidence=confidence, labels=labels)
     perfect = float(sum(sizes[c] * sheet.m1[c, c] for c in range(k)))
     return MulticlassReport(

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import causalcost as cc
+from causalcost.pricing.multiclass import _free_class
 from causalcost.pricing.multiclass_programs import transport_class, transport_relaxation
 
 K = 3
@@ -73,24 +74,38 @@ def class_inputs(c: int, f: tuple, npred: tuple) -> tuple[np.ndarray, np.ndarray
 @pytest.mark.parametrize("name", list(COSTS))
 @pytest.mark.parametrize("c", range(K))
 def test_assumption_free_equals_brute_force(name: str, c: int) -> None:
-    for (f, npred), (hi, lo, _, _) in truth(name, c)["forced"].items():
+    """Every observed key through the per-class rule; a sample through the public function
+    (count and probability forms; the validation around the rule costs ~1 ms a call)."""
+    table = truth(name, c)["forced"]
+    for (f, npred), (hi, lo, _, _) in table.items():
+        worst, best = _free_class(np.array(f, dtype=object), np.array(npred, dtype=object),
+                                  COSTS[name][c])
+        assert float(np.dot(worst, COSTS[name][c])) == pytest.approx(hi, rel=1e-12, abs=1e-12)
+        assert float(np.dot(best, COSTS[name][c])) == pytest.approx(lo, rel=1e-12, abs=1e-12)
+    for key in _sample(list(table), 150, seed=20 + c, small=60):
+        f, npred = key
+        hi, lo, _, _ = table[key]
         forced, model = class_inputs(c, f, npred)
         b = cc.multiclass_bound(forced, model, COSTS[name], same_instances=True)
-        assert b.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12), (f, npred)
-        assert b.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12), (f, npred)
+        assert b.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12), key
+        assert b.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12), key
         # the probability form on the same numbers prices the same greedy masses
         p = cc.multiclass_bound(forced, model, COSTS[name])
         assert p.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12)
+        assert p.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12)
 
 
-def _sample(keys: list, size: int, seed: int) -> list:
-    """All keys with at most 2 instances and a fixed random sample of the rest (the monotone
-    program needs two HiGHS solves per key; ~4,000 keys per class keep the test in seconds)."""
+def _sample(keys: list, size: int, seed: int, small: int = 100) -> list:
+    """A fixed random sample of ``small`` keys with at most 2 instances and ``size`` with 3
+    (every key is checked against the truth of *every* multiset that produces it; the
+    monotone program needs HiGHS solves, so not every key is run)."""
     rng = np.random.default_rng(seed)
-    small = [k for k in keys if sum(k[1]) <= 2]
-    big = [k for k in keys if sum(k[1]) > 2]
-    chosen = rng.choice(len(big), size=min(size, len(big)), replace=False)
-    return small + [big[i] for i in chosen]
+    out = []
+    for part, count in (([k for k in keys if sum(k[1]) <= 2], small),
+                        ([k for k in keys if sum(k[1]) > 2], size)):
+        chosen = rng.choice(len(part), size=min(count, len(part)), replace=False)
+        out += [part[i] for i in sorted(chosen)]
+    return out
 
 
 @pytest.mark.parametrize("name", list(COSTS))
@@ -98,7 +113,7 @@ def _sample(keys: list, size: int, seed: int) -> list:
 def test_monotone_equals_brute_force(name: str, c: int) -> None:
     table = truth(name, c)["forced"]
     checked = feasible = 0
-    for key in _sample(list(table), 300, seed=c):
+    for key in _sample(list(table), 150, seed=c):
         f, npred = key
         _, _, hi, lo = table[key]
         forced, model = class_inputs(c, f, npred)
@@ -117,14 +132,14 @@ def test_monotone_equals_brute_force(name: str, c: int) -> None:
         assert p.worst_cost >= hi - 1e-9 and p.best_cost <= lo + 1e-9
         checked += 1
         feasible += 1
-    assert feasible > 100 and checked > feasible  # both branches were exercised
+    assert feasible > 50 and checked > feasible  # both branches were exercised
 
 
 @pytest.mark.parametrize("name", list(COSTS))
 @pytest.mark.parametrize("c", range(K))
 def test_kinds_equal_brute_force(name: str, c: int) -> None:
     table = truth(name, c)["kinds"]
-    for key in _sample(list(table), 500, seed=10 + c):
+    for key in _sample(list(table), 200, seed=10 + c):
         kinds_items, npred = key
         hi, lo, _, _ = table[key]
         model = np.zeros((K, K), dtype=int)

@@ -298,13 +298,13 @@ def test_network_fusioners_run_on_the_counted_patterns(engine: str) -> None:
                             labels=LABELS)
     np.testing.assert_array_equal(theirs.forced, mine.forced)
 
-    def triage(votes: dict) -> str:  # a user function, even on a lazy engine
-        return "fox" if list(votes.values()).count("fox") >= 2 else votes["m1"]
+    def triage(m1: str, m2: str, m3: str, m4: str) -> str:  # a user function, on any engine
+        return "fox" if [m1, m2, m3, m4].count("fox") >= 2 else m1
 
     rule = cc.multiclass_fusioner(triage, labels=LABELS, models=MODELS)
     runs = cc.forced_runs(ENGINES[engine](df), truth="truth", slot="m3", fusioner=rule,
                           labels=LABELS)
     np.testing.assert_array_equal(runs.forced, reference(
-        df, "m3", LABELS, lambda v, _: triage(dict(zip(MODELS, v)))))
+        df, "m3", LABELS, lambda v, _: triage(*v)))
     with pytest.raises(ValidationError, match="differ from labels"):
         cc.forced_runs(df, truth="truth", slot="m3", fusioner=built, labels=LABELS[::-1])

@@ -209,7 +209,7 @@ def test_high_confidence_never_below_the_plain_worst(seed, n1, n2, confidence) -
                       for _ in range(3)])
     costs = np.array(rng.integers(1, 6, (3, 3)), dtype=float)
     np.fill_diagonal(costs, 0.0)
-    hc = cc.multiclass_high_confidence_worst(forced, model, costs, confidence=confidence)
+    hc = cc.multiclass_high_confidence_bound(forced, model, costs, confidence=confidence)
     plain = cc.multiclass_bound(forced, model, costs)
     assert hc.worst_cost >= plain.worst_cost - 1e-9 * max(1.0, plain.worst_cost)
     np.testing.assert_array_equal(hc.worst.sum(axis=1), model.sum(axis=1))

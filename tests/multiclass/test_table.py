@@ -46,7 +46,7 @@ def random_system(seed: int, k: int, n: int, fusion: str, opts: dict,
     if opts.get("label") == "last":
         opts["label"] = labels[-1]
     if fusion == "function":
-        def rule(votes: dict[str, str]) -> str:  # the vote of the model with most say
+        def rule(**votes: str) -> str:  # the vote of the model the votes point at
             return votes[f"m{sum(int(v[1:]) for v in votes.values()) % n}"]
         b.set_fusioner(rule)
     else:
@@ -134,7 +134,7 @@ def test_vote_splitting_equals_enumeration_for_many_models() -> None:
     f = as_function.fusioner
     enumerated = cc.MulticlassSystem(
         system.labels, system.class_prior, system.latents, system.members,
-        cc.multiclass_fusioner(lambda v: _slot_plurality(v, system), labels=system.labels,
+        cc.multiclass_fusioner(lambda **v: _slot_plurality(v, system), labels=system.labels,
                                models=system.models), system.slot)
     assert f.by_counts
     np.testing.assert_allclose(cc.interventional_table(system).to_numpy(),
@@ -195,6 +195,18 @@ def test_fusioner_rules_by_hand() -> None:
 def test_bad_declarations_are_refused(call, error, words: str) -> None:  # noqa: ANN001
     with pytest.raises(error, match=words):
         call()
+
+
+def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
+    f = cc.multiclass_fusioner(lambda a, b: b if a == "x" else a, labels=["x", "y", "z"],
+                               models=["a", "b"])
+    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1
+    bad = cc.multiclass_fusioner(lambda a, b: "w", labels=["x", "y"], models=["a", "b"])
+    with pytest.raises(cc.UnknownNameError, match="'w' is not a label"):
+        bad.output((0, 1))
+    broken = cc.multiclass_fusioner(lambda a: a, labels=["x", "y"], models=["a", "b"])
+    with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
+        broken.output((0, 1))
 
 
 def test_binary_builder_is_unchanged_without_labels() -> None:
