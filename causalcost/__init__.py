@@ -185,6 +185,29 @@ _LAZY: dict[str, str] = {
     "draw_slot_importance": "plotting.importance",
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning": "errors",
+    # multi-class (K-label) systems (issue 19)
+    "multiclass_bound": "pricing.multiclass",
+    "MulticlassBound": "pricing.multiclass_result",
+    "multiclass_cost_matrix": "pricing.multiclass_costs",
+    "MulticlassCostMatrix": "pricing.multiclass_costs",
+    "MulticlassKinds": "pricing.multiclass_kinds",
+    "count_multiclass_kinds": "pricing.multiclass_kinds",
+    "read_multiclass_kinds": "pricing.multiclass_kinds",
+    "MulticlassTable": "inference.multiclass_table",
+    "MulticlassSystem": "network.multiclass_system",
+    "MulticlassSystemBuilder": "network.multiclass_builder",
+    "multiclass_fusioner": "network.multiclass_fusioners",
+    "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
+    "multiclass_to_pgmpy": "network.multiclass_pgmpy",
+    "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
+    # multi-class data, sheet, experiment (issue 19, t19-data)
+    "MulticlassRuns": "data.multiclass_runs",
+    "MulticlassSheet": "sheet.multiclass_sheet",
+    "multiclass_sheet": "sheet.multiclass_sheet",
+    "MulticlassReport": "sheet.multiclass_report",
+    "multiclass_confusion": "sheet.multiclass_report",
+    "multiclass_coverage": "experiments.multiclass_coverage",
+    "MulticlassCoverageResult": "experiments.multiclass_coverage",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -471,4 +494,27 @@ __all__ = [
     "draw_slot_importance",
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning",
+    # multi-class (K-label) systems (issue 19)
+    "multiclass_bound",
+    "MulticlassBound",
+    "multiclass_cost_matrix",
+    "MulticlassCostMatrix",
+    "MulticlassKinds",
+    "count_multiclass_kinds",
+    "read_multiclass_kinds",
+    "MulticlassTable",
+    "MulticlassSystem",
+    "MulticlassSystemBuilder",
+    "multiclass_fusioner",
+    "check_multiclass_monotonicity",
+    "multiclass_to_pgmpy",
+    "multiclass_high_confidence_bound",
+    # multi-class data, sheet, experiment (issue 19, t19-data)
+    "MulticlassRuns",
+    "MulticlassSheet",
+    "multiclass_sheet",
+    "MulticlassReport",
+    "multiclass_confusion",
+    "multiclass_coverage",
+    "MulticlassCoverageResult",
 ]

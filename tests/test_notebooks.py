@@ -31,7 +31,7 @@ PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: Wall-clock budget of one notebook, in seconds (kernel start-up included).
 BUDGET = 60.0
 EXPECTED = {"01_quickstart", "02_worst_case", "03_real_data", "04_experiments", "05_explorer",
-            "06_model_owner"}
+            "06_model_owner", "07_multiclass"}
 #: A cell that draws: a call of a ``draw_*`` function or of a picture method, or a system alone
 #: on its last line (its display is its picture).
 DRAWS = re.compile(r"\b(?:draw_\w+|\w*picture)\(")

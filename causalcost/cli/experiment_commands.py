@@ -56,6 +56,10 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
 
+    if args.labels is not None:  # K labels (issue 19)
+        from causalcost.cli.multiclass_commands import coverage_multiclass
+
+        return coverage_multiclass(args)
     folder = _folder(args.output, ("coverage.csv", "coverage_heatmap.png", "coverage_curves.png"))
     result = coverage_experiment(
         args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,
@@ -142,7 +146,12 @@ def register(sub: Any) -> None:
     c.add_argument("--workers", type=count, default=1, metavar="W",
                    help="processes; the results do not depend on it (default: 1)")
     _common(c, " per (n1, n2) cell")
-    c.epilog = examples("causalcost experiment coverage --repetitions 1000 -o results/")
+    c.add_argument("--labels", type=count, default=None, metavar="K",
+                   help="simulate a K-label plurality system instead (K >= 2; --costs as K x K "
+                        "rows 'a,b,c;d,e,f;g,h,i'; no NETWORK)")
+    c.epilog = examples("causalcost experiment coverage --repetitions 1000 -o results/",
+                        "causalcost experiment coverage --labels 3 --n1 30,300 --n2 30,300 "
+                        "--repetitions 200 -o results/")
     c.set_defaults(func=_cmd_coverage, repetitions=1000)
 
     r = kinds.add_parser(

@@ -20,6 +20,7 @@ from causalcost.cli.common import (
     vote_arguments,
     vote_options,
 )
+from causalcost.cli.multiclass_commands import add_derive_arguments, add_evaluate_arguments
 from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
@@ -38,6 +39,10 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet_from_network,
     )
 
+    if args.labels:  # K labels: a multi-class sheet (issue 19)
+        from causalcost.cli.multiclass_commands import derive_multiclass
+
+        return derive_multiclass(args)
     costs = CostMatrix.parse(args.costs)
     refuse_overwriting_inputs(args.output, "-o", {"NETWORK": args.network, "--data": args.data})
     if args.network is not None and args.network.lower().endswith(".json"):
@@ -81,7 +86,8 @@ def _cmd_derive(args: argparse.Namespace) -> int:
 #: derive's options that only apply when deriving afresh (not when re-pricing a sheet).
 _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
                 "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
-                "threshold", "positive_label", "description", "name", "seed")
+                "threshold", "positive_label", "description", "name", "seed", "labels", "order",
+                "label", "tie_order")
 
 
 def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
@@ -152,6 +158,13 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.sheet.report import compare, evaluate
 
     sheet = load_sheet(args.sheet)
+    if getattr(sheet, "labels", None) is not None:  # a multi-class sheet (issue 19)
+        from causalcost.cli.multiclass_commands import evaluate_multiclass_cli
+
+        return evaluate_multiclass_cli(args, sheet)
+    if args.predictions:
+        raise ValidationError("--predictions applies to multi-class sheets; for this binary "
+                              "sheet give --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
     given: dict[str, Confusion] = {}
     for i, text in enumerate(args.model or [], start=1):
         name, model = _parse_named_model(text, i)
@@ -286,7 +299,11 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="SHEET.json", type=output_file,
                    help="where to write the sheet (written atomically; a regular file or a new "
                         "one)")
-    p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json")
+    add_derive_arguments(p)
+    p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json",
+                        "causalcost derive --data log.csv --labels a,b,c --truth y --models "
+                        "m1,m2,m3 --slot m2 --fusioner plurality --costs '0,1,4;2,0,1;6,3,0' "
+                        "-o sheet.json")
     p.set_defaults(func=_cmd_derive)
 
     p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
@@ -312,8 +329,11 @@ def register(sub: Any) -> None:
                    help="the truth labels the candidate was counted against are right with "
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_evaluate_arguments(p)
     p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
-                        "--confidence 0.95")
+                        "--confidence 0.95",
+                        "causalcost evaluate multiclass_sheet.json --model "
+                        "'40,5,5;4,30,6;2,3,45'")
     p.set_defaults(func=_cmd_evaluate)
 
     p = sub.add_parser("bound", help="worst/best-case system confusion from counts",

@@ -33,6 +33,7 @@ from causalcost.data.frames import (
     require_columns,
 )
 from causalcost.data.labels import LabelRule, label_rule, votes_from_values
+from causalcost.data.multiclass_runs import MulticlassRuns, multiclass_forced_runs
 from causalcost.data.runs import ForcedRuns, counts_digest, system_confusion
 from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
 from causalcost.errors import DataError, ValidationError
@@ -160,7 +161,10 @@ def forced_runs(
     threshold: float | None = None,
     tie: str | None = None,
     function: Callable[..., bool] | None = None,
-) -> ForcedRuns:
+    labels: Sequence[Any] | None = None,
+    order: Sequence[Any] | None = None,
+    label: Any = None,
+) -> ForcedRuns | MulticlassRuns:
     """Count the system's runs with the slot forced to P and to N on logged predictions.
 
     Parameters
@@ -186,6 +190,11 @@ def forced_runs(
         required; ``False``: ignore it (forced runs need only the *other* models' columns).
     k, weights, threshold, tie, function
         Options of the rule, as in :func:`causalcost.make_fusioner`.
+    labels, order, label : optional
+        K-label systems: ``labels=[...]`` (the K labels, strings or integers) counts the K
+        forced runs instead (rules ``plurality``, ``weighted``, ``priority``, ``k_of_n``; see
+        :func:`causalcost.data.multiclass_runs.multiclass_forced_runs`) and returns
+        :class:`~causalcost.data.multiclass_runs.MulticlassRuns`.
 
     Returns
     -------
@@ -216,6 +225,15 @@ def forced_runs(
     >>> int(runs.kinds.loc["P", "always"]), runs.provenance["counts_sha256"][:12]
     (1, 'f06d0542aa7b')
     """
+    if labels is not None:  # K labels: a separate path (binary unchanged)
+        if threshold is not None or function is not None or positive is not None:
+            raise ValidationError("threshold=, function= and positive= are binary options; "
+                                  "with labels= give weights=, order=, label=, k= or tie=")
+        return multiclass_forced_runs(data, truth=truth, slot=slot, labels=labels,
+                                      models=models, fusioner=fusioner, observed=observed,
+                                      tie=tie, weights=weights, order=order, label=label, k=k)
+    if order is not None or label is not None:
+        raise ValidationError("order= and label= are K-label options: give labels=[...]")
     fus, names = resolve_fusioner(fusioner, models, k=k, weights=weights, threshold=threshold,
                                   tie=tie, function=function)
     if not isinstance(slot, str) or slot not in names:

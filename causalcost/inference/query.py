@@ -50,6 +50,18 @@ def interventional_table(
     >>> round(t.probability("N", "N", "TN"), 6)
     0.5
     """
+    if getattr(system, "is_multiclass", False):  # K-label systems (issue 19)
+        from causalcost.inference.multiclass_exact import (
+            multiclass_exact_table,
+            multiclass_sampled_table,
+        )
+
+        if method == "exact":
+            return multiclass_exact_table(system, slot)  # type: ignore[arg-type, return-value]
+        if method == "sampling":
+            return multiclass_sampled_table(  # type: ignore[return-value]
+                system, slot, samples=samples, seed=seed,  # type: ignore[arg-type]
+                confidence=confidence, interval=interval)
     if method not in METHODS:
         raise ValidationError(
             f"method ({method!r}) must be one of {', '.join(map(repr, METHODS))}")

@@ -72,6 +72,15 @@ class SystemBuilder:
     ErrorRates(e_P(P)=0.01, e_P(N)=0.19, e_N(P)=0.36, e_N(N)=0.04)
     """
 
+    def __new__(cls, *args: object, labels: Sequence[object] | None = None,
+                **kwargs: object) -> SystemBuilder:
+        """With ``labels=[...]`` (K >= 2 labels): a K-label builder (issue 19)."""
+        if labels is not None:
+            from causalcost.network.multiclass_builder import MulticlassSystemBuilder
+
+            return MulticlassSystemBuilder(*args, labels=labels, **kwargs)  # type: ignore[return-value, arg-type]
+        return super().__new__(cls)
+
     def __init__(
         self,
         class_prior: float | None = None,

@@ -208,6 +208,11 @@ class System:
                 "network must be a pgmpy DiscreteBayesianNetwork, got "
                 f"{type(network).__name__}"
             )
+        if _multiclass(network, class_node):  # K >= 3 class states (issue 19)
+            from causalcost.network.multiclass_pgmpy import from_pgmpy as _from_k
+
+            return _from_k(network, class_node=class_node, system_node=system_node,  # type: ignore[return-value]
+                           slot=slot, name=name)
         return cls._validated(network, class_node=class_node, system_node=system_node,
                               slot=slot, positive=positive, confusion_node=confusion_node,
                               models=models, name=name, fusioner=fusioner)
@@ -526,6 +531,12 @@ class System:
                 f"{values} it must be {OUTCOMES[int(expected[j])]} with probability 1, got "
                 f"{dict(zip(OUTCOMES, table[:, j].round(6).tolist()))}"
             )
+
+
+def _multiclass(network: DiscreteBayesianNetwork, class_node: object) -> bool:
+    """Whether the class node has more than two states (a K-label system)."""
+    cpd = network.get_cpds(class_node) if class_node in network.nodes() else None
+    return cpd is not None and cpd.variable_card > 2
 
 
 def _plain(value: Any, role: str) -> str:

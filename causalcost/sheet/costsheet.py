@@ -467,10 +467,19 @@ def load_sheet(path: str | Path) -> CostSheet:
     path = Path(path)
     try:
         data = strict_json_loads(read_text_file(path, "sheet"))
-        return CostSheet.from_dict(data)
+        return sheet_from_dict(data)
     except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
         cls = type(exc) if isinstance(exc, SheetError) else SheetError
         raise cls(f"{path.name}: {exc}") from None
+
+
+def sheet_from_dict(data: Any) -> Any:
+    """A binary :class:`CostSheet` (versions 1, 2) or a multi-class sheet (version 3)."""
+    if isinstance(data, Mapping) and data.get("version") == 3:  # multi-class (issue 19)
+        from causalcost.sheet.multiclass_sheet import MulticlassSheet
+
+        return MulticlassSheet.from_dict(data)
+    return CostSheet.from_dict(data)
 
 
 def _table_dict(table: InterventionalTable) -> dict[str, Any]:

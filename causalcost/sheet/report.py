@@ -67,6 +67,8 @@ from causalcost.sheet.candidates import candidates_frame, confusions_from_predic
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
 from causalcost.sheet.metrics import candidate_metrics, metrics_frame
+from causalcost.sheet.multiclass_report import compare_multiclass, evaluate_multiclass
+from causalcost.sheet.multiclass_sheet import MulticlassSheet
 from causalcost.sheet.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
@@ -478,7 +480,9 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     Parameters
     ----------
     sheet : CostSheet
-        The slot's cost sheet.
+        The slot's cost sheet. A multi-class sheet (version 3) is evaluated by
+        :func:`~causalcost.sheet.multiclass_report.evaluate_multiclass` (a K x K candidate,
+        a ``MulticlassReport``).
     candidate : Confusion or mapping
         The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). By default it is taken as
         counted on other instances than the sheet's forced runs (the common two-split case):
@@ -534,6 +538,8 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> print(other.instances)
     probability form: the sheet's rates were not counted on instances of its own (no forced runs)
     """
+    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+        return evaluate_multiclass(sheet, candidate, confidence=confidence)  # type: ignore[return-value]
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")
@@ -787,6 +793,8 @@ def compare(sheet: CostSheet,
     >>> bool((table["high_confidence_worst_cost"] >= table["worst_cost"]).all())
     True
     """
+    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+        return compare_multiclass(sheet, candidates, confidence=confidence)  # type: ignore[arg-type]
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,

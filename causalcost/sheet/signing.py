@@ -47,7 +47,7 @@ from causalcost.display import html_table
 from causalcost.errors import CausalCostError, CausalCostWarning, InputTypeError, SheetError
 from causalcost.files import output_target, read_text_file, write_atomic
 from causalcost.sheet import signature
-from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.costsheet import CostSheet, sheet_from_dict
 from causalcost.sheet.digest import strict_json_loads
 from causalcost.sheet.signature import (
     SIGNATURE_ALGORITHM,
@@ -185,7 +185,7 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 def _read_sheet(path: Path) -> tuple[dict[str, Any], CostSheet]:
     try:
         data = strict_json_loads(read_text_file(path, "sheet"))
-        sheet = CostSheet.from_dict(data)
+        sheet = sheet_from_dict(data)
     except CausalCostError as exc:
         cls = type(exc) if isinstance(exc, SheetError) else SheetError
         raise cls(f"{path.name}: {exc}") from None

@@ -1,0 +1,163 @@
+"""The command line for multi-class sheets: derive --labels, evaluate --model K x K or
+--predictions, one-line errors with exit 2, help with examples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import causalcost as cc
+from causalcost.cli.app import build_parser, main
+
+LABELS = ["a", "b", "c"]
+COSTS = "0,1,4;2,0,1;6,3,0"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("multiclass_cli")
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.integers(0, 3, n)
+    cols = {"y": y}
+    for m in ["m1", "m2", "m3", "cand"]:
+        cols[m] = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+    ints = pd.DataFrame(cols)
+    strings = ints.map(lambda v: LABELS[v])
+    strings.to_csv(tmp / "log.csv", index=False)
+    ints.to_csv(tmp / "ints.csv", index=False)
+    pd.DataFrame({"truth": strings["y"], "prediction": strings["cand"]}).to_csv(
+        tmp / "cand.csv", index=False)
+    return {"log": tmp / "log.csv", "ints": tmp / "ints.csv", "cand": tmp / "cand.csv",
+            "dir": tmp, "frame": strings}
+
+
+def derive(capsys, files, *extra: str, log: str = "log", labels: str = "a,b,c",
+           out: str = "sheet.json") -> tuple[int, str, str]:
+    return run(capsys, "derive", "--data", str(files[log]), "--labels", labels, "--truth", "y",
+               "--models", "m1,m2,m3", "--slot", "m2", "--costs", COSTS, "-o",
+               str(files["dir"] / out), *extra)
+
+
+def test_derive_then_evaluate_matches_python(capsys, files) -> None:
+    code, out, err = derive(capsys, files, "--fusioner", "plurality")
+    assert code == 0 and err == "" and "multi-class sheet" in out
+    sheet = cc.load_sheet(files["dir"] / "sheet.json")
+    df = files["frame"]
+    runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m2",
+                          fusioner="plurality", labels=LABELS)
+    np.testing.assert_array_equal(sheet.forced, runs.forced)
+    assert sheet.digest in out
+    # --predictions: the same instances, the exact kinds form
+    code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--predictions",
+                         str(files["cand"]), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    python = cc.evaluate(sheet, (df["y"].tolist(), df["cand"].tolist()))
+    assert data["form"] == "kinds" and data["worst_cost"] == pytest.approx(python.worst_cost)
+    assert data["eval1"] == pytest.approx(python.eval1, rel=1e-12)
+    real = float((runs.with_candidate(df["cand"].tolist()) *
+                  np.array([[0, 1, 4], [2, 0, 1], [6, 3, 0]])).sum())
+    assert data["best_cost"] - 1e-9 <= real <= data["worst_cost"] + 1e-9
+    # --model: K x K counts, rows the true class
+    code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--model",
+                         "40,5,5;4,30,6;2,3,45", "--confidence", "0.9")
+    assert code == 0 and "worst at 90%" in out and "predicted" in out
+    r = cc.evaluate(sheet, [[40, 5, 5], [4, 30, 6], [2, 3, 45]], confidence=0.9)
+    assert cc.display.format_number(r.high_confidence.worst_cost) in out
+    # two candidates: a ranking
+    code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--model",
+                         "x:40,5,5;4,30,6;2,3,45", "--predictions", str(files["cand"]),
+                         "--json")
+    data = json.loads(out)
+    assert [c["name"] for c in data["candidates"]] == ["x", "cand"] or \
+        [c["name"] for c in data["candidates"]] == ["cand", "x"]
+    evals = [c["eval1"] for c in data["candidates"]]
+    assert evals == sorted(evals)
+
+
+def test_integer_labels_and_other_rules(capsys, files) -> None:
+    code, out, err = derive(capsys, files, "--fusioner", "priority", "--order", "2,0,1",
+                            log="ints", labels="0,1,2", out="ints.json")
+    assert code == 0, err
+    sheet = cc.load_sheet(files["dir"] / "ints.json")
+    df = pd.read_csv(files["ints"])
+    runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m2",
+                          fusioner="priority", order=[2, 0, 1], labels=[0, 1, 2])
+    np.testing.assert_array_equal(sheet.forced, runs.forced)
+    assert sheet.labels == ("0", "1", "2")
+    code, out, err = derive(capsys, files, "--fusioner", "plurality", "--tie-order", "slot",
+                            out="slot.json")
+    assert code == 0, err
+    code, out, err = derive(capsys, files, "--fusioner", "k_of_n", "--label", "b", "--k", "2",
+                            out="kofn.json")
+    assert code == 0, err
+    runs = cc.forced_runs(files["frame"], truth="y", models=["m1", "m2", "m3"], slot="m2",
+                          fusioner="k_of_n", label="b", k=2, labels=LABELS)
+    np.testing.assert_array_equal(cc.load_sheet(files["dir"] / "kofn.json").forced, runs.forced)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("--fusioner", "majority"), "--fusioner majority is a binary rule"),
+    (("--fusioner", "plurality", "--tie", "positive"), "--tie are binary options"),
+    (("--fusioner", "priority"), "needs --order"),
+])
+def test_derive_errors_are_one_line(capsys, files, argv, message) -> None:
+    code, out, err = derive(capsys, files, *argv)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_derive_label_errors_name_the_flag(capsys, files) -> None:
+    code, out, err = run(capsys, "derive", "--data", str(files["log"]), "--labels", "a,b",
+                         "--truth", "y", "--models", "m1,m2,m3", "--slot", "m2", "--fusioner",
+                         "plurality", "--costs", "0,1;1,0", "-o", "x.json")
+    assert code == 2 and "column 'y' holds 'c'" in err and "--labels" in err
+    code, out, err = run(capsys, "derive", "--data", str(files["log"]), "--labels", "a,b,c",
+                         "--truth", "y", "--models", "m1,m2,m3", "--slot", "m2", "--fusioner",
+                         "plurality", "--costs", "fn=5,fp=1", "-o", "x.json")
+    assert code == 2 and "--costs 'fn=5,fp=1' must be 3 rows of 3 numbers" in err
+
+
+def test_evaluate_errors_are_one_line(capsys, files) -> None:
+    derive(capsys, files, "--fusioner", "plurality", out="e.json")
+    sheet = str(files["dir"] / "e.json")
+    for argv, message in (
+        (("--model", "1,2;3,4"), "--model '1,2;3,4' must be 3 x 3"),
+        (("--model", "tp=5,fn=1,fp=1,tn=5"), "must be 3 rows of 3 numbers"),
+        ((), "give a candidate"),
+        (("--model", "1,2,3;4,5,6;7,8,9", "--label-accuracy", "0.9"),
+         "--label-accuracy applies to binary sheets"),
+        (("--predictions", str(files["log"])), "needs the columns truth and prediction"),
+        (("--predictions", str(files["dir"] / "missing.csv")), "no such file"),
+    ):
+        code, out, err = run(capsys, "evaluate", sheet, *argv)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+def test_binary_evaluate_refuses_predictions(capsys, tmp_path) -> None:
+    code, out, err = run(capsys, "derive", "thesis_and", "--costs", "fn=5,fp=1", "-o",
+                         str(tmp_path / "b.json"))
+    assert code == 0
+    code, out, err = run(capsys, "evaluate", str(tmp_path / "b.json"), "--predictions", "x.csv")
+    assert code == 2 and "--predictions applies to multi-class sheets" in err
+
+
+def test_help_shows_the_new_options_and_examples(capsys) -> None:
+    for command, flags in (("derive", ("--labels", "--order", "--label", "--tie-order")),
+                           ("evaluate", ("--predictions",))):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args([command, "--help"])
+        out = capsys.readouterr().out
+        assert all(f in out for f in flags)
+        assert "--labels" in out or "'40,5,5;4,30,6;2,3,45'" in out
+        assert "examples:" in out
