@@ -209,6 +209,12 @@ def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
         broken.output((0, 1))
 
 
+def test_user_function_over_too_many_configurations_is_refused() -> None:
+    system = random_system(1, 3, 16, "function", {}, False)
+    with pytest.raises(cc.ValidationError, match="method='sampling'"):
+        cc.interventional_table(system)
+
+
 def test_binary_builder_is_unchanged_without_labels() -> None:
     b = cc.SystemBuilder(class_prior=0.3)
     assert type(b) is cc.SystemBuilder
