@@ -24,7 +24,12 @@ from causalcost.inference.multiclass_table import MulticlassTable
 from causalcost.network.multiclass_system import MulticlassSystem
 from causalcost.stats.intervals import proportion_interval
 
-__all__ = ["multiclass_exact_table", "multiclass_sampled_table", "score_distribution"]
+__all__ = ["MAX_CONFIGURATIONS", "multiclass_exact_table", "multiclass_sampled_table",
+           "score_distribution"]
+
+#: Most vote configurations a user fusion function is enumerated over (per class and latent
+#: state) by the exact table.
+MAX_CONFIGURATIONS = 2_000_000
 
 
 def score_distribution(rates: np.ndarray, weights: np.ndarray | None = None
@@ -84,6 +89,12 @@ def _class_rows(system: MulticlassSystem, slot: int, rates: np.ndarray) -> np.nd
         expr = f"{letters}Z," + ",".join(spec) + f"->{letters[slot]}Z"
         return np.einsum(expr, table, *ops, optimize=True)
     others = [i for i in range(n) if i != slot]
+    configurations = int(np.prod([np.count_nonzero(rates[i]) for i in others]))
+    if configurations > MAX_CONFIGURATIONS:
+        raise ValidationError(
+            f"the user fusion function would be called for {configurations:,} vote "
+            f"configurations (more than {MAX_CONFIGURATIONS:,}); use method='sampling', or a "
+            "rule that reads only the vote counts (plurality, priority, k_of_n)")
     for combo in itertools.product(*(np.flatnonzero(rates[i]) for i in others)):
         p = float(np.prod([rates[i, v] for i, v in zip(others, combo)]))
         votes = [0] * n

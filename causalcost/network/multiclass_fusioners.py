@@ -29,7 +29,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,7 +153,7 @@ class MulticlassFusioner:
 
 def multiclass_fusioner(kind: str | Callable[..., Any], *, labels: Sequence[str],
                         models: Sequence[str], tie: str | Sequence[str] | None = None,
-                        weights: Sequence[float] | None = None,
+                        weights: Sequence[float] | Mapping[str, float] | None = None,
                         order: Sequence[str] | None = None, label: str | None = None,
                         k: int | None = None) -> MulticlassFusioner:
     """A validated K-label fusioner (see the module for the rules).
@@ -167,8 +167,8 @@ def multiclass_fusioner(kind: str | Callable[..., Any], *, labels: Sequence[str]
     tie : "slot" or list of str, optional
         Ties: ``"slot"`` (the slot's vote wins a tie it is part of) or an explicit priority
         order of labels (default: the order of ``labels``).
-    weights : list of float
-        ``weighted``: one positive weight per model.
+    weights : list of float or dict
+        ``weighted``: one positive weight per model (in model order, or by model name).
     order : list of str
         ``priority``: the triage order.
     label, k : str and int
@@ -206,6 +206,13 @@ def multiclass_fusioner(kind: str | Callable[..., Any], *, labels: Sequence[str]
     if kind not in ("plurality", "weighted", "priority", "k_of_n"):
         raise ValidationError(f"fusioner kind ({kind!r}) must be 'plurality', 'weighted', "
                               "'priority', 'k_of_n' or a function of the votes")
+    if kind == "weighted" and isinstance(weights, Mapping):
+        missing = [m for m in mods if m not in weights]
+        extra = sorted(map(str, set(weights) - set(mods)))
+        if missing or extra:
+            raise ValidationError(f"weights must give one weight per model: missing {missing}, "
+                                  f"not models {extra}")
+        weights = [weights[m] for m in mods]
     if kind == "weighted":
         if weights is None or len(weights) != len(mods):
             raise ValidationError(f"the weighted fusioner needs weights=, one per model "

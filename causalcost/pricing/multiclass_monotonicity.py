@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from causalcost.inference.multiclass_exact import score_distribution
+from causalcost.errors import ValidationError
+from causalcost.inference.multiclass_exact import MAX_CONFIGURATIONS, score_distribution
 from causalcost.network.multiclass_system import MulticlassSystem
 from causalcost.pricing.multiclass_inputs import check_costs
 
@@ -73,6 +74,12 @@ def _configurations(system: MulticlassSystem, c: int, slot: int):  # noqa: ANN20
                                                    for s, v in enumerate(key) if v})
             yield desc, outs
         return
+    configurations = int(np.prod([np.count_nonzero(support[i]) for i in others]))
+    if configurations > MAX_CONFIGURATIONS:
+        raise ValidationError(
+            f"checking this fusioner means {configurations:,} vote configurations (more than "
+            f"{MAX_CONFIGURATIONS:,}); use a rule that reads only the vote counts, or the "
+            "assumption-free or kinds bound")
     for combo in itertools.product(*(np.flatnonzero(support[i]) for i in others)):
         votes = [0] * len(system.models)
         for i, v in zip(others, combo):

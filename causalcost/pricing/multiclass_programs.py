@@ -34,6 +34,23 @@ __all__ = ["ClassCase", "monotone_class", "transport_class", "transport_relaxati
 ClassCase = tuple[Any, list[Any]]
 
 
+def _normalised(objective: list[float], used: list[bool], cost_row: np.ndarray) -> np.ndarray:
+    """The objective with the row's costs mapped to [0, 1] (``(C - min) / (max - min)``).
+
+    Every feasible point counts each instance once in the objective (the class size), so the
+    shift and the positive scale leave the optimum unchanged; HiGHS treats objective
+    coefficients below about 1e-9 as zero, so without it costs like ``(0, 1e-12)`` would be
+    taken as equal. Costs of one row closer than ~1e-9 of the row's range still are.
+    """
+    obj = np.asarray(objective, dtype=float)
+    mask = np.asarray(used, dtype=bool)
+    out = np.zeros_like(obj)
+    lo, hi = float(np.min(cost_row)), float(np.max(cost_row))
+    if hi > lo:
+        out[mask] = (obj[mask] - lo) / (hi - lo)
+    return out
+
+
 def _solve(objective: np.ndarray, a_eq: np.ndarray, b_eq: np.ndarray, upper: np.ndarray,
            integer: bool, maximise: bool) -> np.ndarray | None:
     sign = -1.0 if maximise else 1.0
@@ -109,6 +126,7 @@ def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, 
             a_eq[r, i] = v
     upper = np.full(len(index), np.inf)
     weights = [0.0] * len(index)
+    used = [key[0] == "b" or (key[0] == "a" and key[1] == c) for key in index]
     for key, i in index.items():
         if key[0] == "a" and key[1] == c:
             weights[i] = float(cost_row[key[2]])
@@ -121,7 +139,7 @@ def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, 
     b_eq = np.array([float(v) for v in rhs])
     out = []
     for maximise in (True, False):
-        x = _solve(np.array(weights), a_eq, b_eq, upper, integer, maximise)
+        x = _solve(_normalised(weights, used, cost_row), a_eq, b_eq, upper, integer, maximise)
         if x is None:
             raise InfeasibleInputError(
                 f"class {c}: no system that is monotone in the slot has these forced runs (the "
@@ -166,8 +184,8 @@ def transport_class(vectors: list[tuple[int, ...]], supplies: list[Any], n_row: 
     b_eq = np.array([float(v) for v in rhs])
     out = []
     for maximise in (True, False):
-        x = _solve(np.array(weights), a_eq, b_eq, np.full(len(weights), np.inf), integer,
-                   maximise)
+        x = _solve(_normalised(weights, [True] * len(weights), cost_row), a_eq, b_eq,
+                   np.full(len(weights), np.inf), integer, maximise)
         if x is None:  # equal totals make transportation always feasible
             raise InfeasibleInputError("the kinds and the model count different class sizes")
         xs: list[Any] = (_exact_solution(x, a_eq, [int(v) for v in rhs]) if integer

@@ -73,6 +73,15 @@ def test_plurality_with_zero_one_costs_is_monotone() -> None:
         assert cc.check_multiclass_monotonicity(system, 1 - np.eye(4)).is_monotone
 
 
+def test_check_refuses_a_user_function_over_too_many_configurations() -> None:
+    b = cc.SystemBuilder([0.5, 0.5, 0.0], labels=["x", "y", "z"])
+    for i in range(16):
+        b.add_model(f"m{i}", confusion=np.full((3, 3), 1 / 3))
+    system = b.set_fusioner(lambda **v: v["m0"]).build(slot="m15")
+    with pytest.raises(cc.ValidationError, match="vote configurations"):
+        cc.check_multiclass_monotonicity(system, 1 - np.eye(3))
+
+
 def test_monotone_bound_refused_when_the_check_fails() -> None:
     system = small_system(0, "plurality", {})
     costs = COST_CASES[1]

@@ -173,6 +173,12 @@ def test_fusioner_rules_by_hand() -> None:
     w = cc.multiclass_fusioner("weighted", labels=labels, models=models,
                                weights=[2.5, 1, 1, 1])
     assert w.output((0, 1, 1, 2)) == 0 and w.output((0, 1, 1, 1)) == 1
+    by_name = cc.multiclass_fusioner("weighted", labels=labels, models=models,
+                                     weights={"m1": 2.5, "m2": 1, "m3": 1, "m4": 1})
+    assert by_name.weights == w.weights
+    with pytest.raises(cc.ValidationError, match="missing \\['m4'\\]"):
+        cc.multiclass_fusioner("weighted", labels=labels, models=models,
+                               weights={"m1": 2.5, "m2": 1, "m3": 1})
     p = cc.multiclass_fusioner("priority", labels=labels, models=models, order=["c", "b"])
     assert p.output((0, 0, 0, 1)) == 1 and p.output((0, 0, 0, 0)) == 0
     kn = cc.multiclass_fusioner("k_of_n", labels=labels, models=models, label="c", k=2)
@@ -207,6 +213,12 @@ def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
     broken = cc.multiclass_fusioner(lambda a: a, labels=["x", "y"], models=["a", "b"])
     with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
         broken.output((0, 1))
+
+
+def test_user_function_over_too_many_configurations_is_refused() -> None:
+    system = random_system(1, 3, 16, "function", {}, False)
+    with pytest.raises(cc.ValidationError, match="method='sampling'"):
+        cc.interventional_table(system)
 
 
 def test_binary_builder_is_unchanged_without_labels() -> None:
