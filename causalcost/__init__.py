@@ -38,16 +38,16 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     # same instances declared or proven, candidates from predictions (issues 16, 17)
     "row_fingerprint": "sheet.instances",
-    "confusions_from_predictions": "sheet.candidates",
+    "confusions_from_predictions": "evaluation.candidates",
     # start-up (issue 18): numpy loads with the first value object, not with the package
     "CELLS": "confusion",
     "OUTCOMES": "confusion",
     "Confusion": "confusion",
     "CostMatrix": "confusion",
     "CausalCostWarning": "errors",
-    "candidates_frame": "sheet.candidates",
+    "candidates_frame": "evaluation.candidates",
     "generate_signing_key": "sheet.signing",
-    "read_candidates_frame": "sheet.candidates",
+    "read_candidates_frame": "evaluation.candidates",
     "sign_sheet": "sheet.signing",
     "SignatureError": "sheet.signing",
     "SigningUnavailableError": "sheet.signing",
@@ -67,7 +67,7 @@ _LAZY: dict[str, str] = {
     "check_monotonicity": "inference.intervene",
     "class_prior": "inference.exact",
     "ClassWitness": "pricing.bounds",
-    "compare": "sheet.report",
+    "compare": "evaluation.report",
     "correlated_correctness": "network.correlation",
     "correlation_range": "network.correlation",
     "CostEvaluation": "pricing.costs",
@@ -81,24 +81,24 @@ _LAZY: dict[str, str] = {
     "error_rates": "inference.query",
     "error_transition_matrix": "pricing.costs",
     "ErrorRates": "inference.table",
-    "evaluate": "sheet.report",
+    "evaluate": "evaluation.report",
     "evaluate_costs": "pricing.costs",
     "exact_table": "inference.exact",
     "expected_cost_matrix": "pricing.costs",
     "expected_system_confusion": "pricing.costs",
     "Fusioner": "network.fusioners",
-    "system_thresholds": "sheet.thresholds",
-    "ThresholdSweep": "sheet.thresholds",
-    "OperatingPoint": "sheet.thresholds",
+    "system_thresholds": "evaluation.thresholds",
+    "ThresholdSweep": "evaluation.thresholds",
+    "OperatingPoint": "evaluation.thresholds",
     # constant slot (issue 17): a sweep optimum at which the slot votes one label everywhere
-    "ConstantSlotWarning": "sheet.constant_slot",
-    "forced_system_text": "sheet.constant_slot",
-    "system_threshold_classifier": "sheet.estimator",
-    "classifier_scores": "sheet.estimator",
-    "candidate_metrics": "sheet.metrics",
-    "metrics_frame": "sheet.metrics",
-    "label_noise_range": "sheet.label_noise",
-    "LabelNoiseRange": "sheet.label_noise",
+    "ConstantSlotWarning": "evaluation.constant_slot",
+    "forced_system_text": "evaluation.constant_slot",
+    "system_threshold_classifier": "evaluation.estimator",
+    "classifier_scores": "evaluation.estimator",
+    "candidate_metrics": "evaluation.metrics",
+    "metrics_frame": "evaluation.metrics",
+    "label_noise_range": "evaluation.label_noise",
+    "LabelNoiseRange": "evaluation.label_noise",
     "noisy_accuracy": "stats.noisy_labels",
     "NoisyAccuracy": "stats.noisy_labels",
     "LabelErrors": "stats.noisy_labels",
@@ -128,8 +128,8 @@ _LAZY: dict[str, str] = {
     "ForcedRuns": "data.runs",
     "forced_runs": "data.forced_runs",
     "read_table": "data.readers",
-    "paired_cost_difference": "sheet.paired",
-    "PairedDifference": "sheet.paired",
+    "paired_cost_difference": "evaluation.paired",
+    "PairedDifference": "evaluation.paired",
     "cost_intervals": "pricing.uncertainty",
     "CostIntervals": "pricing.uncertainty",
     "coverage_experiment": "experiments.coverage",
@@ -165,8 +165,8 @@ _LAZY: dict[str, str] = {
     "mutilate": "inference.intervene",
     "observed_confusion": "inference.exact",
     "perfect_slot_cost": "pricing.costs",
-    "read_candidates_csv": "sheet.candidates",
-    "Report": "sheet.report",
+    "read_candidates_csv": "evaluation.candidates",
+    "Report": "evaluation.report",
     "sampled_table": "inference.sampling",
     "save_figure": "plotting.drawing",
     "sheet_from_forced_runs": "sheet.derivation",
@@ -204,8 +204,8 @@ _LAZY: dict[str, str] = {
     "MulticlassRuns": "data.multiclass_runs",
     "MulticlassSheet": "sheet.multiclass_sheet",
     "multiclass_sheet": "sheet.multiclass_sheet",
-    "MulticlassReport": "sheet.multiclass_report",
-    "multiclass_confusion": "sheet.multiclass_report",
+    "MulticlassReport": "evaluation.multiclass_report",
+    "multiclass_confusion": "evaluation.multiclass_report",
     "multiclass_coverage": "experiments.multiclass_coverage",
     "MulticlassCoverageResult": "experiments.multiclass_coverage",
 }
@@ -218,8 +218,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .data.runs import ForcedRuns
     from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
     from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
+    from .evaluation.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
+
+    # constant slot (issue 17)
+    from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
+    from .evaluation.estimator import classifier_scores, system_threshold_classifier
     from .evaluation.importance import SlotImportance, slot_importance
+    from .evaluation.label_noise import LabelNoiseRange, label_noise_range
+    from .evaluation.metrics import candidate_metrics, metrics_frame
+    from .evaluation.paired import PairedDifference, paired_cost_difference
+    from .evaluation.report import Report, compare, evaluate
     from .evaluation.scorer import system_scorer
+    from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
@@ -273,18 +283,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .pricing.high_confidence import high_confidence_bound
     from .pricing.kinds import count_kinds, forced_from_kinds, kinds_frame
     from .pricing.uncertainty import CostIntervals, cost_intervals
-    from .sheet.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
-
-    # constant slot (issue 17)
-    from .sheet.constant_slot import ConstantSlotWarning, forced_system_text
     from .sheet.costsheet import CostSheet, load_sheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
-    from .sheet.estimator import classifier_scores, system_threshold_classifier
     from .sheet.from_data import sheet_from_data
-    from .sheet.label_noise import LabelNoiseRange, label_noise_range
-    from .sheet.metrics import candidate_metrics, metrics_frame
-    from .sheet.paired import PairedDifference, paired_cost_difference
-    from .sheet.report import Report, compare, evaluate
     from .sheet.signing import (
         SignatureError,
         SigningUnavailableError,
@@ -293,7 +294,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         sign_sheet,
         verify_sheet,
     )
-    from .sheet.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .stats.comparisons import (
         ErrorDifference,
         McNemarResult,

@@ -155,7 +155,7 @@ def _plain(value: Any) -> Any:
 
 def evaluate_multiclass_cli(args: argparse.Namespace, sheet: Any) -> int:
     """``evaluate`` against a multi-class sheet."""
-    from causalcost.sheet.multiclass_report import compare_multiclass, evaluate_multiclass
+    from causalcost.evaluation.multiclass_report import compare_multiclass, evaluate_multiclass
 
     unsupported = [flag for flag, value in (("--candidates", args.candidates),
                                             ("--label-accuracy", args.label_accuracy))

@@ -154,8 +154,8 @@ def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.confusion import Confusion
+    from causalcost.evaluation.report import compare, evaluate
     from causalcost.sheet.costsheet import load_sheet
-    from causalcost.sheet.report import compare, evaluate
 
     sheet = load_sheet(args.sheet)
     if getattr(sheet, "labels", None) is not None:  # a multi-class sheet (issue 19)
@@ -175,7 +175,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         candidates = None
         model = next(iter(given.values()))
     else:
-        from causalcost.sheet.candidates import candidates_frame, read_candidates_frame
+        from causalcost.evaluation.candidates import candidates_frame, read_candidates_frame
 
         parts: list[Any] = [given]
         if args.candidates:
@@ -192,7 +192,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                           row_fingerprint=args.row_fingerprint)
         noise = None
         if args.label_accuracy is not None:
-            from causalcost.sheet.label_noise import label_noise_range
+            from causalcost.evaluation.label_noise import label_noise_range
 
             noise = label_noise_range(sheet, model, args.label_accuracy)
         print_with_label_noise(report, noise, args.json)
@@ -213,7 +213,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                     **extra, "warnings": list(frame.attrs.get("warnings", [])),
                     "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
     else:
-        from causalcost.sheet.candidate_table import HIDDEN_COLUMNS, footer
+        from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
 
         print(f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
               f"(bounds assume: {sheet.assumption}); sheet {sheet.digest}")
@@ -247,8 +247,8 @@ def _cmd_bound(args: argparse.Namespace) -> int:
                                        confidence=args.confidence, assumption=args.assumption)
     noise = None
     if args.label_accuracy is not None:
+        from causalcost.evaluation.label_noise import label_noise_range
         from causalcost.sheet.derivation import sheet_from_forced_runs
-        from causalcost.sheet.label_noise import label_noise_range
 
         sheet = sheet_from_forced_runs(forced_p, forced_n, costs, slot="slot",
                                        description="forced runs given to causalcost bound",

@@ -51,10 +51,10 @@ from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.data.runs import ForcedRuns
 from causalcost.display import html_block, html_table
 from causalcost.errors import DataError, InputTypeError, SheetError, ValidationError
+from causalcost.evaluation.ranking import kinds_of
+from causalcost.evaluation.report import evaluate
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.from_data import sheet_from_data
-from causalcost.sheet.ranking import kinds_of
-from causalcost.sheet.report import evaluate
 
 __all__ = ["Backtest", "backtest", "RULES", "inside"]
 

@@ -21,8 +21,8 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.evaluation.report import evaluate
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.report import evaluate
 
 __all__ = ["system_scorer", "CRITERIA", "system_cost"]
 

@@ -34,8 +34,8 @@ from matplotlib.figure import Figure
 
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import InputTypeError
+from causalcost.evaluation.thresholds import ThresholdSweep
 from causalcost.plotting.figure import new_figure
-from causalcost.sheet.thresholds import ThresholdSweep
 
 __all__ = ["draw_system_roc", "draw_cost_by_threshold"]
 
@@ -128,7 +128,7 @@ def draw_system_roc(sweep: ThresholdSweep) -> Figure:
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.sheet.thresholds import system_thresholds
+    >>> from causalcost.evaluation.thresholds import system_thresholds
     >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
     >>> sweep = system_thresholds(sheet, [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
     >>> ax = draw_system_roc(sweep).axes[0]
@@ -211,7 +211,7 @@ def draw_cost_by_threshold(sweep: ThresholdSweep) -> Figure:
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.sheet.thresholds import system_thresholds
+    >>> from causalcost.evaluation.thresholds import system_thresholds
     >>> sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
     >>> sweep = system_thresholds(sheet, [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
     >>> ax = draw_cost_by_threshold(sweep).axes[0]

@@ -5,7 +5,7 @@ Judging a candidate for the slot needs the slot's interventional error rates
 system. A :class:`CostSheet` is that knowledge as a versioned JSON artifact: the owner of the
 whole system derives it once (from the network, or from two forced runs of the real system),
 and every model owner evaluates candidates against it alone with
-:func:`causalcost.sheet.report.evaluate`. The sheet holds
+:func:`causalcost.evaluation.report.evaluate`. The sheet holds
 
 * the slot and system names, and the *provenance* (network file hash, or a description of the
   data the forced runs were counted on);

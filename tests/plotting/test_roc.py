@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 
 import causalcost as cc
 from causalcost.errors import InputTypeError
+from causalcost.evaluation.thresholds import system_thresholds
 from causalcost.plotting.roc import draw_cost_by_threshold, draw_system_roc
-from causalcost.sheet.thresholds import system_thresholds
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import causalcost as cc
+from causalcost.evaluation.constant_slot import ConstantSlotWarning
+from causalcost.evaluation.thresholds import system_thresholds
 from causalcost.plotting.figure import NotebookFigure
 from causalcost.plotting.roc import draw_cost_by_threshold, draw_system_roc
-from causalcost.sheet.constant_slot import ConstantSlotWarning
-from causalcost.sheet.thresholds import system_thresholds
 
 DRAW = (draw_system_roc, draw_cost_by_threshold)
 

@@ -1,4 +1,4 @@
-"""Tests of the cost sheet (sheet.costsheet) and the candidate report (sheet.report).
+"""Tests of the cost sheet (sheet.costsheet) and the candidate report (evaluation.report).
 
 Expected numbers come from the thesis (seeds/002_c815aea2daaf5faa.txt), §4 "FUNCIÓN DE COSTO
 NUMERO 1/2": example 1 (AND fusioner, 80 %/80 % images model, 50 %/50 % candidate on 100
@@ -29,8 +29,9 @@ from causalcost.errors import (
     SheetError,
     ValidationError,
 )
+from causalcost.evaluation.candidates import read_candidates_csv
+from causalcost.evaluation.report import Report, compare, evaluate
 from causalcost.pricing.bounds import bound
-from causalcost.sheet.candidates import read_candidates_csv
 from causalcost.sheet.costsheet import SHEET_FORMAT, SHEET_VERSION, CostSheet, load_sheet
 from causalcost.sheet.derivation import (
     derive_sheet,
@@ -39,7 +40,6 @@ from causalcost.sheet.derivation import (
     sheet_from_network,
 )
 from causalcost.sheet.digest import content_digest
-from causalcost.sheet.report import Report, compare, evaluate
 
 REL = 1e-12
 COSTS = cc.CostMatrix(fn=5, fp=1)  # thesis §4

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 import causalcost as cc
 from causalcost.cli import main
 from causalcost.confusion import Confusion
-from causalcost.sheet.constant_slot import (
+from causalcost.evaluation.constant_slot import (
     ConstantSlotWarning,
     constant_slot_notes,
     constant_vote,
     forced_system_text,
 )
-from causalcost.sheet.thresholds import system_thresholds
+from causalcost.evaluation.thresholds import system_thresholds
 
 MODELS = ["a", "b", "c", "d", "e"]
 

@@ -1,4 +1,4 @@
-"""Two candidates on the same instances (causalcost.sheet.paired)."""
+"""Two candidates on the same instances (causalcost.evaluation.paired)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import causalcost as cc
-from causalcost.sheet.paired import paired_cost_difference
+from causalcost.evaluation.paired import paired_cost_difference
 
 COSTS = cc.CostMatrix(fn=5, fp=1)
 

@@ -11,7 +11,7 @@ With ``a = TP, b = FN, c = FP, d = TN`` (notes 001, "Misure cost-sensitive")::
 plus specificity ``d / (c + d)`` and the F-beta measure
 ``(1 + beta^2) p r / (beta^2 p + r)``. The notes' point is that these disagree with cost:
 precision ignores ``b`` and ``d``, recall ignores ``c`` and ``d``, F ignores ``d``; the system
-cost of a candidate (:func:`~causalcost.sheet.report.evaluate`) prices every cell by what it
+cost of a candidate (:func:`~causalcost.evaluation.report.evaluate`) prices every cell by what it
 does to the system, and can rank candidates in another order than any of them.
 
 The numbers are computed from the counts directly (the same definitions as scikit-learn's

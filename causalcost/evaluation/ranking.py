@@ -1,25 +1,25 @@
 """Rank many candidates against a sheet at once: the vectorised path behind ``compare``.
 
-:func:`causalcost.sheet.report.compare` ranks candidates by Eval1, ties broken by the worst
-case. One :func:`~causalcost.sheet.report.evaluate` per candidate costs a fraction of a
+:func:`causalcost.evaluation.report.compare` ranks candidates by Eval1, ties broken by the worst
+case. One :func:`~causalcost.evaluation.report.evaluate` per candidate costs a fraction of a
 millisecond (witnesses, reports); a model owner with a file of fifty thousand candidates should
 not wait half a minute, so :func:`rank_candidates` computes the six costs for every candidate in
 one pass: cost functions 1 and 2 as sums over the four cells (in the order
 :meth:`~causalcost.pricing.costs.ModelCostMatrix.evaluate` uses, so the numbers agree with
-:func:`~causalcost.sheet.report.evaluate`) and the worst and best cases with
+:func:`~causalcost.evaluation.report.evaluate`) and the worst and best cases with
 :func:`~causalcost.pricing.bounds_many.bound_many` (count form) or
 :func:`~causalcost.pricing.bounds_many.bound_many_from_rates` (probability form).
 
 A candidate the one-at-a-time path would refuse (a class a prior of 0 or 1 rules out,
 fractional counts in the count form, no instances, costs that overflow) is found with array
-tests, and the error is the one :func:`~causalcost.sheet.report.evaluate` raises for it, prefixed
-with its name. Counts beyond 2**53 (exact Python integers) take the one-at-a-time path.
+tests, and the error is the one :func:`~causalcost.evaluation.report.evaluate` raises for
+it, prefixed with its name. Counts beyond 2**53 (exact Python integers) take the one-at-a-time path.
 
 Which candidates were counted on the sheet's own rows is declared (``same_instances``) or
 proven (a row fingerprint), never guessed from class sizes (:mod:`causalcost.sheet.instances`):
 the count form applies to those rows only.
 
-This module sits below :mod:`causalcost.sheet.report` (which imports it), so ``evaluate`` is
+This module sits below :mod:`causalcost.evaluation.report` (which imports it), so ``evaluate`` is
 passed in rather than imported.
 """
 
@@ -33,24 +33,24 @@ import pandas as pd
 
 from causalcost.confusion import EXACT_LIMIT, Confusion
 from causalcost.errors import CausalCostError, OverflowInputError, ValidationError
+from causalcost.evaluation.candidates import as_confusion, candidates_frame
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
 from causalcost.pricing.kinds import kinds_frame
-from causalcost.sheet.candidates import as_confusion, candidates_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import decide_instances, other_instances_advice
 
 __all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
            "ranking_disagreement"]
 
-#: Columns of :func:`~causalcost.sheet.report.compare`'s DataFrame.
+#: Columns of :func:`~causalcost.evaluation.report.compare`'s DataFrame.
 COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
                                     "worst_cost", "best_cost", "rank")
 #: Two-sided z beyond which a candidate's class fraction is flagged against the sheet's prior
 #: (99.9 %).
 PRIOR_Z = 3.29
 
-#: :func:`causalcost.sheet.report.evaluate`: one candidate's report.
+#: :func:`causalcost.evaluation.report.evaluate`: one candidate's report.
 Evaluate = Callable[..., Any]
 
 
@@ -130,7 +130,7 @@ def rank_candidates(sheet: CostSheet,
                     same_instances: bool | Collection[str] = False,
                     row_fingerprint: str | None = None, confidence: float | None = None,
                     ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
-    """:func:`~causalcost.sheet.report.compare`'s work (see there for the parameters).
+    """:func:`~causalcost.evaluation.report.compare`'s work (see there for the parameters).
 
     Returns
     -------

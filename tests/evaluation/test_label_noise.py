@@ -1,4 +1,4 @@
-"""Costs as ranges over label noise (sheet.label_noise), against brute force.
+"""Costs as ranges over label noise (evaluation.label_noise), against brute force.
 
 The reference prices a dense grid and many random points of the polygon of true confusions
 (:func:`~causalcost.stats.noisy_labels.confusion_range`) with the public :func:`causalcost.compare`
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import ValidationError
-from causalcost.sheet.label_noise import label_noise_range
+from causalcost.evaluation.label_noise import label_noise_range
 from causalcost.stats.noisy_labels import LabelNoiseError, confusion_range, correct_confusion
 
 COSTS = cc.CostMatrix(tp=0.25, fn=5, fp=1.5, tn=0.125)

@@ -1,7 +1,7 @@
 """A fitted scikit-learn classifier, thresholded where the system wants it.
 
 :func:`system_threshold_classifier` scores ``X`` with a fitted binary classifier, sweeps its
-threshold against the cost sheet (:func:`~causalcost.sheet.thresholds.system_thresholds`) and
+threshold against the cost sheet (:func:`~causalcost.evaluation.thresholds.system_thresholds`) and
 returns scikit-learn's ``FixedThresholdClassifier`` at the chosen threshold, so the candidate
 drops into a pipeline predicting what the system prefers. The estimator is used as fitted
 (*prefit*): it is wrapped in ``FrozenEstimator``, so fitting the returned classifier (or
@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from causalcost.errors import DataError, InputTypeError, ValidationError
+from causalcost.evaluation.thresholds import CRITERIA, ThresholdSweep, system_thresholds
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.thresholds import CRITERIA, ThresholdSweep, system_thresholds
 
 __all__ = ["system_threshold_classifier", "classifier_scores"]
 
@@ -124,12 +124,12 @@ def system_threshold_classifier(estimator: Any, sheet: CostSheet, X: Any, y: Any
         true classes (labels of the estimator's classes).
     criterion : {"worst", "expected", "accuracy", "youden"}
         Lowest worst-case system cost (default), lowest expected system cost (``Eval1``), or
-        the model-only points for comparison (:data:`~causalcost.sheet.thresholds.CRITERIA`).
+        the model-only points for comparison (:data:`~causalcost.evaluation.thresholds.CRITERIA`).
     positive : optional
         The class that is the system's P (default ``estimator.classes_[1]``).
     response_method : {"auto", "predict_proba", "decision_function"}
     return_sweep : bool
-        Also return the :class:`~causalcost.sheet.thresholds.ThresholdSweep`.
+        Also return the :class:`~causalcost.evaluation.thresholds.ThresholdSweep`.
 
     Returns
     -------

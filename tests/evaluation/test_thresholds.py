@@ -1,4 +1,4 @@
-"""The threshold sweep (sheet.thresholds) prices every threshold as ``evaluate`` does.
+"""The threshold sweep (evaluation.thresholds) prices every threshold as ``evaluate`` does.
 
 References: a plain loop over the thresholds that counts the confusion with a Python
 comparison ``score >= t`` and calls the public :func:`causalcost.evaluate` on it (the one-at-a-
@@ -19,7 +19,7 @@ from sklearn.metrics import roc_auc_score, roc_curve
 
 import causalcost as cc
 from causalcost.errors import DataError, InputTypeError
-from causalcost.sheet.thresholds import SWEEP_COLUMNS, system_thresholds
+from causalcost.evaluation.thresholds import SWEEP_COLUMNS, system_thresholds
 
 COSTS = cc.CostMatrix(tp=0.25, fn=5, fp=1.5, tn=0.125)
 FORCED_P = cc.Confusion(tp=80, fn=20, fp=40, tn=160)

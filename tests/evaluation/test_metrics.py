@@ -1,4 +1,4 @@
-"""The notes' measures of a candidate (sheet.metrics) against scikit-learn and the notes.
+"""The notes' measures of a candidate (evaluation.metrics) against scikit-learn and the notes.
 
 Every measure is checked against scikit-learn's own function on the confusion expanded to
 label arrays (one instance per count), with ``zero_division=np.nan``; the weighted accuracy
@@ -26,7 +26,7 @@ from sklearn.metrics import (
 
 import causalcost as cc
 from causalcost.errors import InputTypeError, ValidationError
-from causalcost.sheet.metrics import METRIC_COLUMNS, candidate_metrics, metrics_frame
+from causalcost.evaluation.metrics import METRIC_COLUMNS, candidate_metrics, metrics_frame
 
 
 def expand(m: cc.Confusion) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,4 +1,4 @@
-"""``compare`` ranks candidates in one vectorised pass (sheet.ranking) with the numbers, the
+"""``compare`` ranks candidates in one vectorised pass (evaluation.ranking) with the numbers, the
 refusals and the order that one ``evaluate`` per candidate gives, also on a candidates file of
 fifty thousand rows (its speed is a benchmark's business, not a unit test's).
 
@@ -24,14 +24,14 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import CountError, SheetError, ValidationError
-from causalcost.sheet.candidates import (
+from causalcost.evaluation.candidates import (
     FIELD_LIMIT,
     candidates_frame,
     read_candidates_csv,
     read_candidates_frame,
 )
+from causalcost.evaluation.report import COMPARE_COLUMNS, compare, evaluate
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.report import COMPARE_COLUMNS, compare, evaluate
 
 COSTS = cc.CostMatrix(tp=0.25, fn=5, fp=1.5, tn=0.125)
 FORCED_P = cc.Confusion(tp=80, fn=20, fp=40, tn=160)

@@ -16,7 +16,7 @@
   names the form it used and why (``Report.instances``).
 
 :func:`compare` ranks several candidates;
-:func:`~causalcost.sheet.candidates.read_candidates_csv` reads them from a file.
+:func:`~causalcost.evaluation.candidates.read_candidates_csv` reads them from a file.
 
 Examples
 --------
@@ -55,21 +55,15 @@ from causalcost.errors import (
     SheetError,
     ValidationError,
 )
-from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
-from causalcost.pricing.costs import evaluate_costs
-from causalcost.pricing.high_confidence import (
-    high_confidence_bound,
-    high_confidence_bound_from_rates,
+from causalcost.evaluation.candidate_table import CandidateTable
+from causalcost.evaluation.candidates import (
+    candidates_frame,
+    confusions_from_predictions,
+    score_rule,
 )
-from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
-from causalcost.sheet.candidate_table import CandidateTable
-from causalcost.sheet.candidates import candidates_frame, confusions_from_predictions, score_rule
-from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
-from causalcost.sheet.metrics import candidate_metrics, metrics_frame
-from causalcost.sheet.multiclass_report import compare_multiclass, evaluate_multiclass
-from causalcost.sheet.multiclass_sheet import MulticlassSheet
-from causalcost.sheet.ranking import (
+from causalcost.evaluation.metrics import candidate_metrics, metrics_frame
+from causalcost.evaluation.multiclass_report import compare_multiclass, evaluate_multiclass
+from causalcost.evaluation.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
     declared_rows,
@@ -77,6 +71,16 @@ from causalcost.sheet.ranking import (
     rank_candidates,
     ranking_disagreement,
 )
+from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
+from causalcost.pricing.costs import evaluate_costs
+from causalcost.pricing.high_confidence import (
+    high_confidence_bound,
+    high_confidence_bound_from_rates,
+)
+from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
+from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
+from causalcost.sheet.multiclass_sheet import MulticlassSheet
 
 #: The candidate's own metrics shown beside the system costs.
 METRIC_COLUMNS = ("accuracy", "precision", "recall", "f1")
@@ -481,7 +485,7 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     ----------
     sheet : CostSheet
         The slot's cost sheet. A multi-class sheet (version 3) is evaluated by
-        :func:`~causalcost.sheet.multiclass_report.evaluate_multiclass` (a K x K candidate,
+        :func:`~causalcost.evaluation.multiclass_report.evaluate_multiclass` (a K x K candidate,
         a ``MulticlassReport``).
     candidate : Confusion or mapping
         The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). By default it is taken as
@@ -691,7 +695,7 @@ def compare(sheet: CostSheet,
     """Evaluate several candidates and rank them by expected system cost (Eval1), ties broken
     by the worst-case cost.
 
-    All candidates are evaluated in one vectorised pass (:mod:`causalcost.sheet.ranking`):
+    All candidates are evaluated in one vectorised pass (:mod:`causalcost.evaluation.ranking`):
     fifty thousand take a fraction of a second, with the numbers :func:`evaluate` gives.
 
     **How to choose.** Rank by expected cost (the default order): it is what the system pays on
@@ -705,21 +709,21 @@ def compare(sheet: CostSheet,
     ----------
     sheet : CostSheet
     candidates : mapping of name to Confusion, or DataFrame, optional
-        E.g. the output of :func:`~causalcost.sheet.candidates.read_candidates_csv`, or a frame
+        E.g. the output of :func:`~causalcost.evaluation.candidates.read_candidates_csv`, or a frame
         with columns ``tp, fn, fp, tn`` indexed by name
-        (:func:`~causalcost.sheet.candidates.read_candidates_frame`, the fast route for files).
+        (:func:`~causalcost.evaluation.candidates.read_candidates_frame`, the fast route for files).
     y_true : array-like, optional
         The true classes of the rows the ``predictions`` and ``scores`` were made on.
     predictions : mapping of name to array-like, optional
         Candidates as predicted labels on ``y_true``'s rows
-        (:func:`~causalcost.sheet.candidates.confusions_from_predictions`).
+        (:func:`~causalcost.evaluation.candidates.confusions_from_predictions`).
     scores : mapping of name to array-like, optional
         Candidates as scores for the positive class: positive where ``score >= threshold``.
     threshold : float, optional
         The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
         are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
         ``attrs["scores_rule"]`` (printed under the table) says so; other scores are refused
-        (:func:`~causalcost.sheet.candidates.score_rule`).
+        (:func:`~causalcost.evaluation.candidates.score_rule`).
     positive : label, optional
         The positive label of ``y_true`` and ``predictions``; by default the one the sheet
         records (a sheet from data), else bool or 0/1 labels (1 positive) are needed.

@@ -18,7 +18,7 @@ come from binary searches, and the costs from the closed forms over all rows at 
 (:func:`~causalcost.pricing.bounds_many.bound_many_from_rates`, or
 :func:`~causalcost.pricing.bounds_many.bound_many` when the sheet's forced runs were counted on
 these very instances, declared with ``same_instances=True``), so the numbers are those
-:func:`~causalcost.sheet.report.evaluate` gives for each threshold's confusion.
+:func:`~causalcost.evaluation.report.evaluate` gives for each threshold's confusion.
 
 Examples
 --------
@@ -60,11 +60,15 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.data.labels import votes_from_values
 from causalcost.display import html_table
 from causalcost.errors import DataError, InputTypeError
+from causalcost.evaluation.constant_slot import (
+    ConstantSlotWarning,
+    constant_slot_notes,
+    constant_vote,
+)
+from causalcost.evaluation.report import evaluate
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import ModelCostMatrix
-from causalcost.sheet.constant_slot import ConstantSlotWarning, constant_slot_notes, constant_vote
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.report import evaluate
 
 __all__ = ["OperatingPoint", "ThresholdSweep", "SWEEP_COLUMNS", "system_thresholds"]
 
@@ -101,7 +105,7 @@ class OperatingPoint:
     constant : {"P", "N"} or None
         ``"P"`` / ``"N"`` when the threshold makes the slot vote that label on every instance
         of the evaluation set (the system is then the system with the slot forced to it,
-        :mod:`causalcost.sheet.constant_slot`), else ``None``.
+        :mod:`causalcost.evaluation.constant_slot`), else ``None``.
     """
 
     criterion: str
@@ -163,13 +167,13 @@ class ThresholdSweep:
         Cost function 1 of the sheet: the iso-cost lines on the ROC have slope
         :attr:`iso_cost_slope`.
     slot, assumption, form, sheet_digest : str
-        As in :class:`~causalcost.sheet.report.Report`.
+        As in :class:`~causalcost.evaluation.report.Report`.
     warnings : tuple of str
-        What :func:`~causalcost.sheet.report.evaluate` warns about for these class sizes.
+        What :func:`~causalcost.evaluation.report.evaluate` warns about for these class sizes.
     constant_slot : tuple of str
         When chosen points make the slot vote one label on every instance, what the system
-        then is (:func:`~causalcost.sheet.constant_slot.constant_slot_notes`); also raised as
-        :class:`~causalcost.sheet.constant_slot.ConstantSlotWarning`.
+        then is (:func:`~causalcost.evaluation.constant_slot.constant_slot_notes`); also raised as
+        :class:`~causalcost.evaluation.constant_slot.ConstantSlotWarning`.
     """
 
     frame: pd.DataFrame = field(repr=False)
@@ -344,7 +348,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     same_instances : bool, default False
         Declare that ``y_true`` and ``scores`` are the very rows the sheet's forced runs were
         counted on: the worst and best cases are then exact (count form), as
-        :func:`~causalcost.sheet.report.evaluate` with ``same_instances=True``. Never inferred
+        :func:`~causalcost.evaluation.report.evaluate` with ``same_instances=True``. Never inferred
         from equal class sizes.
 
     Returns
@@ -358,7 +362,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
         If labels or scores are not readable, differ in length, scores are not finite, or
         ``y_true`` holds one class only (no ROC without both classes).
     SheetError, MonotonicityError, ...
-        As :func:`~causalcost.sheet.report.evaluate` for these class sizes.
+        As :func:`~causalcost.evaluation.report.evaluate` for these class sizes.
 
     Examples
     --------

@@ -253,7 +253,7 @@ def test_no_warning_for_candidates_equal_up_to_rounding() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", CausalCostWarning)
         table = cc.compare(sheet, frame)
-    from causalcost.sheet.ranking import ranking_disagreement
+    from causalcost.evaluation.ranking import ranking_disagreement
 
     nudged = table.copy()
     nudged.loc["b", "worst_cost"] = nudged.loc["a", "worst_cost"] * (1 - 1e-14)

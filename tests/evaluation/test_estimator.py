@@ -1,4 +1,4 @@
-"""A fitted scikit-learn classifier thresholded for the system (sheet.estimator).
+"""A fitted scikit-learn classifier thresholded for the system (evaluation.estimator).
 
 On the breast-cancer data bundled with scikit-learn (no download), malignant (target 0) as
 the system's P: the returned ``FixedThresholdClassifier`` predicts exactly ``score >=
@@ -21,7 +21,7 @@ from sklearn.svm import LinearSVC
 
 import causalcost as cc
 from causalcost.errors import DataError, InputTypeError, ValidationError
-from causalcost.sheet.estimator import classifier_scores, system_threshold_classifier
+from causalcost.evaluation.estimator import classifier_scores, system_threshold_classifier
 
 MALIGNANT = 0
 
