@@ -21,8 +21,8 @@ from causalcost.errors import InputTypeError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXACT_LIMIT", "format_number", "format_interval", "html_table", "html_block",
-           "html_side_by_side"]
+__all__ = ["EXACT_LIMIT", "format_number", "format_cells", "format_interval", "html_table",
+           "html_block", "html_side_by_side"]
 
 #: Largest integer a float64 holds exactly: counts above it are kept as Python ints.
 EXACT_LIMIT = 2**53
@@ -49,6 +49,17 @@ def format_number(value: float) -> str:
     if value.is_integer() and abs(value) <= EXACT_LIMIT:
         return str(int(value))
     return f"{value:.6g}"
+
+
+def format_cells(matrix: Any) -> str:
+    """A confusion or cost matrix as a user writes it: ``tp=50 fn=50 fp=100 tn=100`` (counts as
+    integers, never ``50.0``; costs to six significant digits), never a repr.
+
+    >>> from causalcost.confusion import CostMatrix
+    >>> format_cells(CostMatrix(fn=5, fp=1))
+    'tp=0 fn=5 fp=1 tn=0'
+    """
+    return " ".join(f"{k}={format_number(v)}" for k, v in matrix.to_dict().items())
 
 
 def format_interval(estimate: float, low: float, high: float, digits: int = 4) -> str:

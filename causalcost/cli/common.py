@@ -139,9 +139,9 @@ def refuse_overwriting_inputs(output: str, flag: str, inputs: dict[str, str | No
 def cells(confusion: Any) -> str:
     """A confusion or cost matrix as the user writes it: ``tp=50 fn=50 fp=100 tn=100``
     (counts as integers, never ``50.0``; costs to six significant digits)."""
-    from causalcost.confusion import format_number
+    from causalcost.display import format_cells
 
-    return " ".join(f"{k}={format_number(v)}" for k, v in confusion.to_dict().items())
+    return format_cells(confusion)
 
 
 def print_json(data: Any) -> None:

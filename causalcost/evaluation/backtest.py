@@ -49,7 +49,7 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.data.frames import require_columns
 from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.data.runs import ForcedRuns
-from causalcost.display import html_block, html_table
+from causalcost.display import format_cells, html_block, html_table
 from causalcost.errors import DataError, InputTypeError, SheetError, ValidationError
 from causalcost.evaluation.ranking import kinds_of
 from causalcost.evaluation.report import evaluate
@@ -156,7 +156,7 @@ class Backtest:
         best = self.frame["real_cost"].idxmin()
         outside = [str(n) for n in self.frame.index[~self.frame["inside"]]]
         lines = [f"Backtest of {len(self.frame)} candidate(s) for slot {self.slot!r} "
-                 f"({self.costs!r})",
+                 f"(costs {format_cells(self.costs)})",
                  f"  lowest real system cost: {best!r} ({_fmt(self.frame.loc[best, 'real_cost'])})",
                  "  real cost between the exact best and worst case on these rows: "
                  + ("every candidate" if not outside else f"not for {', '.join(outside)}")]
@@ -374,5 +374,3 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
                     slot=runs.slot, costs=matrix, confidence=confidence,
                     sheet_digest=None if sheet is None else sheet.digest,
                     warnings=tuple(warnings))
-
-

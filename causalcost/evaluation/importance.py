@@ -58,7 +58,7 @@ from causalcost.confusion import CLASSES, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.data.forced_runs import forced_runs
 from causalcost.data.votes import resolve_fusioner
-from causalcost.display import html_block, html_table
+from causalcost.display import format_cells, html_block, html_table
 from causalcost.errors import InputTypeError, ValidationError
 from causalcost.inference.exact import class_prior, exact_table_of, observed_confusion
 from causalcost.network.fusioners import Fusioner, make_fusioner
@@ -149,8 +149,8 @@ class SlotImportance:
     def _lines(self) -> list[str]:
         f = self.frame
         best = f["perfect_gain"].idxmax()
-        lines = [f"Slot importance ({self.source}, {self.costs!r}): the system cost with each "
-                 "slot as is, perfect, constant P, constant N, removed",
+        lines = [f"Slot importance ({self.source}, costs {format_cells(self.costs)}): the system "
+                 "cost with each slot as is, perfect, constant P, constant N, removed",
                  f"  a perfect {best!r} saves the most: {_fmt(f.loc[best, 'perfect_gain'])}"]
         if self.confidence is not None:
             lines.append(f"  intervals: Wilson at {self.confidence:.0%} per class; the total's "
@@ -377,5 +377,3 @@ def slot_importance(log: Any, *, costs: CostMatrix, truth: str | None = None,
     return _from_log(log, truth=truth, fusioner=fusioner, models=models, positive=positive,
                      costs=costs, confidence=confidence, removal_tie=removal_tie,
                      options=fusioner_options)
-
-
