@@ -28,8 +28,6 @@ pytest.importorskip("ipykernel")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
-#: Wall-clock budget of one notebook, in seconds (kernel start-up included).
-BUDGET = 60.0
 EXPECTED = {"01_quickstart", "02_worst_case", "03_real_data", "04_experiments", "05_explorer",
             "06_model_owner", "07_multiclass"}
 #: A cell that draws: a call of a ``draw_*`` function or of a picture method, or a system alone
@@ -97,8 +95,7 @@ def test_notebook_runs(path: Path, kernel_dir: Path, monkeypatch: pytest.MonkeyP
     except nbclient.exceptions.CellExecutionError as exc:
         pytest.fail(f"{path.name}: {exc}", pytrace=False)
     seconds = time.perf_counter() - start
-    print(f"{path.name}: {seconds:.1f} s")
-    assert seconds < BUDGET, f"{path.name} took {seconds:.1f} s (budget {BUDGET:.0f} s)"
+    print(f"{path.name}: {seconds:.1f} s")  # reported, not asserted: no timings in unit tests
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
