@@ -34,7 +34,13 @@ def _cmd_roc(args: argparse.Namespace) -> int:
         frame = collect(frame.select(args.truth, args.score), "reading the scores")
     y = frame[args.truth].to_numpy()
     scores = _numbers(frame[args.score].to_list(), args.score)
-    sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)
+    import warnings
+
+    from causalcost.evaluation.constant_slot import ConstantSlotWarning
+
+    with warnings.catch_warnings():  # the sweep's text and JSON carry them, printed once
+        warnings.simplefilter("ignore", ConstantSlotWarning)
+        sweep = system_thresholds(sheet, y, scores, positive=args.positive_label)
     if args.json:
         print_json(sweep.to_dict())
     else:
