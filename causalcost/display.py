@@ -21,8 +21,8 @@ from causalcost.errors import InputTypeError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXACT_LIMIT", "format_number", "format_cells", "format_interval", "html_table",
-           "html_block", "html_side_by_side"]
+__all__ = ["EXACT_LIMIT", "format_number", "format_cells", "format_interval", "wrapped",
+           "html_table", "html_block", "html_side_by_side"]
 
 #: Largest integer a float64 holds exactly: counts above it are kept as Python ints.
 EXACT_LIMIT = 2**53
@@ -60,6 +60,29 @@ def format_cells(matrix: Any) -> str:
     'tp=0 fn=5 fp=1 tn=0'
     """
     return " ".join(f"{k}={format_number(v)}" for k, v in matrix.to_dict().items())
+
+
+def wrapped(lines: Iterable[str], width: int = 99) -> list[str]:
+    """Text lines longer than ``width`` broken at spaces, each continuation indented four more
+    than its line (tables and numbers, which carry no long prose, stay as they are).
+
+    >>> lines = wrapped(["  " + "word " * 30])
+    >>> len(lines), lines[1].startswith("      word")
+    (2, True)
+    """
+    import textwrap
+
+    out: list[str] = []
+    for block in lines:
+        for line in block.splitlines() or [""]:
+            if len(line) <= width:
+                out.append(line)
+                continue
+            indent = line[: len(line) - len(line.lstrip())]
+            out += textwrap.wrap(line.strip(), width, initial_indent=indent,
+                                 subsequent_indent=indent + "    ", break_long_words=False,
+                                 break_on_hyphens=False)
+    return out
 
 
 def format_interval(estimate: float, low: float, high: float, digits: int = 4) -> str:

@@ -47,7 +47,7 @@ import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
-from causalcost.display import html_block, html_table
+from causalcost.display import format_cells, html_block, html_table, wrapped
 from causalcost.errors import (
     CausalCostError,
     CausalCostWarning,
@@ -287,7 +287,7 @@ class Report:
             f"Candidate for slot {self.slot!r} of system {self.system_name!r}",
             f"  model confusion: tp={_fmt(m.tp)} fn={_fmt(m.fn)} fp={_fmt(m.fp)} "
             f"tn={_fmt(m.tn)} ({_fmt(m.positives)} positives, {_fmt(m.negatives)} negatives)",
-            f"  system costs:    {self.costs!r}",
+            f"  system costs:    {format_cells(self.costs)}",
             f"  sheet:           {self.sheet_digest}",
             "  model alone:     " + ", ".join(
                 f"{k} {_fmt(round(float(v), 4)) if v == v else 'undefined'}"
@@ -311,14 +311,17 @@ class Report:
         ]
         lines += self._uncertainty_lines()
         lines += [f"warning: {w}" for w in self.warnings]
-        return "\n".join(lines)
+        return "\n".join(wrapped(lines))
 
     def _uncertainty_lines(self) -> list[str]:
         if self.intervals is None:
             return []
         f = self.intervals.frame
         level = f"{self.intervals.confidence:.0%}"
-        lines = [f"{level} intervals ({self.intervals.method}):"]
+        how = (f"box: the four rates and the candidate's two accuracies lie together in a "
+               f"Clopper-Pearson box with probability >= {level}; each cost's range over it"
+               if self.intervals.method == "box" else "bootstrap percentile intervals")
+        lines = [f"{level} intervals of the costs ({how}):"]
         for name, label in (("eval1", "Eval1"), ("eval2", "Eval2"), ("worst_cost", "worst case"),
                             ("best_cost", "best case")):
             lines.append(f"  {label:<11} {_fmt(f.loc[name, 'estimate'])} "

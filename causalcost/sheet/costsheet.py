@@ -54,7 +54,7 @@ from typing import Any
 import pandas as pd
 
 from causalcost.confusion import CLASSES, Confusion, CostMatrix
-from causalcost.display import html_block, html_table
+from causalcost.display import format_cells, html_block, html_table
 from causalcost.errors import CausalCostError, SheetError
 from causalcost.files import read_text_file, write_atomic
 from causalcost.inference.monotonicity import MonotonicityCheck
@@ -379,7 +379,7 @@ class CostSheet:
             f"(format {SHEET_FORMAT} v{SHEET_VERSION}, created {self.created})",
             f"provenance: {source}",
             f"classes: {self._classes_text()}",
-            f"system costs: {self.costs!r}",
+            f"system costs: {format_cells(self.costs)}",
             f"assumption: {self.assumption!r}; worst case in the {self.form} form",
             "interventional error rates:",
             rates,
