@@ -141,7 +141,7 @@ def _cmd_networks(args: argparse.Namespace) -> int:
         print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
               f"models={', '.join(spec.models)}")
         if spec.description:  # wrapped under the name, lines under 100 characters
-            for line in textwrap.wrap(" ".join(str(spec.description).split()), width=78):
+            for line in textwrap.wrap(" ".join(str(spec.description).split()), width=77):
                 print(f"{'':20s} {line}")
     return 0
 

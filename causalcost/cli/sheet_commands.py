@@ -213,16 +213,16 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                     **extra, "warnings": list(frame.attrs.get("warnings", [])),
                     "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
     else:
+        from causalcost.display import wrapped
         from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
 
-        print(f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
-              f"(bounds assume: {sheet.assumption}); sheet {sheet.digest}")
         shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
-        print(shown.to_string(float_format=lambda v: f"{v:.6g}"))
-        for line in footer(frame.attrs):
-            print(line)
-        for warning in frame.attrs.get("warnings", []):
-            print(f"warning: {warning}")
+        lines = [f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
+                 f"(bounds assume: {sheet.assumption})", f"  sheet {sheet.digest}",
+                 shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
+                 *footer(frame.attrs),
+                 *(f"warning: {warning}" for warning in frame.attrs.get("warnings", []))]
+        print("\n".join(wrapped(lines)))
     return 0
 
 

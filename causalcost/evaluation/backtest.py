@@ -49,7 +49,7 @@ from causalcost.confusion import format_number as _fmt
 from causalcost.data.frames import require_columns
 from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.data.runs import ForcedRuns
-from causalcost.display import format_cells, html_block, html_table
+from causalcost.display import format_cells, html_block, html_table, wrapped
 from causalcost.errors import DataError, InputTypeError, SheetError, ValidationError
 from causalcost.evaluation.ranking import kinds_of
 from causalcost.evaluation.report import evaluate
@@ -169,10 +169,10 @@ class Backtest:
         return lines
 
     def __repr__(self) -> str:
-        shown = self.frame.to_string(float_format=lambda v: f"{v:.6g}")
-        rules = self.summary.to_string(float_format=lambda v: f"{v:.4g}")
-        return "\n".join([*self._lines(), shown, "Selection rules against the real costs:",
-                          rules, *(f"warning: {w}" for w in self.warnings)])
+        shown = self.frame.to_string(float_format=lambda v: f"{v:.6g}", line_width=99)
+        rules = self.summary.to_string(float_format=lambda v: f"{v:.4g}", line_width=99)
+        return "\n".join(wrapped([*self._lines(), shown, "Selection rules against the real costs:",
+                                  rules, *(f"warning: {w}" for w in self.warnings)]))
 
     def _repr_html_(self) -> str:
         return html_block("Backtest", [line.strip() for line in self._lines()],

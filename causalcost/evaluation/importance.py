@@ -58,7 +58,7 @@ from causalcost.confusion import CLASSES, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.data.forced_runs import forced_runs
 from causalcost.data.votes import resolve_fusioner
-from causalcost.display import format_cells, html_block, html_table
+from causalcost.display import format_cells, html_block, html_table, wrapped
 from causalcost.errors import InputTypeError, ValidationError
 from causalcost.inference.exact import class_prior, exact_table_of, observed_confusion
 from causalcost.network.fusioners import Fusioner, make_fusioner
@@ -160,8 +160,8 @@ class SlotImportance:
 
     def __repr__(self) -> str:
         columns = [f"{v}_cost" for v in VERSIONS] + ["perfect_gain", "removal_loss"]
-        shown = self.frame[columns].to_string(float_format=lambda v: f"{v:.6g}")
-        return "\n".join([*self._lines(), shown])
+        shown = self.frame[columns].to_string(float_format=lambda v: f"{v:.6g}", line_width=99)
+        return "\n".join(wrapped([*self._lines(), shown]))
 
     def _repr_html_(self) -> str:
         return html_block("Slot importance", [line.strip() for line in self._lines()],

@@ -48,6 +48,14 @@ ARGV = {
                     "a", "--fusioner", "or", "--costs", "fn=5,fp=1", "-o", "g.json"],
     "reprice": ["derive", "s.json", "--costs", "fn=9,fp=2", "-o", "r.json"],
     "export": ["export", "thesis_and", "-o", "t.bif"],
+    "evaluate": ["evaluate", "s.json", "--model", "tp=50,fn=40,fp=100,tn=110", "--confidence",
+                 "0.95"],
+    "compare": ["evaluate", "s.json", "--model", "x:tp=50,fn=50,fp=100,tn=100", "--model",
+                "z:tp=70,fn=30,fp=60,tn=140", "--confidence", "0.95"],
+    "backtest": ["backtest", "d.csv", "--truth", "y", "--models", "a", "--slot", "a",
+                 "--fusioner", "and", "--candidates", "b", "--costs", "fn=5,fp=1"],
+    "importance": ["importance", "d.csv", "--truth", "y", "--models", "a,b", "--fusioner", "or",
+                   "--costs", "fn=5,fp=1"],
 }
 
 
