@@ -82,3 +82,16 @@ def test_asking_for_the_pgmpy_network_still_gives_one() -> None:
                  " 'check': bool(net.check_model())}))")
     assert got == {"before": False, "type": "pgmpy.models.DiscreteBayesianNetwork",
                    "check": True}
+
+
+def test_evaluating_a_binary_sheet_loads_no_solver_and_no_pgmpy(tmp_path: Path) -> None:
+    """The K-label route (scipy's LP solvers) loads only for a K-label sheet."""
+    import causalcost as cc
+
+    sheet = tmp_path / "s.json"
+    cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1)).save(sheet)
+    out, got = run(CLI.format(args=["evaluate", str(sheet), "--model",
+                                    "tp=50,fn=50,fp=100,tn=100"]))
+    assert got["code"] == 0 and "Eval1 (expected system cost)                    320" in out
+    loaded = set(got["loaded"])  # type: ignore[arg-type]
+    assert loaded.isdisjoint({"pgmpy", "sklearn", "scipy", "matplotlib"}), loaded

@@ -62,7 +62,6 @@ from causalcost.evaluation.candidates import (
     score_rule,
 )
 from causalcost.evaluation.metrics import candidate_metrics, metrics_frame
-from causalcost.evaluation.multiclass_report import compare_multiclass, evaluate_multiclass
 from causalcost.evaluation.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
@@ -80,7 +79,6 @@ from causalcost.pricing.high_confidence import (
 from causalcost.pricing.uncertainty import CostIntervals, cost_intervals
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import Instances, decide_instances, other_instances_advice
-from causalcost.sheet.multiclass_sheet import MulticlassSheet
 
 #: The candidate's own metrics shown beside the system costs.
 METRIC_COLUMNS = ("accuracy", "precision", "recall", "f1")
@@ -396,6 +394,15 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
                     f"{type(candidate).__name__}")
 
 
+def _multiclass(sheet: object) -> bool:
+    """A K-label sheet (its module, and scipy's solvers, load only when one is evaluated)."""
+    if isinstance(sheet, CostSheet):
+        return False
+    from causalcost.sheet.multiclass_sheet import MulticlassSheet
+
+    return isinstance(sheet, MulticlassSheet)
+
+
 def coverage_text(confidence: float, *, exact: bool = False) -> str:
     """The coverage of the high-confidence worst and best cases, in words.
 
@@ -545,7 +552,9 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> print(other.instances)
     probability form: the sheet's rates were not counted on instances of its own (no forced runs)
     """
-    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+    if _multiclass(sheet):  # K labels (issue 19)
+        from causalcost.evaluation.multiclass_report import evaluate_multiclass
+
         return evaluate_multiclass(sheet, candidate, confidence=confidence)  # type: ignore[return-value]
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
@@ -800,7 +809,9 @@ def compare(sheet: CostSheet,
     >>> bool((table["high_confidence_worst_cost"] >= table["worst_cost"]).all())
     True
     """
-    if isinstance(sheet, MulticlassSheet):  # K labels (issue 19)
+    if _multiclass(sheet):  # K labels (issue 19)
+        from causalcost.evaluation.multiclass_report import compare_multiclass
+
         return compare_multiclass(sheet, candidates, confidence=confidence)  # type: ignore[arg-type]
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
