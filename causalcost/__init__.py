@@ -67,7 +67,7 @@ _LAZY: dict[str, str] = {
     "check_monotonicity": "inference.intervene",
     "class_prior": "inference.exact",
     "ClassWitness": "pricing.bounds",
-    "compare": "evaluation.report",
+    "compare": "evaluation.comparison",
     "correlated_correctness": "network.correlation",
     "correlation_range": "network.correlation",
     "CostEvaluation": "pricing.costs",
@@ -219,6 +219,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
     from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
     from .evaluation.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
+    from .evaluation.comparison import compare
 
     # constant slot (issue 17)
     from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
@@ -227,7 +228,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation.label_noise import LabelNoiseRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
-    from .evaluation.report import Report, compare, evaluate
+    from .evaluation.report import Report, evaluate
     from .evaluation.scorer import system_scorer
     from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment

@@ -154,7 +154,8 @@ def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.confusion import Confusion
-    from causalcost.evaluation.report import compare, evaluate
+    from causalcost.evaluation.comparison import compare
+    from causalcost.evaluation.report import evaluate
     from causalcost.sheet.costsheet import load_sheet
 
     sheet = load_sheet(args.sheet)

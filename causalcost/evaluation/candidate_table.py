@@ -1,4 +1,5 @@
-"""The table :func:`~causalcost.evaluation.report.compare` returns: a DataFrame that prints narrow.
+"""The table :func:`~causalcost.evaluation.comparison.compare` returns: a DataFrame that
+prints narrow.
 
 Ranking candidates gives one row per candidate and a dozen columns (six costs, the rank, the
 model's own metrics, intervals when asked): too wide for ``print`` at 80 characters, where
@@ -62,8 +63,8 @@ def footer(attrs: dict[str, Any], width: int | None = 80) -> list[str]:
 
 
 class CandidateTable(pd.DataFrame):
-    """Candidates ranked by :func:`~causalcost.evaluation.report.compare`: a DataFrame that shows
-    the system's costs and the model's own metrics as two narrow tables.
+    """Candidates ranked by :func:`~causalcost.evaluation.comparison.compare`: a DataFrame that
+    shows the system's costs and the model's own metrics as two narrow tables.
 
     Examples
     --------

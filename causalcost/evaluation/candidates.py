@@ -3,7 +3,7 @@
 A model owner with several candidates for the slot lists them one a row under the header
 ``name,tp,fn,fp,tn`` (columns in any order, cells non-negative numbers).
 :func:`read_candidates_frame` returns them as one data frame (one row a candidate, in file
-order), which :func:`causalcost.evaluation.report.compare` ranks in one vectorised pass;
+order), which :func:`causalcost.evaluation.comparison.compare` ranks in one vectorised pass;
 :func:`read_candidates_csv` returns them as ``{name: Confusion}``. Anything malformed (a bad cell,
 a repeated name, a field longer than :data:`FIELD_LIMIT` characters, bytes that are not UTF-8
 text) is refused with one line naming the file, line and candidate, never skipped.

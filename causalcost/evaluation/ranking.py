@@ -1,6 +1,6 @@
 """Rank many candidates against a sheet at once: the vectorised path behind ``compare``.
 
-:func:`causalcost.evaluation.report.compare` ranks candidates by Eval1, ties broken by the worst
+:func:`causalcost.evaluation.comparison.compare` ranks candidates by Eval1, ties broken by the worst
 case. One :func:`~causalcost.evaluation.report.evaluate` per candidate costs a fraction of a
 millisecond (witnesses, reports); a model owner with a file of fifty thousand candidates should
 not wait half a minute, so :func:`rank_candidates` computes the six costs for every candidate in
@@ -43,7 +43,7 @@ from causalcost.sheet.instances import decide_instances, other_instances_advice
 __all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
            "ranking_disagreement"]
 
-#: Columns of :func:`~causalcost.evaluation.report.compare`'s DataFrame.
+#: Columns of :func:`~causalcost.evaluation.comparison.compare`'s DataFrame.
 COMPARE_COLUMNS: tuple[str, ...] = ("eval1", "eval2", "perfect_slot_cost", "expected_cost",
                                     "worst_cost", "best_cost", "rank")
 #: Two-sided z beyond which a candidate's class fraction is flagged against the sheet's prior
@@ -130,7 +130,7 @@ def rank_candidates(sheet: CostSheet,
                     same_instances: bool | Collection[str] = False,
                     row_fingerprint: str | None = None, confidence: float | None = None,
                     ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
-    """:func:`~causalcost.evaluation.report.compare`'s work (see there for the parameters).
+    """:func:`~causalcost.evaluation.comparison.compare`'s work (see there for the parameters).
 
     Returns
     -------

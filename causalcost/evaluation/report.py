@@ -37,38 +37,25 @@ Thesis §4, example 1: AND fusioner, costs FN 5 / FP 1, a 50 %/50 % candidate:
 from __future__ import annotations
 
 import math
-import warnings as _warnings
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CELLS, Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import format_cells, html_block, html_table, wrapped
 from causalcost.errors import (
-    CausalCostError,
-    CausalCostWarning,
     OverflowInputError,
     SheetError,
     ValidationError,
 )
-from causalcost.evaluation.candidate_table import CandidateTable
-from causalcost.evaluation.candidates import (
-    candidates_frame,
-    confusions_from_predictions,
-    score_rule,
-)
-from causalcost.evaluation.metrics import candidate_metrics, metrics_frame
+from causalcost.evaluation.metrics import candidate_metrics
 from causalcost.evaluation.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
-    declared_rows,
     kinds_of,
-    rank_candidates,
-    ranking_disagreement,
 )
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
@@ -83,7 +70,7 @@ from causalcost.sheet.instances import Instances, decide_instances, other_instan
 #: The candidate's own metrics shown beside the system costs.
 METRIC_COLUMNS = ("accuracy", "precision", "recall", "f1")
 
-__all__ = ["Report", "evaluate", "compare", "sheet_warnings", "COMPARE_COLUMNS"]
+__all__ = ["Report", "evaluate", "sheet_warnings", "COMPARE_COLUMNS"]
 
 
 _ASSUMPTION_TEXT = {
@@ -592,67 +579,6 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     )
 
 
-def _add_intervals(frame: pd.DataFrame, cells: pd.DataFrame, sheet: CostSheet,
-                   confidence: float, same: pd.Series) -> None:
-    """Eval1 and worst-case intervals per candidate, the high-confidence worst and best cases,
-    and the significance against the next."""
-    check = sheet.monotonicity_check
-    low, high, worst, hc_worst, hc_best = [], [], [], [], []
-    for name in frame.index:
-        model = Confusion(*cells.loc[name, ["tp", "fn", "fp", "tn"]].tolist())
-        exact = None
-        if same[name]:
-            exact = Bound(worst=model, best=model, worst_cost=frame.loc[name, "worst_cost"],
-                          best_cost=frame.loc[name, "best_cost"], expected=model,
-                          expected_cost=frame.loc[name, "eval1"], assumption=sheet.assumption,
-                          form="counts", worst_witness=None, best_witness=None,  # type: ignore[arg-type]
-                          costs=sheet.costs, model=model)
-        try:
-            intervals, up, down = _uncertainty(sheet, model, confidence, check, exact)
-        except CausalCostError as exc:
-            raise type(exc)(f"candidate {name!r}: {exc}") from None
-        f = intervals.frame
-        low.append(f.loc["eval1", "ci_low"])
-        high.append(f.loc["eval1", "ci_high"])
-        worst.append(f.loc["worst_cost", "ci_high"])
-        hc_worst.append(up.worst_cost)
-        hc_best.append(down.best_cost)
-    frame["eval1_ci_low"], frame["eval1_ci_high"], frame["worst_ci_high"] = low, high, worst
-    frame["high_confidence_worst_cost"] = np.array(hc_worst, dtype=float)
-    frame["high_confidence_best_cost"] = np.array(hc_best, dtype=float)
-    nxt = np.append(np.array(low[1:], dtype=float), np.inf)
-    frame["better_than_next"] = np.array(high, dtype=float) < nxt
-    frame.loc[frame.index[-1], "better_than_next"] = False
-    frame.attrs["confidence"] = confidence
-
-
-def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
-                    predictions: Mapping[str, Any] | None, scores: Mapping[str, Any] | None,
-                    threshold: float | None, positive: Any) -> tuple[Any, str | None]:
-    """The candidates given as confusions, predictions and scores, as one frame, and the rule
-    that cut the scores (None without scores)."""
-    if predictions is None and scores is None:
-        if y_true is not None:
-            raise ValidationError("y_true is given without predictions= or scores=")
-        if candidates is None:
-            raise ValidationError("no candidates to compare: give candidates (confusions), or "
-                                  "y_true with predictions= or scores=")
-        if threshold is not None:
-            raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
-        return candidates, None
-    if y_true is None:
-        raise ValidationError("predictions= and scores= need y_true (the true classes of the "
-                              "same rows)")
-    if positive is None and sheet.provenance:
-        positive = sheet.provenance.get("positive")
-    if scores is None and threshold is not None:
-        raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
-    rule = score_rule(scores, threshold) if scores is not None else (None, None)
-    made = confusions_from_predictions(y_true, predictions=predictions, scores=scores,
-                                       threshold=rule[0], positive=positive)
-    return candidates_frame(*([candidates] if candidates is not None else []), made), rule[1]
-
-
 def _stage_one(sheet: CostSheet) -> tuple[Confusion, Confusion] | None:
     """The forced runs behind the sheet's rates: counted, or rebuilt from a sampled table
     (both forced runs of a sampled table see the same simulated instances)."""
@@ -694,169 +620,3 @@ def _uncertainty(sheet: CostSheet, model: Confusion, confidence: float, check: o
                                                           assumption=sheet.assumption,
                                                           monotonicity=check, side=side))
     return intervals, sides[0], sides[1]
-
-
-def compare(sheet: CostSheet,
-            candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame
-            | None = None,
-            *, y_true: Any = None, predictions: Mapping[str, Any] | None = None,
-            scores: Mapping[str, Any] | None = None, threshold: float | None = None,
-            positive: Any = None, confidence: float | None = None,
-            same_instances: bool | Collection[str] = False,
-            row_fingerprint: str | None = None) -> pd.DataFrame:
-    """Evaluate several candidates and rank them by expected system cost (Eval1), ties broken
-    by the worst-case cost.
-
-    All candidates are evaluated in one vectorised pass (:mod:`causalcost.evaluation.ranking`):
-    fifty thousand take a fraction of a second, with the numbers :func:`evaluate` gives.
-
-    **How to choose.** Rank by expected cost (the default order): it is what the system pays on
-    average with the candidate in the slot. Guard with the high-confidence worst case (with
-    ``confidence``): a candidate whose worst case is too high for the system owner is out,
-    whatever its rank. Do not rank by the plain worst case: a near-constant candidate (one
-    that nearly always says the same class) has narrow bounds, so its worst case can be low
-    while its expected cost is high; a warning says so when the two rankings disagree.
-
-    Parameters
-    ----------
-    sheet : CostSheet
-    candidates : mapping of name to Confusion, or DataFrame, optional
-        E.g. the output of :func:`~causalcost.evaluation.candidates.read_candidates_csv`, or a frame
-        with columns ``tp, fn, fp, tn`` indexed by name
-        (:func:`~causalcost.evaluation.candidates.read_candidates_frame`, the fast route for files).
-    y_true : array-like, optional
-        The true classes of the rows the ``predictions`` and ``scores`` were made on.
-    predictions : mapping of name to array-like, optional
-        Candidates as predicted labels on ``y_true``'s rows
-        (:func:`~causalcost.evaluation.candidates.confusions_from_predictions`).
-    scores : mapping of name to array-like, optional
-        Candidates as scores for the positive class: positive where ``score >= threshold``.
-    threshold : float, optional
-        The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
-        are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
-        ``attrs["scores_rule"]`` (printed under the table) says so; other scores are refused
-        (:func:`~causalcost.evaluation.candidates.score_rule`).
-    positive : label, optional
-        The positive label of ``y_true`` and ``predictions``; by default the one the sheet
-        records (a sheet from data), else bool or 0/1 labels (1 positive) are needed.
-    confidence : float, optional
-        Add intervals and the high-confidence worst and best cases (columns below).
-    same_instances : bool or collection of names, default False
-        Declare that all candidates (``True``) or the named ones were counted on the very rows
-        of the sheet's forced runs: their worst and best cases are exact (count form). By
-        default every candidate is taken as counted on other instances (probability form);
-        equal class sizes are never taken as proof.
-    row_fingerprint : str, optional
-        :func:`~causalcost.row_fingerprint` of the rows the candidates were counted on,
-        matched against the sheet's (:func:`evaluate`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per candidate (index ``candidate``), best first (by ``eval1``, the expected
-        cost, then ``worst_cost``); columns ``eval1``, ``eval2``, ``perfect_slot_cost``,
-        ``expected_cost`` (equal to ``eval1``: kept, it is a documented column),
-        ``worst_cost``, ``best_cost`` and ``rank``
-        (1 is best; equal (eval1, worst_cost) pairs share a rank), then the candidate's own
-        ``accuracy``, ``precision``, ``recall`` and ``f1`` (NaN where undefined), so one sees
-        where accuracy and system cost disagree. With ``confidence``: ``eval1_ci_low``,
-        ``eval1_ci_high``, ``worst_ci_high`` (:func:`~causalcost.cost_intervals`, exact box),
-        ``high_confidence_worst_cost`` and ``high_confidence_best_cost`` (the real system cost
-        on the candidate's instances stays below the first and above the second, each with
-        probability at least ``confidence``; both at once with at least ``2 confidence - 1``;
-        on the sheet's own instances the exact cases) and ``better_than_next``: the
-        candidate's Eval1 interval lies wholly below the next
-        ranked candidate's (a conservative test: non-overlapping intervals), ``False`` for the
-        last. ``attrs`` holds the
-        ``assumption``, the ``form`` (``"counts"``, ``"probability"``, or ``"mixed"`` when
-        only some candidates were counted on the sheet's own instances), ``instances`` (the
-        form and why, in words), ``coverage`` (with ``confidence``, in words), ``confidence``,
-        ``scores_rule`` (with ``scores``: the cut, and whether it was given or the default),
-        the ``slot``, ``sheet_sha256`` (the sheet's digest) and ``warnings`` (the sheet's, and
-        one for each kind of doubt about candidates: other instances, far from the prior, a
-        ranking by the worst case that disagrees with the ranking by expected cost; that last
-        one is also issued as a :class:`~causalcost.CausalCostWarning`). Printing the table
-        shows ``eval1`` once (``expected_cost``, the same number, stays in the frame) and these
-        notes under it.
-
-    Raises
-    ------
-    ValidationError
-        If there are no candidates; otherwise as :func:`evaluate` (the message names the
-        candidate).
-
-    Examples
-    --------
-    >>> import causalcost as cc
-    >>> from causalcost.sheet.derivation import derive_sheet
-    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3, monotonicity="declared",
-    ...                      provenance={"source": "thesis §4, example 1"})
-    >>> table = compare(sheet, {"coin": cc.Confusion(50, 50, 100, 100),
-    ...                         "good": cc.Confusion(90, 10, 20, 180)})
-    >>> table.index.tolist(), table["rank"].tolist()
-    (['good', 'coin'], [1, 2])
-    >>> table.loc["good", ["eval1", "worst_cost"]].tolist()
-    [144.0, 170.0]
-
-    From predictions, with the high-confidence worst and best cases:
-
-    >>> y = [1] * 30 + [0] * 60
-    >>> table = compare(sheet, y_true=y, confidence=0.9,
-    ...                 predictions={"always_no": [0] * 90, "half": [1, 0] * 45})
-    >>> table.index.tolist(), [c for c in table.columns if "high_confidence" in c]
-    (['half', 'always_no'], ['high_confidence_worst_cost', 'high_confidence_best_cost'])
-    >>> bool((table["high_confidence_worst_cost"] >= table["worst_cost"]).all())
-    True
-    """
-    if _multiclass(sheet):  # K labels (issue 19)
-        from causalcost.evaluation.multiclass_report import compare_multiclass
-
-        return compare_multiclass(sheet, candidates, confidence=confidence)  # type: ignore[arg-type]
-    if not isinstance(sheet, CostSheet):
-        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,
-                                       threshold, positive)
-    own = sheet_warnings(sheet)
-    frame, warnings, form = rank_candidates(sheet, candidates, evaluate, own,
-                                            same_instances=same_instances,
-                                            row_fingerprint=row_fingerprint,
-                                            confidence=confidence)
-    cells = candidates_frame(candidates)
-    metrics = metrics_frame(cells.loc[frame.index])
-    for column in METRIC_COLUMNS:  # the notes' metrics, beside the system costs
-        frame[column] = metrics[column].to_numpy()
-    _, same = declared_rows(sheet, cells.index.tolist(), same_instances, row_fingerprint)
-    same_by_name = pd.Series(same, index=cells.index)
-    extra: dict[str, Any] = {} if rule is None else {"scores_rule": rule}
-    if confidence is not None:
-        _add_intervals(frame, cells, sheet, confidence, same_by_name)
-        extra["coverage"] = coverage_text(confidence, exact=bool(same.all()))
-        if same.any() and not same.all():
-            extra["coverage"] += (f"; for the {int(same.sum())} candidate(s) on the sheet's own "
-                                  "instances the cases are exact and hold with certainty")
-    counted = sheet.forced_p is not None and sheet.forced_n is not None
-    how = decide_instances(sheet, *(sheet.class_counts or (0, 0)),
-                           row_fingerprint=row_fingerprint) if row_fingerprint else None
-    texts = []
-    if same.any():
-        reason = how if how is not None and how.same else Instances(
-            True, "declared", decide_instances(
-                sheet, *(sheet.class_counts or (0, 0)), same_instances=True).reason)
-        texts.append(f"{reason.text('kinds' if kinds_of(sheet) is not None else 'counts')} "
-                     f"({int(same.sum())} candidate(s))")
-    if not same.all():
-        reason = how if how is not None and not how.same else Instances(
-            False, "not-declared" if counted else "no-forced-runs", "")
-        text = (reason.text() if reason.reason else decide_instances(
-            sheet, *(sheet.class_counts or (0, 0))).text())
-        texts.append(f"{text} ({int((~same).sum())} candidate(s))")
-    disagreement = ranking_disagreement(frame)
-    for text in disagreement:  # the one warning that changes how to read the table
-        _warnings.warn(text, CausalCostWarning, stacklevel=2)
-    frame.attrs.update(assumption=sheet.assumption, form=form, slot=sheet.slot,
-                       sheet_sha256=sheet.digest, instances="; ".join(texts), **extra,
-                       warnings=[*own, *warnings, *disagreement])
-    table = CandidateTable(frame)
-    table.attrs.update(frame.attrs)
-    return table

@@ -30,7 +30,8 @@ from causalcost.evaluation.candidates import (
     read_candidates_csv,
     read_candidates_frame,
 )
-from causalcost.evaluation.report import COMPARE_COLUMNS, compare, evaluate
+from causalcost.evaluation.comparison import compare
+from causalcost.evaluation.report import COMPARE_COLUMNS, evaluate
 from causalcost.sheet.costsheet import CostSheet
 
 COSTS = cc.CostMatrix(tp=0.25, fn=5, fp=1.5, tn=0.125)

@@ -30,7 +30,8 @@ from causalcost.errors import (
     ValidationError,
 )
 from causalcost.evaluation.candidates import read_candidates_csv
-from causalcost.evaluation.report import Report, compare, evaluate
+from causalcost.evaluation.comparison import compare
+from causalcost.evaluation.report import Report, evaluate
 from causalcost.pricing.bounds import bound
 from causalcost.sheet.costsheet import SHEET_FORMAT, SHEET_VERSION, CostSheet, load_sheet
 from causalcost.sheet.derivation import (
