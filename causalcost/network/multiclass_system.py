@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -123,6 +123,17 @@ class MulticlassSystem:
         if slot not in self.models:
             raise UnknownNameError(f"slot {slot!r} is not a model; models: {list(self.models)}")
         return slot
+
+    def picture(self, intervention: str | None = None, *, slot: str | None = None) -> Any:
+        """The DAG as an SVG picture (K labels under the class and the system output, the
+        fusion rule on the system node), or its graph under ``do(slot = intervention)``; see
+        :func:`~causalcost.network.multiclass_picture.multiclass_picture`."""
+        from causalcost.network.multiclass_picture import multiclass_picture
+
+        return multiclass_picture(self, slot=slot, intervention=intervention)
+
+    def _repr_svg_(self) -> str:
+        return self.picture().svg
 
     def with_slot(self, slot: str) -> MulticlassSystem:
         """The same system with another slot."""

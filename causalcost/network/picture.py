@@ -148,6 +148,9 @@ def rule_lines(fusioner: object) -> list[str]:
 
 def rule_labels(system: object) -> dict[Hashable, list[str]]:
     """Extra label lines per node: the fusioner's rule under the system node's name."""
+    extra = getattr(system, "extra_lines", None)  # a K-label sketch says its own
+    if isinstance(extra, dict):
+        return {n: list(v) for n, v in extra.items()}
     node, fusioner = getattr(system, "system_node", None), getattr(system, "fusioner", None)
     lines = rule_lines(fusioner)
     return {node: lines} if node is not None and lines else {}
