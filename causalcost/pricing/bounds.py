@@ -250,7 +250,19 @@ def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
     ...           model=Confusion(50, 50, 0, 0))
     >>> k.worst_cost, k.best_cost, k.form, k.assumption
     (100.0, 50.0, 'kinds', 'none')
+
+    K-label kinds (``runs.kinds`` of runs counted with ``labels=``) are priced by
+    :func:`~causalcost.pricing.multiclass.multiclass_bound`, with ``model`` and ``costs`` as
+    K x K arrays.
     """
+    if kinds is not None and type(kinds).__name__ == "MulticlassKinds":  # K labels (issue 19)
+        from causalcost.pricing.multiclass import multiclass_bound
+
+        if forced_p is not None or forced_n is not None:
+            raise InputTypeError("give K-label kinds= or forced runs, not both")
+        return multiclass_bound(kinds=kinds, model=model,  # type: ignore[return-value]
+                                costs=None if costs is _UNIT else costs,
+                                assumption=assumption or "none", monotonicity=monotonicity)
     if assumption is not None:
         _check_assumption(assumption)
     given = forced_p is not None or forced_n is not None

@@ -197,6 +197,10 @@ def test_integer_labels_and_the_kinds_bound() -> None:
     b = cc.multiclass_bound(kinds=runs.kinds, model=n.tolist(), costs=costs)
     assert b.best_cost - 1e-9 <= real <= b.worst_cost + 1e-9
     assert b.labels == ("0", "1", "2")
+    # cc.bound takes K-label kinds too (the contract's other spelling): the same bound
+    same = cc.bound(kinds=runs.kinds, model=n.tolist(), costs=costs)
+    assert (same.worst_cost, same.best_cost) == (b.worst_cost, b.best_cost)
+    np.testing.assert_array_equal(np.asarray(same.worst), np.asarray(b.worst))
 
 
 small_logs = st.integers(0, 2**31 - 1).flatmap(lambda seed: st.tuples(
