@@ -9,26 +9,14 @@ baseline measured in the same run; the target is under one second for 10^5 thres
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 
 import numpy as np
+from bench_bounds import REPEATS, median_time  # the same timer: median of REPEATS runs
 from sklearn.metrics import roc_curve
 
 import causalcost as cc
 
-REPEATS = 5
 TARGET_S = 1.0
-
-
-def median_time(fn: Callable[[], object], repeats: int = REPEATS) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

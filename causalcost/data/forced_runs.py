@@ -26,10 +26,10 @@ from causalcost.confusion import Confusion
 from causalcost.data.counting import count_arrays, count_votes
 from causalcost.data.frames import (
     Frame,
-    as_frame,
     collect,
     fills_nulls,
     is_lazy,
+    log_columns,
     require_columns,
 )
 from causalcost.data.labels import LabelRule, label_rule, votes_from_values
@@ -236,18 +236,9 @@ def forced_runs(
         raise ValidationError("order= and label= are K-label options: give labels=[...]")
     fus, names = resolve_fusioner(fusioner, models, k=k, weights=weights, threshold=threshold,
                                   tie=tie, function=function)
-    if not isinstance(slot, str) or slot not in names:
-        raise ValidationError(f"slot {slot!r} must be one of the models {list(names)}")
-    if truth in names:
-        raise ValidationError(f"truth column {truth!r} cannot also be a model")
-    if observed not in (None, True, False):
-        raise ValidationError(f"observed must be None, True or False, got {observed!r}")
-    frame, source = as_frame(data)
-    schema = frame.collect_schema()
-    use_slot = bool(observed) or (observed is None and slot in schema)
-    columns = [truth, *(m for m in names if m != slot or use_slot)]
-    dtypes = require_columns(frame, columns)
-    rules = {c: label_rule(c, dtypes[c], positive) for c in columns}
+    frame, source, use_slot, dtypes = log_columns(data, truth=truth, models=names, slot=slot,
+                                                  observed=observed)
+    rules = {c: label_rule(c, dtype, positive) for c, dtype in dtypes.items()}
     counter = DataCounter(frame, rules.pop(truth), rules, fus, slot, positive, source["engine"])
     counts = counter.count([rules[slot]] if use_slot else [])
     if not use_slot:
@@ -259,7 +250,7 @@ def forced_runs(
         "models": list(names),
         "slot": slot,
         "slot_column": use_slot,
-        "columns": columns,
+        "columns": list(dtypes),
         "positive": positive if positive is None or isinstance(positive, (str, bool, int))
         else repr(positive),
         "fusioner": fus.description,

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import narwhals as nw
 
-from causalcost.errors import DataError
+from causalcost.errors import DataError, ValidationError
 
 __all__ = ["as_frame", "collect", "engine_error", "engine_name", "fills_nulls", "is_lazy",
-           "require_columns"]
+           "log_columns", "require_columns"]
 
 Frame = nw.DataFrame[Any] | nw.LazyFrame[Any]
 
@@ -151,3 +151,30 @@ def require_columns(frame: Frame, columns: list[str]) -> dict[str, Any]:
             f"{'are' if len(missing) > 1 else 'is'} not in the data; its columns are: {shown}"
         )
     return {c: schema[c] for c in columns}
+
+
+def log_columns(data: Any, *, truth: str, models: Sequence[str], slot: object,
+                observed: object) -> tuple[Frame, dict[str, Any], bool, dict[str, Any]]:
+    """A system log checked for forced runs (binary or K labels): the frame, its source, whether
+    the slot's own column is counted, and the dtypes of the columns read (truth first).
+
+    ``observed=None`` counts the slot's column when the data has it; True requires it; False
+    leaves it out.
+
+    >>> import pandas as pd
+    >>> frame, source, use_slot, dtypes = log_columns(
+    ...     pd.DataFrame({"y": [1], "a": [1], "b": [0]}), truth="y", models=["a", "b"],
+    ...     slot="a", observed=None)
+    >>> use_slot, list(dtypes)
+    (True, ['y', 'a', 'b'])
+    """
+    if not isinstance(slot, str) or slot not in models:
+        raise ValidationError(f"slot {slot!r} must be one of the models {list(models)}")
+    if truth in models:
+        raise ValidationError(f"truth column {truth!r} cannot also be a model")
+    if observed not in (None, True, False):
+        raise ValidationError(f"observed must be None, True or False, got {observed!r}")
+    frame, source = as_frame(data)
+    use_slot = bool(observed) or (observed is None and slot in frame.collect_schema())
+    columns = [truth, *(m for m in models if m != slot or use_slot)]
+    return frame, source, use_slot, require_columns(frame, columns)

@@ -29,7 +29,14 @@ import narwhals as nw
 import numpy as np
 import pandas as pd
 
-from causalcost.data.frames import Frame, as_frame, collect, engine_error, is_lazy, require_columns
+from causalcost.data.frames import (
+    Frame,
+    collect,
+    engine_error,
+    is_lazy,
+    log_columns,
+    require_columns,
+)
 from causalcost.data.multiclass_fusioners import (
     MULTICLASS_RULES,
     MulticlassFusioner,
@@ -432,17 +439,8 @@ def multiclass_forced_runs(
         raise ValidationError(f"fusioner must be a rule name or a built fusioner, got "
                               f"{fusioner!r}")
     names = fus.inputs
-    if not isinstance(slot, str) or slot not in names:
-        raise ValidationError(f"slot {slot!r} must be one of the models {list(names)}")
-    if truth in names:
-        raise ValidationError(f"truth column {truth!r} cannot also be a model")
-    if observed not in (None, True, False):
-        raise ValidationError(f"observed must be None, True or False, got {observed!r}")
-    frame, source = as_frame(data)
-    schema = frame.collect_schema()
-    use_slot = bool(observed) or (observed is None and slot in schema)
-    columns = [truth, *(m for m in names if m != slot or use_slot)]
-    require_columns(frame, columns)
+    frame, source, use_slot, _ = log_columns(data, truth=truth, models=names, slot=slot,
+                                             observed=observed)
     counter = _Counter(frame, truth, names, slot, labels, fus, source["engine"])
     classes, responses, sizes, extra = counter.patterns([slot] if use_slot else [])
     kk = len(labels)

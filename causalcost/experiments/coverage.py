@@ -58,15 +58,20 @@ class CoverageResult:
         return self.frame.copy()
 
     def __repr__(self) -> str:
-        f = self.frame
-        return (f"CoverageResult({self.system}; {len(f)} cells, "
-                f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
-                f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
-                f"({self.confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
-                f"{f['p_high_confidence'].max():.3f})")
+        return coverage_summary("CoverageResult", self.system, self.frame, self.confidence)
 
     def _repr_html_(self) -> str:
         return html_block(repr(self), html_table(self.frame))
+
+
+def coverage_summary(kind: str, system: str, frame: pd.DataFrame, confidence: float) -> str:
+    """One line of a coverage result: cells, repetitions, and the ranges of the hold rates."""
+    f = frame
+    return (f"{kind}({system}; {len(f)} cells, "
+            f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
+            f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
+            f"({confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
+            f"{f['p_high_confidence'].max():.3f})")
 
 
 def _cell(args: tuple) -> dict[str, float]:

@@ -27,6 +27,7 @@ import pandas as pd
 from causalcost.data.multiclass_fusioners import make_multiclass_fusioner
 from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
+from causalcost.experiments.coverage import coverage_summary
 from causalcost.experiments.options import sizes
 from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
@@ -65,12 +66,8 @@ class MulticlassCoverageResult:
         return self.frame.copy()
 
     def __repr__(self) -> str:
-        f = self.frame
-        return (f"MulticlassCoverageResult({self.system}; {len(f)} cells, "
-                f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
-                f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
-                f"({self.confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
-                f"{f['p_high_confidence'].max():.3f})")
+        return coverage_summary("MulticlassCoverageResult", self.system, self.frame,
+                                self.confidence)
 
     def _repr_html_(self) -> str:
         return html_block(repr(self), html_table(self.frame))
