@@ -63,8 +63,14 @@ def plain(value: Any) -> Any:
 
 
 def cells(m: Any) -> list[Any]:
-    """A binary confusion (or cost) matrix's four cells, tp fn fp tn."""
-    return plain([m.tp, m.fn, m.fp, m.tn])
+    """A binary confusion (or cost) matrix's four cells, tp fn fp tn: from its binary names,
+    or from its 2 x 2 matrix (``to_numpy()`` or an array; rows the true class P, N)."""
+    if hasattr(m, "tp"):
+        return plain([m.tp, m.fn, m.fp, m.tn])
+    matrix = np.asarray(m.to_numpy() if hasattr(m, "to_numpy") else m)
+    if matrix.shape != (2, 2):
+        raise AssertionError(f"a binary matrix should be 2 x 2, got {matrix.shape}")
+    return plain(matrix.ravel())
 
 
 def confusion(d: Mapping[str, Any]) -> Any:

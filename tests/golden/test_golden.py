@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -23,7 +26,9 @@ from golden_cases import (
     K_LOGS,
     LOG_CASES,
     differences,
+    dumps,
     frame_digest,
+    json_numbers,
     k_bound_numbers,
     k_log_frame,
     key_paths,
@@ -117,8 +122,6 @@ def test_the_random_inputs_are_the_recorded_ones() -> None:
 
 def test_the_golden_files_are_stable_json() -> None:
     """Sorted keys and repr floats: rewriting a file changes nothing."""
-    from golden_cases import dumps
-
     for path in sorted(DATA.glob("*.json")):
         text = path.read_text(encoding="utf-8")
         assert dumps(json.loads(text)) == text, path.name
@@ -151,3 +154,16 @@ def test_deprecated_klabel_names_still_give_the_recorded_numbers() -> None:
     check("klabel", "system0/table", rec["slots"][slot]["table"],
           plain(np.asarray(table.to_numpy(), dtype=float)))
     check("klabel", "system0/bound", rec["slots"][slot]["bound_none"], k_bound_numbers(bound))
+
+
+def test_the_installed_command_prints_the_recorded_json() -> None:
+    """The in-process runs above are the real command: one through ``python -m causalcost``."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    out = subprocess.run([sys.executable, "-m", "causalcost", "query", "thesis_and", "--json"],
+                         capture_output=True, text=True, check=True, env=env, cwd=root)
+    rec = recorded("cli")["query thesis_and"]
+    data = json.loads(out.stdout)
+    check("cli", "query thesis_and (subprocess)", rec["numbers"], json_numbers(data))
+    assert set(rec["keys"]) <= set(key_paths(data))
