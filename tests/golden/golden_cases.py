@@ -58,7 +58,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value)
+        return None if math.isnan(value) else float(value)  # NaN: "not defined"
     return value
 
 
@@ -218,6 +218,18 @@ def sheet_numbers(sheet: Any) -> dict[str, Any]:
     return out
 
 
+def backtest_numbers(bt: Any) -> dict[str, Any]:
+    """A backtest's table and selection rules (numbers), and each candidate's real system."""
+    return {"frame": frame_numbers(bt.frame), "summary": frame_numbers(bt.summary),
+            "real": {str(k): cells(v) for k, v in bt.real.items()}}
+
+
+def importance_numbers(si: Any) -> dict[str, Any]:
+    """Slot importance: the per-model table and the system's confusion in every version."""
+    return {"frame": frame_numbers(si.frame),
+            "confusions": {f"{m}/{v}": cells(c) for (m, v), c in si.confusions.items()}}
+
+
 def bound_many_numbers(frame: pd.DataFrame) -> dict[str, Any]:
     """``bound_many`` columns as lists (row order kept)."""
     return {str(c): plain(frame[c].to_numpy()) for c in frame.columns}
@@ -339,6 +351,8 @@ def group_networks(workdir: Path | None = None, recorded: Any = None) -> dict[st
         entry["reports"] = {f"cand{i}": report_numbers(cc.evaluate(sheet, confusion(c),
                                                                    confidence=0.95))
                             for i, c in enumerate(CANDIDATES)}
+        entry["slot_importance"] = importance_numbers(cc.slot_importance(
+            system, costs=costs(COSTS[0])))
         out[name] = entry
     return out
 
@@ -442,8 +456,10 @@ def group_logs(workdir: Path | None = None, recorded: Any = None) -> dict[str, A
                                  "with_candidate": {c: cells(m) for c, m in with_cand.items()},
                                  "candidates": {c: cells(m) for c, m in own.items()}}
         sheets = {}
+        sheets_made = []
         for ci, cost in enumerate(COSTS[:2]):
             sheet = cc.sheet_from_data(frame, costs(cost), **kw)
+            sheets_made.append(sheet)
             evals = {}
             for c in names:
                 evals[c] = report_numbers(cc.evaluate(sheet, own[c], confidence=0.9))
@@ -457,6 +473,14 @@ def group_logs(workdir: Path | None = None, recorded: Any = None) -> dict[str, A
                                     "compare_order": [str(x) for x in ranked.index],
                                     "compare_same": frame_numbers(ranked_same)}
         entry["sheets"] = sheets
+        entry["compare_predictions"] = frame_numbers(cc.compare(
+            sheets_made[0], y_true=frame["y"], predictions={c: frame[c] for c in names},
+            confidence=0.95))
+        entry["backtest"] = backtest_numbers(cc.backtest(runs, {c: c for c in names},
+                                                         costs=costs(COSTS[0])))
+        entry["slot_importance"] = importance_numbers(cc.slot_importance(
+            frame, costs=costs(COSTS[0]), truth="y", models=kw["models"],
+            fusioner=case["rule"], **case["options"]))
         models = np.array([cells(own[c]) for c in names], dtype=np.int64)
         entry["bound"] = {f"{c}/{a}": attempt(
             bound_numbers, cc.bound, runs.forced_p, runs.forced_n, own[c], costs(COSTS[0]),
