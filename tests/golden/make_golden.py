@@ -5,11 +5,14 @@ repr precision; the inputs of every case are recorded beside its numbers):
 
 - ``networks.json``: every shipped network, every slot: the interventional table ``T[c, j, s]``,
   the error rates, ``bound_from_rates`` for 3 costs x 4 candidates x both assumptions, the
-  sheet from the network and ``evaluate`` reports (with intervals at 95 %);
-- ``random_systems.json``: 20 random binary systems (AND, OR, majority, k-of-n, weighted),
-  the same numbers per slot;
+  sheet from the network, ``evaluate`` reports (with intervals at 95 %) and
+  ``slot_importance`` from the network;
+- ``random_systems.json``: 20 random binary systems (AND, OR, majority, k-of-n, weighted;
+  their specifications recorded), tables, rates and ``bound_from_rates`` (2 costs x 3
+  candidates x both assumptions) per slot;
 - ``logs.json``: 5 random pandas logs through ``forced_runs`` (counts, runs, kinds,
-  ``with_candidate``), ``sheet_from_data`` sheets' numbers, ``evaluate``, ``compare``,
+  ``with_candidate``), ``sheet_from_data`` sheets' numbers, ``evaluate``, ``compare`` (from
+  confusions and from ``y_true=``/``predictions=``), ``backtest``, ``slot_importance``,
   ``bound`` (counts and kinds) and ``bound_many`` (counts, kinds, rates);
 - ``cli.json``: the JSON of ``causalcost query``, ``evaluate``, ``bound``, ``runs``,
   ``backtest``, ``importance`` (numeric and boolean leaves by path, and every key path);
