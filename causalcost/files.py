@@ -7,7 +7,10 @@ instead of a cut-off one, and no temporary file behind. Only a regular file is e
 folder at the target is refused before anything is written (:func:`output_target`), since
 renaming a file over it would put a regular file in its place. A symbolic link is followed: the
 regular file it points to is replaced and the link is kept; a link to anything else, or to
-nothing, is refused. (A second hard link to the old file keeps the old content.)
+nothing, is refused. (A second hard link to the old file keeps the old content.) A file the
+user may not write is refused too, as ``cp`` would: the rename would replace it whatever its
+permissions, since only the folder's count. For root, who may write anything, a file whose
+owner has no write permission counts as read-only (someone protected it on purpose).
 
 A read turns a missing file, a directory, a permission problem or bytes that are not UTF-8
 text into a :class:`~causalcost.errors.CausalCostError` naming the file.
@@ -64,8 +67,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
     ------
     FileError
         The folder does not exist, the target is not a regular file (a device, a named pipe,
-        a socket, a folder: see :func:`output_target`), or the write failed (disk full,
-        permission denied); the message names the file.
+        a socket, a folder: see :func:`output_target`) or is read-only, or the write failed
+        (disk full, permission denied); the message names the file.
 
     Examples
     --------
@@ -140,9 +143,9 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
 def output_target(path: str | os.PathLike[str], *, flag: str | None = None) -> Path:
     """The file a write to ``path`` replaces; refuses anything but a regular file.
 
-    ``path`` itself when it is a regular file or does not exist yet (its folder must exist);
-    for a symbolic link, the regular file it points to (written through: the link is kept).
-    Nothing is written.
+    ``path`` itself when it is a regular file the user may write, or does not exist yet (its
+    folder must exist); for a symbolic link, the regular file it points to (written through:
+    the link is kept). Nothing is written.
 
     Parameters
     ----------
@@ -161,7 +164,8 @@ def output_target(path: str | os.PathLike[str], *, flag: str | None = None) -> P
     ------
     FileError
         An empty path; a folder, device, named pipe or socket at ``path`` (or behind the link);
-        a link to nothing; a folder that does not exist.
+        a link to nothing; a folder that does not exist; a read-only file (one the user may not
+        write; for root, one without its owner's write permission), as ``cp`` refuses it.
 
     Examples
     --------
@@ -203,12 +207,27 @@ def output_target(path: str | os.PathLike[str], *, flag: str | None = None) -> P
                             "; write to that path itself, or remove the link") from None
         link, target = f" is a symbolic link to {str(real)!r}, which", real
     if stat.S_ISREG(info.st_mode):
+        if not _writable(target, info.st_mode):
+            raise FileError(f"{shown}{link} is a read-only file (mode "
+                            f"{stat.filemode(info.st_mode)}), not replaced: make it writable "
+                            f"(chmod u+w {str(target)!r}) or give another path")
         return target
     kind = next((what for test, what in _KINDS if test(info.st_mode)), "a special file")
     fix = "give a file name inside it" if stat.S_ISDIR(info.st_mode) else \
         "give the path of a file"
     raise FileError(f"{shown}{link} is {kind}, not a regular file; only a regular file is "
                     f"replaced: {fix}")
+
+
+def _writable(target: Path, mode: int) -> bool:
+    """Whether the user may write the existing regular file ``target`` (as ``cp`` checks).
+
+    Root may write any file, so for root the owner's write bit decides: a file its owner may
+    not write was made read-only on purpose.
+    """
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return bool(mode & stat.S_IWUSR)
+    return os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
 
 
 def _mode(target: Path) -> int:

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from causalcost.errors import CausalCostError
-from causalcost.files import FileError, read_text_file, write_atomic, write_atomic_with
+from causalcost.files import (
+    FileError,
+    output_target,
+    read_text_file,
+    write_atomic,
+    write_atomic_with,
+)
 
 
 def _disk_full(*_: object, **__: object) -> None:
@@ -115,3 +121,86 @@ def test_read_text_file_errors_name_the_file(tmp_path: Path,
     monkeypatch.setattr(Path, "read_bytes", denied)  # root ignores chmod: simulate
     with pytest.raises(FileError, match="cannot read candidates .*Permission denied"):
         read_text_file(good, "candidates")
+
+
+# -- read-only files (issue 23): refused as cp refuses them, never replaced by the rename ------
+def _read_only(folder: Path, mode: int = 0o444) -> Path:
+    path = folder / "kept.json"
+    path.write_text("old")
+    os.chmod(path, mode)
+    return path
+
+
+def test_a_read_only_file_is_refused_and_kept(tmp_path: Path) -> None:
+    """Whoever runs the test (root included): a file nobody may write stays as it was."""
+    kept = _read_only(tmp_path)
+    for write in (lambda p: write_atomic(p, "new"), lambda p: write_atomic_with(
+            p, lambda t: t.write_text("new")), output_target):
+        with pytest.raises(FileError) as caught:
+            write(kept)
+        message = str(caught.value)
+        assert "\n" not in message and repr(str(kept)) in message
+        assert "read-only" in message and f"chmod u+w {str(kept)!r}" in message
+    assert kept.read_text() == "old" and stat.S_IMODE(kept.stat().st_mode) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]  # no temporary left
+    with pytest.raises(FileError, match="-o '.*kept.json' is a read-only file"):
+        output_target(kept, flag="-o")
+    os.chmod(kept, 0o644)  # the fix the message names works
+    write_atomic(kept, "new")
+    assert kept.read_text() == "new"
+
+
+def test_a_link_to_a_read_only_file_is_refused(tmp_path: Path) -> None:
+    kept = _read_only(tmp_path)
+    link = tmp_path / "link.json"
+    link.symlink_to(kept.name)
+    with pytest.raises(FileError, match=r"symbolic link to .*kept.json.*, which is a read-only"):
+        write_atomic(link, "new")
+    assert link.is_symlink() and kept.read_text() == "old"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX user ids")
+@pytest.mark.parametrize("mode, refused", [(0o444, True), (0o464, True), (0o066, True),
+                                           (0o644, False), (0o200, False), (0o600, False)])
+def test_for_root_the_owners_write_bit_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               mode: int, refused: bool) -> None:
+    """Root may write anything: a file whose owner may not write it was protected on purpose
+    (group or other write bits do not count)."""
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    kept = _read_only(tmp_path, mode)
+    if refused:
+        with pytest.raises(FileError, match="read-only"):
+            write_atomic(kept, "new")
+        assert kept.read_bytes() == b"old"
+    else:
+        write_atomic(kept, "new")
+        assert kept.read_bytes() == b"new" and stat.S_IMODE(kept.stat().st_mode) == mode
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX user ids")
+@pytest.mark.parametrize("allowed", [True, False])
+def test_other_users_are_asked_what_they_may_write(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   allowed: bool) -> None:
+    """For anyone but root the system decides (os.access: owner, group, ACLs), not the bits."""
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    kept = _read_only(tmp_path, 0o644)
+    asked = []
+
+    def access(path: object, mode: int, **kwargs: object) -> bool:
+        asked.append((Path(str(path)), mode))
+        return allowed
+
+    monkeypatch.setattr(os, "access", access)
+    if allowed:
+        write_atomic(kept, "new")
+        assert kept.read_text() == "new"
+    else:
+        with pytest.raises(FileError, match="read-only"):
+            write_atomic(kept, "new")
+        assert kept.read_text() == "old"
+    assert (kept, os.W_OK) in asked
+
+
+def test_a_new_file_in_a_folder_needs_no_permission_check(tmp_path: Path) -> None:
+    assert output_target(tmp_path / "new.json") == tmp_path / "new.json"

@@ -1,11 +1,18 @@
 """The README's and the worked-examples page's Python blocks run as written (in a scratch
-directory), and the README stays what a newcomer needs: short, with its picture current."""
+directory), every ``causalcost ...`` line of its code blocks runs as written (exit 0), its
+notebook list names every notebook, and the README stays what a newcomer needs: short, with
+its picture current."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import shlex
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import causalcost as cc
@@ -17,6 +24,15 @@ EXAMPLES = ROOT / "docs" / "examples.md"
 
 def python_blocks(path: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+
+
+def command_lines(path: Path) -> list[str]:
+    """Every ``causalcost ...`` command of the file's shell code blocks, in order (a line
+    chained with ``&&`` gives each ``causalcost`` part; comments dropped)."""
+    blocks = re.findall(r"```(?:bash|sh|console)?\n(.*?)```", path.read_text(encoding="utf-8"),
+                        re.S)
+    return [part.strip() for block in blocks for line in block.splitlines()
+            for part in line.split("&&") if part.strip().startswith("causalcost ")]
 
 
 def run(block: str, name: str) -> dict[str, object]:
@@ -89,3 +105,80 @@ def test_breast_cancer_example_keeps_every_real_cost_inside_the_bounds() -> None
     code = [line for line in block.splitlines()
             if line.strip() and not line.startswith(("import", "from")) and line[0] != " "]
     assert len(code) < 15  # under 15 lines of user code
+
+
+def readme_log(path: Path) -> None:
+    """The log the README's data commands read: truth ``y``, 0/1 votes of every column they
+    name (models a, b, c and mean, error, worst; candidates new1, new2)."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(300) < 0.4).astype(int)
+    columns = {"y": y}
+    for name, accuracy in (("a", 0.8), ("b", 0.7), ("c", 0.75), ("new1", 0.72), ("new2", 0.85),
+                           ("mean", 0.8), ("error", 0.7), ("worst", 0.75)):
+        columns[name] = np.where(rng.random(300) < accuracy, y, 1 - y)
+    pd.DataFrame(columns).to_csv(path, index=False)
+
+
+def test_every_readme_command_runs_as_written(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a scratch folder holding a ``log.csv``, each command exits 0 in the README's order
+    (the sheet the first ``derive`` writes is what ``evaluate`` and ``sign`` read). The
+    experiments run for minutes: they are the lines of the ``readme:experiments`` block, which
+    ``test_docs`` runs as written and checks against the README's table."""
+    from causalcost.cli.app import main
+
+    monkeypatch.chdir(tmp_path)
+    readme_log(tmp_path / "log.csv")
+    text = README.read_text(encoding="utf-8")
+    experiments = re.search(r"<!-- readme:experiments -->\n```bash\n(.*?)```", text, re.S)
+    assert experiments is not None
+    checked_elsewhere = {" ".join(shlex.split(line)) for line in experiments.group(1).splitlines()}
+    commands = command_lines(README)
+    assert len(commands) >= 14
+    ran = []
+    for command in commands:
+        words = shlex.split(command, comments=True)
+        if words[1] == "experiment":
+            assert " ".join(words) in checked_elsewhere, command
+            continue
+        with contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            status = main(words[1:])
+        assert status == 0, f"{command!r} exited {status}: {err.getvalue().strip()}"
+        ran.append(words[1])
+    assert {"derive", "evaluate", "bound", "runs", "backtest", "importance", "keygen",
+            "sign", "query", "draw", "networks"} <= set(ran)
+    assert (tmp_path / "owner.pem").exists() and (tmp_path / "dag.svg").exists()
+
+
+def test_command_lines_finds_chained_and_commented_commands(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```bash\npip install . && causalcost networks  # all\n```\n"
+                    "```\ncausalcost a\nnot causalcost b\n```\n```python\ncausalcost c\n```\n")
+    assert command_lines(page) == ["causalcost networks  # all", "causalcost a"]
+
+
+def test_readme_lists_every_notebook() -> None:
+    text = README.read_text(encoding="utf-8")
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert notebooks, "no notebook found"
+    missing = [name for name in notebooks if f"`{name}`" not in text]
+    assert not missing, f"the README's notebook list omits {missing}"
+
+
+def test_what_the_readme_makes_is_ignored_by_git() -> None:
+    """The keys ``keygen`` writes and the experiments' ``results/`` never get committed."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    made = ["results/coverage.csv", "sheet.json", "dag.svg"]
+    for command in command_lines(README):
+        words = shlex.split(command, comments=True)
+        if words[1] == "keygen":
+            made += [w for w in words[2:] if not w.startswith("-")]
+    assert any(m.endswith(".pem") for m in made)
+    found = subprocess.run(["git", "check-ignore", "--no-index", *made], cwd=ROOT,
+                           capture_output=True, text=True)
+    assert sorted(found.stdout.split()) == sorted(made)

@@ -181,6 +181,58 @@ def test_a_link_to_a_regular_file_is_written_through(
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_writer_refuses_a_read_only_file(capsys: pytest.CaptureFixture[str],
+                                               short_tmp: Path, command: str) -> None:
+    """A file the user may not write is not replaced by the rename (issue 23): one line naming
+    the flag, the file and the fix, exit 2, the file and its mode kept; through a link too."""
+    if "keygen" in command or command == "sign":
+        pytest.importorskip("cryptography")
+    kept = short_tmp / "kept.out"
+    kept.write_text("old")
+    os.chmod(kept, 0o444)
+    link = short_tmp / "link.out"
+    link.symlink_to(kept.name)
+    flag, argv = COMMANDS[command]
+    for i, path in enumerate((kept, link)):
+        inputs = short_tmp / f"inputs{i}"  # each run's own sheet and key
+        inputs.mkdir()
+        code, out, err = one_line(capsys, argv(inputs, str(path)))
+        assert code == 2, (out, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in err
+        assert flag in lines[0] and repr(str(path)) in lines[0]
+        assert "read-only" in lines[0] and "chmod u+w" in lines[0]
+        assert kept.read_text() == "old" and stat.S_IMODE(kept.stat().st_mode) == 0o444
+        assert not [p for p in short_tmp.rglob("*.tmp")]
+    assert link.is_symlink()
+
+
+def test_sign_in_place_refuses_a_read_only_sheet(capsys: pytest.CaptureFixture[str],
+                                                 short_tmp: Path) -> None:
+    pytest.importorskip("cryptography")
+    sheet, private = signed_inputs(short_tmp)
+    before = sheet.read_bytes()
+    os.chmod(sheet, 0o444)
+    code, out, err = one_line(capsys, ["sign", str(sheet), "--key", str(private)])
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "SHEET.json" in err and repr(str(sheet)) in err and "read-only" in err
+    assert sheet.read_bytes() == before
+    os.chmod(sheet, 0o644)  # the fix the message names
+    assert one_line(capsys, ["sign", str(sheet), "--key", str(private)])[0] == 0
+
+
+def test_experiment_refuses_a_read_only_result_file(capsys: pytest.CaptureFixture[str],
+                                                    short_tmp: Path) -> None:
+    kept = short_tmp / "coverage.csv"
+    kept.write_text("old")
+    os.chmod(kept, 0o444)
+    code, out, err = one_line(capsys, ["experiment", "coverage", "--repetitions", "2",
+                                       "-o", str(short_tmp), "--quiet"])
+    assert code == 2 and "read-only" in err and "coverage.csv" in err
+    assert kept.read_text() == "old"
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_an_empty_path_is_refused(capsys: pytest.CaptureFixture[str], short_tmp: Path,
                                   command: str) -> None:
     flag, argv = COMMANDS[command]
