@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.data.multiclass_runs import label_frame
+from causalcost.data.runs import label_frame
 from causalcost.display import format_number, html_block, html_table
 from causalcost.errors import CountError, DataError, InfeasibleInputError, ValidationError
 from causalcost.pricing.multiclass import multiclass_bound
