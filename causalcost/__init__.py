@@ -202,8 +202,8 @@ _LAZY: dict[str, str] = {
     "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.runs",  # deprecated alias of ForcedRuns (warns)
-    "MulticlassSheet": "sheet.multiclass_sheet",
-    "multiclass_sheet": "sheet.multiclass_sheet",
+    "MulticlassSheet": "sheet.costsheet",  # deprecated alias of CostSheet (warns)
+    "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
     "MulticlassReport": "evaluation.multiclass_report",
     "multiclass_confusion": "evaluation.multiclass_report",
     "multiclass_coverage": "experiments.multiclass_coverage",

@@ -81,7 +81,7 @@ def derive_multiclass(args: argparse.Namespace) -> int:
 
     from causalcost.data.forced_runs import forced_runs
     from causalcost.data.readers import read_table
-    from causalcost.sheet.multiclass_sheet import multiclass_sheet
+    from causalcost.sheet.derivation import derive_labelled_sheet
 
     if not args.data:
         raise ValidationError("--labels derives a multi-class sheet from logged predictions: "
@@ -122,7 +122,7 @@ def derive_multiclass(args: argparse.Namespace) -> int:
     except (DataError, ValidationError) as exc:  # name the flags, not the Python arguments
         text = str(exc).replace("labels=", "--labels").replace("give labels ", "give --labels ")
         raise type(exc)(text) from None
-    sheet = multiclass_sheet(
+    sheet = derive_labelled_sheet(
         runs, costs, assumption=args.assumption or "none", system_name=args.name or "system",
         provenance={"file": args.data,
                     "description": args.description or f"logged predictions in {args.data}"})
