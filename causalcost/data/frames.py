@@ -17,8 +17,8 @@ import narwhals as nw
 
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["align_series", "as_frame", "collect", "engine_error", "engine_name", "fills_nulls", "is_lazy",
-           "log_columns", "require_columns"]
+__all__ = ["align_series", "as_frame", "collect", "engine_error", "engine_name", "fills_nulls",
+           "is_lazy", "log_columns", "require_columns"]
 
 Frame = nw.DataFrame[Any] | nw.LazyFrame[Any]
 

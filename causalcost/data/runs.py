@@ -33,7 +33,6 @@ from causalcost.confusion import CELLS, CLASSES, Confusion
 from causalcost.display import html_block, html_table
 from causalcost.errors import CountError, DataError, OverflowInputError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
-from causalcost.network.fusioners import Fusioner
 from causalcost.pricing.multiclass_kinds import MulticlassKinds
 from causalcost.pricing.witness import KINDS
 
@@ -78,7 +77,7 @@ def forced_digest(forced: np.ndarray, labels: Sequence[Any]) -> str:
     as compact JSON: the digest of K-label forced runs (``provenance["forced_sha256"]``).
 
     >>> forced_digest(np.zeros((2, 2, 2), dtype=int), ["a", "b"])[:12]
-    'b2b0a1cd2b6c'
+    'b27c13dca0ac'
     """
     text = json.dumps({"axes": ["forced", "class", "system"], "labels": [str(v) for v in labels],
                        "forced": np.asarray(forced).tolist()}, separators=(",", ":"))
@@ -683,7 +682,7 @@ class ForcedRuns:
             runs = "\n".join(f"  forced to {lab!r} (rows: true class, columns: system output):\n"
                              + _indent(label_frame(self.forced[j], self.label_names).to_string())
                              for j, lab in enumerate(self.label_names))
-            observed = ("None (no column {!r} counted)".format(self.slot)
+            observed = (f"None (no column {self.slot!r} counted)"
                         if self.observed is None else "\n" + _indent(
                             self.observed.to_frame().to_string()))
             return (f"{head}\n{runs}\n  observed: {observed}\n"
