@@ -188,7 +188,8 @@ def test_k_label_runs_output_and_aliases() -> None:
     runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m3",
                           fusioner="plurality", labels=["a", "b", "c"])
     frame = runs.to_frame()
-    assert frame.index.names == ["forced", "true"] and frame.loc[("c", "c"), "c"] == runs.forced[2, 2, 2] == 1
+    assert frame.index.names == ["forced", "true"]
+    assert frame.loc[("c", "c"), "c"] == runs.forced[2, 2, 2] == 1
     text = repr(runs)
     assert text.startswith("ForcedRuns(slot='m3'") and "labels=['a', 'b', 'c']" in text
     assert "observed:" in text and "monotone_on_data" in text
