@@ -221,3 +221,43 @@ def test_names_and_refusals() -> None:
     fields = {f.name: getattr(sheet, f.name) for f in dataclasses.fields(sheet)}
     with pytest.raises(SheetError, match="binary field 'rates'"):
         cc.CostSheet(**{**fields, "rates": cc.ErrorRates(0.1, 0.2, 0.1, 0.2)})
+
+
+def test_sheet_from_a_k_label_network_file(tmp_path: Path) -> None:
+    path = tmp_path / "triage.toml"
+    path.write_text('''format = "causalcost-network"
+version = 1
+name = "triage"
+slot = "c"
+
+[class]
+labels = ["ok", "flu", "covid"]
+prior = [0.6, 0.3, 0.1]
+
+[[models]]
+name = "a"
+confusion = [[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]
+
+[[models]]
+name = "b"
+confusion = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]
+
+[[models]]
+name = "c"
+confusion = [[0.7, 0.15, 0.15], [0.15, 0.7, 0.15], [0.15, 0.15, 0.7]]
+
+[fusioner]
+rule = "plurality"
+''', encoding="utf-8")
+    costs = pd.DataFrame(  # labelled costs in another order: read by name
+        [[0, 5, 1], [1, 0, 1], [9, 3, 0]], index=["covid", "ok", "flu"],
+        columns=["covid", "ok", "flu"])
+    sheet = cc.sheet_from_network(path, costs, assumption="none")
+    assert sheet.label_names == ("ok", "flu", "covid") and sheet.slot == "c"
+    assert sheet.provenance["file"] == "triage.toml" and sheet.provenance["sha256"]
+    ordered = costs.loc[["ok", "flu", "covid"], ["ok", "flu", "covid"]].to_numpy(float)
+    np.testing.assert_array_equal(sheet.costs_array, ordered)
+    table = cc.interventional_table(cc.load_network(path)).to_numpy()
+    np.testing.assert_allclose(sheet.m1, np.einsum("cjs,cs->cj", table, ordered), rtol=1e-12)
+    again = cc.load_sheet(sheet.save(tmp_path / "s.json"))
+    assert again == sheet
