@@ -223,6 +223,8 @@ class CostSheet:
             return
         if self.forced_p is not None and self.forced_n is not None:
             forced = np.stack([self.forced_p.to_array(), self.forced_n.to_array()])
+            if np.array_equal(forced, np.round(forced)):  # counts, as on every other sheet
+                forced = forced.astype(np.int64)
             forced.setflags(write=False)
             object.__setattr__(self, "forced", forced)
         _check_fields(self)

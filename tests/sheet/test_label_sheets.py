@@ -261,3 +261,22 @@ rule = "plurality"
     np.testing.assert_allclose(sheet.m1, np.einsum("cjs,cs->cj", table, ordered), rtol=1e-12)
     again = cc.load_sheet(sheet.save(tmp_path / "s.json"))
     assert again == sheet
+
+
+def test_binary_sheets_read_through_the_general_views() -> None:
+    df = log(2, n=500, seed=4).replace({"ok": "P", "flu": "N"})
+    binary = cc.sheet_from_data(df, cc.CostMatrix(fn=5, fp=1), truth="truth",
+                                models=["m1", "m2", "m3"], slot="m2", fusioner="majority",
+                                positive="P", assumption="none")
+    labelled = cc.sheet_from_data(df, [[0, 5], [1, 0]], truth="truth",
+                                  models=["m1", "m2", "m3"], slot="m2", fusioner="plurality",
+                                  labels=["P", "N"], assumption="none")
+    assert binary.binary and not labelled.binary and binary.k == labelled.k == 2
+    np.testing.assert_array_equal(binary.forced, labelled.forced)  # majority of 3 = plurality
+    assert binary.forced.dtype == np.int64
+    np.testing.assert_array_equal(binary.forced[0], binary.forced_p.to_array())
+    np.testing.assert_allclose(binary.table_array, labelled.table_array, rtol=1e-12)
+    np.testing.assert_allclose(binary.m1, labelled.m1, rtol=1e-12)  # closed form = general
+    np.testing.assert_allclose(binary.m2, labelled.m2, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(binary.costs_array, labelled.costs_array)
+    np.testing.assert_array_equal(binary.class_sizes, labelled.class_sizes)
