@@ -342,7 +342,8 @@ class CostSheet:
         Parameters
         ----------
         costs : CostMatrix or (K, K) matrix
-            The new system cost matrix.
+            The new system cost matrix (for a binary sheet a :class:`~causalcost.CostMatrix`
+            or a 2 x 2 array ``[[c_tp, c_fn], [c_fp, c_tn]]``, rows the true class).
 
         Returns
         -------
@@ -372,8 +373,13 @@ class CostSheet:
         from causalcost.pricing.costs import error_transition_matrix, expected_cost_matrix
 
         if self.labels is None and not isinstance(costs, CostMatrix):
-            raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, fp=1); "
-                                 f"got {type(costs).__name__}")
+            if not (isinstance(costs, np.ndarray) or hasattr(costs, "to_numpy")):
+                raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, "
+                                     f"fp=1), or a 2 x 2 array [[c_tp, c_fn], [c_fp, c_tn]]; "
+                                     f"got {type(costs).__name__}")
+            from causalcost.data.runs import cost_array
+
+            costs = CostMatrix.from_array(cost_array(costs, CLASSES))
         if self.signature is not None:
             from causalcost.errors import CausalCostWarning
 

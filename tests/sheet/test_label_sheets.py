@@ -280,3 +280,13 @@ def test_binary_sheets_read_through_the_general_views() -> None:
     np.testing.assert_allclose(binary.m2, labelled.m2, rtol=1e-12, atol=1e-15)
     np.testing.assert_array_equal(binary.costs_array, labelled.costs_array)
     np.testing.assert_array_equal(binary.class_sizes, labelled.class_sizes)
+
+
+def test_a_binary_sheet_takes_its_costs_as_a_two_by_two_matrix_too() -> None:
+    sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    by_cells = sheet.with_costs(cc.CostMatrix(fn=10, fp=2))
+    by_matrix = sheet.with_costs(np.array([[0.0, 10.0], [2.0, 0.0]]))
+    assert by_matrix.costs == by_cells.costs
+    np.testing.assert_allclose(by_matrix.m1, by_cells.m1, rtol=1e-12)
+    named = pd.DataFrame([[0, 2], [10, 0]], index=["N", "P"], columns=["N", "P"])
+    assert sheet.with_costs(named).costs == by_cells.costs  # read by name
