@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import MonotonicityError, SheetError, ValidationError
@@ -290,3 +292,23 @@ def test_a_binary_sheet_takes_its_costs_as_a_two_by_two_matrix_too() -> None:
     np.testing.assert_allclose(by_matrix.m1, by_cells.m1, rtol=1e-12)
     named = pd.DataFrame([[0, 2], [10, 0]], index=["N", "P"], columns=["N", "P"])
     assert sheet.with_costs(named).costs == by_cells.costs  # read by name
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.integers(2, 4), st.integers(0, 2**31), st.sampled_from(["none", "monotone"]))
+def test_any_sheet_round_trips_and_reprices_back(k: int, seed: int, assumption: str) -> None:
+    rng = np.random.default_rng(seed)
+    table = rng.dirichlet(np.ones(k) * 0.5, size=(k, k))
+    costs = rng.uniform(0, 1e6, (k, k)) * (rng.random((k, k)) < 0.8)
+    other = rng.uniform(0, 10, (k, k))
+    for c in (costs, other):  # the right output never costs more than a wrong one
+        np.fill_diagonal(c, c.min(axis=1) * rng.random())
+    sheet = cc.derive_sheet(table, costs, slot="m", labels=NAMES[:k], assumption=assumption,
+                            monotonicity="declared", created=CREATED)
+    again = cc.CostSheet.from_dict(json.loads(sheet.to_json()))
+    assert again == sheet and again.digest == sheet.digest
+    np.testing.assert_allclose(again.m1, np.einsum("cjs,cs->cj", table, costs), rtol=1e-12,
+                               atol=1e-6)
+    back = sheet.with_costs(other).with_costs(costs)
+    np.testing.assert_allclose(back.m1, sheet.m1, rtol=1e-12, atol=0)
+    assert back.digest != sheet.digest  # its provenance names its parent
