@@ -201,9 +201,9 @@ _LAZY: dict[str, str] = {
     "multiclass_to_pgmpy": "network.multiclass_pgmpy",
     "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
-    "MulticlassRuns": "data.multiclass_runs",
-    "MulticlassSheet": "sheet.multiclass_sheet",
-    "multiclass_sheet": "sheet.multiclass_sheet",
+    "MulticlassRuns": "data.runs",  # deprecated alias of ForcedRuns (warns)
+    "MulticlassSheet": "sheet.costsheet",  # deprecated alias of CostSheet (warns)
+    "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
     "MulticlassReport": "evaluation.multiclass_report",
     "multiclass_confusion": "evaluation.multiclass_report",
     "multiclass_coverage": "experiments.multiclass_coverage",
@@ -327,7 +327,8 @@ def __getattr__(name: str) -> object:
     if module is None:
         raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later look-ups skip __getattr__
+    if not name.lower().startswith("multiclass"):  # deprecated aliases warn on every use
+        globals()[name] = value  # later look-ups skip __getattr__
     return value
 
 

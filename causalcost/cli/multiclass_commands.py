@@ -79,9 +79,9 @@ def derive_multiclass(args: argparse.Namespace) -> int:
     """``derive --data LOG --labels ...``."""
     import narwhals as nw
 
-    from causalcost.data.multiclass_runs import multiclass_forced_runs
+    from causalcost.data.forced_runs import forced_runs
     from causalcost.data.readers import read_table
-    from causalcost.sheet.multiclass_sheet import multiclass_sheet
+    from causalcost.sheet.derivation import derive_labelled_sheet
 
     if not args.data:
         raise ValidationError("--labels derives a multi-class sheet from logged predictions: "
@@ -114,7 +114,7 @@ def derive_multiclass(args: argparse.Namespace) -> int:
     # a CSV's integer labels are compared as text, like the labels given on the command line
     frame = frame.with_columns(*(nw.col(c).cast(nw.String) for c in columns))
     try:
-        runs = multiclass_forced_runs(
+        runs = forced_runs(
             frame, truth=args.truth, slot=args.slot, labels=labels, models=models,
             fusioner=args.fusioner, tie=tie, weights=args.weights,
             order=_labels(args.order, "--order") if args.order else None, label=args.label,
@@ -122,7 +122,7 @@ def derive_multiclass(args: argparse.Namespace) -> int:
     except (DataError, ValidationError) as exc:  # name the flags, not the Python arguments
         text = str(exc).replace("labels=", "--labels").replace("give labels ", "give --labels ")
         raise type(exc)(text) from None
-    sheet = multiclass_sheet(
+    sheet = derive_labelled_sheet(
         runs, costs, assumption=args.assumption or "none", system_name=args.name or "system",
         provenance={"file": args.data,
                     "description": args.description or f"logged predictions in {args.data}"})

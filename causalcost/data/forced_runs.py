@@ -1,8 +1,12 @@
-"""Forced runs from logged predictions: the system with the slot forced to P and to N.
+"""Forced runs from logged predictions: the system with the slot forced to each label.
 
 Given one row per instance (the true class and every model's vote), :func:`forced_runs`
-re-evaluates the fusioner with the slot's vote replaced by P and by N, exactly as if the real
-system had been run twice on the evaluation set (slides, stage 1), and counts
+re-evaluates the fusioner with the slot's vote replaced by each label, exactly as if the real
+system had been run K times on the evaluation set (slides, stage 1). With ``labels=[...]``
+(any K, strings or integers) the engine counts the rows by vote pattern and the rule runs on
+that small table (:mod:`causalcost.data.patterns`); a binary log read with a positive label
+(bool, 0/1 or ``positive=``) is the case K = 2 with labels (P, N), counted by boolean keys,
+and gives
 
 * ``forced_p`` / ``forced_n``: the system's confusion under each intervention;
 * ``observed``: the system as deployed (the slot's own column among the data);
@@ -26,6 +30,7 @@ from causalcost.confusion import Confusion
 from causalcost.data.counting import count_arrays, count_votes
 from causalcost.data.frames import (
     Frame,
+    align_series,
     collect,
     fills_nulls,
     is_lazy,
@@ -33,8 +38,21 @@ from causalcost.data.frames import (
     require_columns,
 )
 from causalcost.data.labels import LabelRule, label_rule, votes_from_values
-from causalcost.data.multiclass_runs import MulticlassRuns, multiclass_forced_runs
-from causalcost.data.runs import ForcedRuns, counts_digest, system_confusion
+from causalcost.data.multiclass_fusioners import (
+    MULTICLASS_RULES,
+    MulticlassFusioner,
+    NetworkRule,
+    make_multiclass_fusioner,
+    plain_labels,
+)
+from causalcost.data.patterns import PatternCounter
+from causalcost.data.runs import (
+    ForcedRuns,
+    VotePatterns,
+    counts_digest,
+    forced_digest,
+    system_confusion,
+)
 from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
 from causalcost.errors import DataError, ValidationError
 from causalcost.network.fusioners import Fusioner
@@ -95,33 +113,36 @@ class DataCounter:
             self.memo["rows"] = (v[self.truth.column], *forced)
         return self.memo["rows"]
 
-    def _aligned(self, predictions: Any) -> Any:
-        """A pandas Series in the data's row order (by index), or refused when it cannot be."""
-        import pandas as pd
+    def own(self, predictions: Any, positive: Any = None) -> Confusion:
+        """The candidate's own confusion on the data's rows (column name or array)."""
+        positive = self.positive if positive is None else positive
+        if isinstance(predictions, str):
+            dtype = require_columns(self.frame, [predictions])[predictions]
+            rule = label_rule(predictions, dtype, positive)
+            fill = fills_nulls(self.frame)
+            counts = count_votes(self.frame, [self.truth, rule],
+                                 [self.truth.vote(fill=fill), rule.vote(fill=fill)])
+            return Confusion.from_array(counts)
+        y, _, _ = self.row_votes()
+        vote = self._candidate_votes(predictions, positive, len(y))
+        code = (~y).astype(np.int64) * 2 + (~vote).astype(np.int64)
+        tp, fn, fp, tn = np.bincount(code, minlength=4).tolist()
+        return Confusion(tp=tp, fn=fn, fp=fp, tn=tn)
 
-        if not isinstance(predictions, pd.Series):
-            return predictions
-        native = self.frame.to_native()
-        given = predictions.index
-        if isinstance(native, pd.DataFrame):
-            index = native.index
-            if given.equals(index):
-                return predictions
-            if (index.is_unique and given.is_unique and len(given) == len(index)
-                    and index.isin(given).all()):
-                return predictions.reindex(index)
+    def _candidate_votes(self, predictions: Any, positive: Any, rows: int) -> np.ndarray:
+        if is_lazy(self.frame):
             raise DataError(
-                "predictions is a pandas Series whose index does not match the data's index "
-                f"({len(given)} labels for {len(index)} rows, or other labels): align it "
-                "(predictions.reindex(data.index)) or pass predictions.to_numpy() in the data's "
-                "row order"
+                f"a candidate array needs rows in a known order, which a lazy {self.engine} "
+                "frame does not promise: pass the name of a column holding the candidate's "
+                "predictions, or count the runs on an eager frame (pandas, polars DataFrame, "
+                "pyarrow)"
             )
-        if isinstance(given, pd.RangeIndex) and given.start == 0 and given.step == 1:
-            return predictions
-        raise DataError(
-            f"predictions is a pandas Series with an index, but the {self.engine} data has no "
-            "index to align it with: pass predictions.to_numpy() in the data's row order"
-        )
+        vote = votes_from_values(align_series(self.frame, predictions, self.engine),
+                                 "predictions", positive)
+        if len(vote) != rows:
+            raise DataError(f"predictions has {len(vote)} values but the runs were counted on "
+                            f"{rows} rows; align it with the data's rows")
+        return vote
 
     def candidate(self, predictions: Any, positive: Any = None) -> Confusion:
         """The system's confusion with ``predictions`` (column name or array) in the slot."""
@@ -130,17 +151,9 @@ class DataCounter:
             dtype = require_columns(self.frame, [predictions])[predictions]
             return system_confusion(self.count([label_rule(predictions, dtype, positive)]))
         if is_lazy(self.frame):
-            raise DataError(
-                f"a candidate array needs rows in a known order, which a lazy {self.engine} "
-                "frame does not promise: pass the name of a column holding the candidate's "
-                "predictions, or count the runs on an eager frame (pandas, polars DataFrame, "
-                "pyarrow)"
-            )
+            self._candidate_votes(predictions, positive, 0)  # refused with the reason
         y, forced_p, forced_n = self.row_votes()
-        vote = votes_from_values(self._aligned(predictions), "predictions", positive)
-        if len(vote) != len(y):
-            raise DataError(f"predictions has {len(vote)} values but the runs were counted on "
-                            f"{len(y)} rows; align it with the data's rows")
+        vote = self._candidate_votes(predictions, positive, len(y))
         system = np.where(vote, forced_p, forced_n)
         code = (~y).astype(np.int64) * 2 + (~system).astype(np.int64)
         tp, fn, fp, tn = np.bincount(code, minlength=4).tolist()
@@ -164,8 +177,8 @@ def forced_runs(
     labels: Sequence[Any] | None = None,
     order: Sequence[Any] | None = None,
     label: Any = None,
-) -> ForcedRuns | MulticlassRuns:
-    """Count the system's runs with the slot forced to P and to N on logged predictions.
+) -> ForcedRuns:
+    """Count the system's runs with the slot forced to each label on logged predictions.
 
     Parameters
     ----------
@@ -177,9 +190,12 @@ def forced_runs(
     slot : str
         The model under evaluation; one of ``models``.
     fusioner : str or Fusioner
-        A rule name (``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``, ``"weighted"``,
-        ``"function"``) built with the options below, or a built :class:`Fusioner` (then
-        ``models`` defaults to its inputs).
+        A rule name built with the options below, or a built fusioner (then ``models``
+        defaults to its inputs). Binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
+        ``"weighted"``, ``"function"``. With ``labels=``: ``"plurality"``, ``"weighted"``,
+        ``"priority"``, ``"k_of_n"``, or a fusioner built by
+        :func:`causalcost.multiclass_fusioner` (any deterministic kind, a user function
+        included: it runs on the counted vote patterns, so on every engine).
     models : sequence of str
         The prediction columns, in the fusioner's input order, the slot among them.
     positive : optional
@@ -189,16 +205,22 @@ def forced_runs(
         (default): when the data has a column named after the slot; ``True``: that column is
         required; ``False``: ignore it (forced runs need only the *other* models' columns).
     k, weights, threshold, tie, function
-        Options of the rule, as in :func:`causalcost.make_fusioner`.
-    labels, order, label : optional
-        K-label systems: ``labels=[...]`` (the K labels, strings or integers) counts the K
-        forced runs instead (rules ``plurality``, ``weighted``, ``priority``, ``k_of_n``; see
-        :func:`causalcost.data.multiclass_runs.multiclass_forced_runs`) and returns
-        :class:`~causalcost.data.multiclass_runs.MulticlassRuns`.
+        Options of the rule, as in :func:`causalcost.make_fusioner` (with ``labels=``: ``k``,
+        ``weights``, ``tie`` (a label order or ``"slot"``), see
+        :func:`causalcost.data.multiclass_fusioners.make_multiclass_fusioner`).
+    labels : sequence, optional
+        The K labels (strings or integers) in the order of every axis, also the default tie
+        order: the runs count the K forced runs by vote pattern, and any value that is not
+        one of them is refused (column and value named). Without it the log is binary, read
+        with ``positive``.
+    order, label : optional
+        Options of the K-label rules ``priority`` and ``k_of_n``.
 
     Returns
     -------
     ForcedRuns
+        For any K: ``forced`` ``F[j, c, s]``, ``observed``, the kinds, ``with_candidate``;
+        binary runs also have the views ``forced_p``, ``forced_n``.
 
     Raises
     ------
@@ -224,14 +246,25 @@ def forced_runs(
       monotone_on_data: True
     >>> int(runs.kinds.loc["P", "always"]), runs.provenance["counts_sha256"][:12]
     (1, 'f06d0542aa7b')
+
+    Three labels: the forced runs ``F[j, c, s]`` and the system as logged.
+
+    >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "m1": [0, 1, 2, 0], "m2": [0, 2, 2, 1],
+    ...                    "m3": [1, 1, 0, 2]})
+    >>> runs = forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m3",
+    ...                    fusioner="plurality", labels=[0, 1, 2])
+    >>> runs.forced[2].tolist()  # slot forced to 2: a tie of three goes to the first label
+    [[1, 0, 0], [0, 0, 1], [1, 0, 1]]
+    >>> runs.observed.tolist(), runs.kinds.counts[(2, (0, 1, 0))]
+    ([[1, 0, 0], [0, 1, 0], [1, 0, 1]], 1)
     """
-    if labels is not None:  # K labels: a separate path (binary unchanged)
+    if labels is not None:  # K labels: counted by vote pattern
         if threshold is not None or function is not None or positive is not None:
             raise ValidationError("threshold=, function= and positive= are binary options; "
                                   "with labels= give weights=, order=, label=, k= or tie=")
-        return multiclass_forced_runs(data, truth=truth, slot=slot, labels=labels,
-                                      models=models, fusioner=fusioner, observed=observed,
-                                      tie=tie, weights=weights, order=order, label=label, k=k)
+        return _label_runs(data, truth=truth, slot=slot, labels=labels, models=models,
+                           fusioner=fusioner, observed=observed, tie=tie, weights=weights,
+                           order=order, label=label, k=k)
     if order is not None or label is not None:
         raise ValidationError("order= and label= are K-label options: give labels=[...]")
     fus, names = resolve_fusioner(fusioner, models, k=k, weights=weights, threshold=threshold,
@@ -258,3 +291,63 @@ def forced_runs(
     }
     return ForcedRuns(counts, slot=slot, models=names, fusioner=fus, provenance=provenance,
                       _counter=counter)
+
+
+def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[Any, ...],
+                    options: dict[str, Any]) -> MulticlassFusioner | NetworkRule:
+    """The K-label rule: a name built with ``options``, or a built fusioner checked."""
+    given = any(v is not None for v in options.values())
+    if isinstance(fusioner, MulticlassFusioner):
+        if given:
+            raise ValidationError("fusioner options apply to a rule name; this "
+                                  "MulticlassFusioner is already built")
+        if fusioner.labels != labels:
+            raise ValidationError(f"the fusioner's labels {list(fusioner.labels)} differ from "
+                                  f"labels={list(labels)}")
+        if models is not None and tuple(models) != fusioner.inputs:
+            raise ValidationError(f"models {list(models)} must be the fusioner's inputs "
+                                  f"{list(fusioner.inputs)}")
+        return fusioner
+    if hasattr(fusioner, "output") and hasattr(fusioner, "models"):  # cc.multiclass_fusioner
+        if given:
+            raise ValidationError("fusioner options apply to a rule name; this fusioner is "
+                                  "already built")
+        fus = NetworkRule.wrap(fusioner, labels)
+        if models is not None and tuple(models) != fus.inputs:
+            raise ValidationError(f"models {list(models)} must be the fusioner's models "
+                                  f"{list(fus.inputs)}")
+        return fus
+    if isinstance(fusioner, str):
+        if fusioner not in MULTICLASS_RULES:
+            raise ValidationError(f"fusioner {fusioner!r} is not a K-label rule; with labels= "
+                                  f"use one of {', '.join(MULTICLASS_RULES)}")
+        if models is None or isinstance(models, str):
+            raise ValidationError("models must list the prediction columns, e.g. "
+                                  "models=['m1', 'm2', 'm3']")
+        return make_multiclass_fusioner(fusioner, models, labels=labels, **options)
+    raise ValidationError(f"fusioner must be a rule name or a built fusioner, got {fusioner!r}")
+
+
+def _label_runs(data: Any, *, truth: str, slot: str, labels: Sequence[Any],
+                models: Sequence[str] | None, fusioner: Any, observed: bool | None,
+                **options: Any) -> ForcedRuns:
+    """:func:`forced_runs` with ``labels=``: rows counted by vote pattern on the engine."""
+    if labels is None or isinstance(labels, str):
+        raise ValidationError("labels must list the K labels (e.g. labels=['a', 'b', 'c']); "
+                              "their order fixes the axes and the default tie order")
+    names = plain_labels(labels)
+    fus = _label_fusioner(fusioner, models, names, options)
+    frame, source, use_slot, _ = log_columns(data, truth=truth, models=fus.inputs, slot=slot,
+                                             observed=observed)
+    counter = PatternCounter(frame, truth, fus.inputs, slot, names, fus, source["engine"])
+    classes, responses, sizes, extra = counter.patterns([slot] if use_slot else [])
+    runs = ForcedRuns(None, slot=slot, models=fus.inputs, fusioner=fus, _counter=counter,
+                      labels=names,
+                      patterns=VotePatterns(classes, responses, sizes,
+                                            extra[0] if use_slot else None))
+    runs.provenance.update(
+        {**source, "rows": int(sizes.sum()), "truth": truth, "models": list(fus.inputs),
+         "slot": slot, "slot_column": use_slot,
+         "labels": [v if isinstance(v, (str, int)) else repr(v) for v in names],
+         "fusioner": fus.description, "forced_sha256": forced_digest(runs.forced, names)})
+    return runs

@@ -17,8 +17,8 @@ import narwhals as nw
 
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["as_frame", "collect", "engine_error", "engine_name", "fills_nulls", "is_lazy",
-           "log_columns", "require_columns"]
+__all__ = ["align_series", "as_frame", "collect", "engine_error", "engine_name", "fills_nulls",
+           "is_lazy", "log_columns", "require_columns"]
 
 Frame = nw.DataFrame[Any] | nw.LazyFrame[Any]
 
@@ -178,3 +178,42 @@ def log_columns(data: Any, *, truth: str, models: Sequence[str], slot: object,
     use_slot = bool(observed) or (observed is None and slot in frame.collect_schema())
     columns = [truth, *(m for m in models if m != slot or use_slot)]
     return frame, source, use_slot, require_columns(frame, columns)
+
+
+def align_series(frame: Frame, predictions: Any, engine: str) -> Any:
+    """A pandas Series in the data's row order (by index), or refused when it cannot be.
+
+    Anything else is returned as given. A Series whose index is the data's, or a permutation
+    of it, is reordered to the data's rows; one with other labels is refused, never paired by
+    position (for data without an index, only a default ``RangeIndex`` is accepted).
+
+    >>> import narwhals as nw, pandas as pd
+    >>> frame = nw.from_native(pd.DataFrame({"y": [1, 0]}, index=[10, 11]))
+    >>> align_series(frame, pd.Series(["b", "a"], index=[11, 10]), "pandas").tolist()
+    ['a', 'b']
+    """
+    import pandas as pd
+
+    if not isinstance(predictions, pd.Series):
+        return predictions
+    native = frame.to_native()
+    given = predictions.index
+    if isinstance(native, pd.DataFrame):
+        index = native.index
+        if given.equals(index):
+            return predictions
+        if (index.is_unique and given.is_unique and len(given) == len(index)
+                and index.isin(given).all()):
+            return predictions.reindex(index)
+        raise DataError(
+            "predictions is a pandas Series whose index does not match the data's index "
+            f"({len(given)} labels for {len(index)} rows, or other labels): align it "
+            "(predictions.reindex(data.index)) or pass predictions.to_numpy() in the data's "
+            "row order"
+        )
+    if isinstance(given, pd.RangeIndex) and given.start == 0 and given.step == 1:
+        return predictions
+    raise DataError(
+        f"predictions is a pandas Series with an index, but the {engine} data has no "
+        "index to align it with: pass predictions.to_numpy() in the data's row order"
+    )

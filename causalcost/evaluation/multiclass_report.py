@@ -2,7 +2,7 @@
 stated confidence.
 
 :func:`evaluate_multiclass` is what :func:`causalcost.evaluate` runs for a
-:class:`~causalcost.sheet.multiclass_sheet.MulticlassSheet`. The candidate is its own K x K
+:class:`~causalcost.CostSheet` with labels. The candidate is its own K x K
 confusion ``N[c, j]`` (rows the true class) or its predictions. The bound:
 
 * the sheet's kinds, when the candidate was counted on the sheet's instances (same class
@@ -25,14 +25,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.data.multiclass_runs import label_frame
+from causalcost.data.runs import label_frame
 from causalcost.display import format_number, html_block, html_table
 from causalcost.errors import CountError, DataError, InfeasibleInputError, ValidationError
 from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_counts
 from causalcost.pricing.multiclass_result import MulticlassBound
-from causalcost.sheet.multiclass_sheet import MulticlassSheet
+from causalcost.sheet.costsheet import CostSheet as MulticlassSheet
 
 __all__ = ["MulticlassReport", "compare_multiclass", "evaluate_multiclass",
            "multiclass_confusion"]
@@ -243,7 +243,7 @@ def evaluate_multiclass(sheet: MulticlassSheet, candidate: Any, *,
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.sheet.multiclass_sheet import multiclass_sheet
+    >>> from causalcost.sheet.derivation import derive_labelled_sheet as multiclass_sheet
     >>> t = np.zeros((3, 3, 3))
     >>> for j in range(3):
     ...     t[:, j, j] = 1.0      # the system outputs what the slot says
@@ -310,7 +310,7 @@ def compare_multiclass(sheet: MulticlassSheet, candidates: Mapping[str, Any], *,
 
     Examples
     --------
-    >>> from causalcost.sheet.multiclass_sheet import multiclass_sheet
+    >>> from causalcost.sheet.derivation import derive_labelled_sheet as multiclass_sheet
     >>> t = np.zeros((2, 2, 2))
     >>> t[:, 0, 0] = t[:, 1, 1] = 1.0
     >>> sheet = multiclass_sheet(t, [[0, 1], [4, 0]], slot="m", labels=["a", "b"],

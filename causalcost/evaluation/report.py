@@ -383,11 +383,7 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
 
 def _multiclass(sheet: object) -> bool:
     """A K-label sheet (its module, and scipy's solvers, load only when one is evaluated)."""
-    if isinstance(sheet, CostSheet):
-        return False
-    from causalcost.sheet.multiclass_sheet import MulticlassSheet
-
-    return isinstance(sheet, MulticlassSheet)
+    return isinstance(sheet, CostSheet) and sheet.labels is not None
 
 
 def coverage_text(confidence: float, *, exact: bool = False) -> str:

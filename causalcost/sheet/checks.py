@@ -342,3 +342,83 @@ def _check_kinds_agree(s: SheetFields, bad: str) -> None:
         if not _same_rates(counted_rates, s.rates):
             raise SheetError(f"{bad}'monotonicity.kinds' imply the rates {counted_rates!r}, the "
                              f"sheet's 'rates' are {s.rates!r}")
+
+
+# ------------------------------------------------------------------ sheets with K labels
+#: Tolerance between a labelled sheet's table and the rates of its forced runs.
+LABELLED_TOLERANCE = 1e-9
+
+
+def check_labelled(s: Any) -> dict[str, Any]:
+    """A labelled sheet's fields, normalised and checked against each other.
+
+    The labels are K distinct strings; the costs ``C[c, s]`` a finite (K, K) matrix; the table
+    ``T[c, j, s]`` has a distribution per row; the forced runs ``F[j, c, s]`` count the same
+    instances in every run and give the table; the kinds (response vectors) imply the forced
+    runs; and the assumption ``"monotone"`` holds on the sheet's own evidence: no instance of
+    the kinds costs more with the slot forced to its true class than forced to another label,
+    and a stored check says monotone (for these costs). Returns the normalised fields (the
+    sheet stores them); raises :class:`~causalcost.errors.ValidationError` or
+    :class:`~causalcost.errors.MonotonicityError` naming what disagrees.
+    """
+    from causalcost.errors import MonotonicityError
+    from causalcost.pricing.multiclass_costs import as_table_array
+    from causalcost.pricing.multiclass_inputs import check_costs, check_counts, check_labels
+    from causalcost.pricing.multiclass_kinds import read_multiclass_kinds
+
+    labels = check_labels(s.labels, len(s.labels))
+    k = len(labels)
+    costs = check_costs(s.costs, k)
+    table = as_table_array(s.table)
+    if table.shape[0] != k:
+        raise ValidationError(f"the table has {table.shape[0]} labels, labels {k}")
+    if s.assumption not in ASSUMPTIONS:
+        raise ValidationError(f"assumption ({s.assumption!r}) must be 'none' or 'monotone'")
+    forced = None
+    if s.forced is not None:
+        f = check_counts("forced_runs", s.forced, 3, k, integer=True)
+        forced = np.asarray(f.tolist(), dtype=np.int64)
+        sizes = forced.sum(axis=2)  # [j, c]
+        if not (sizes == sizes[0]).all():
+            raise ValidationError("every forced run must count the same instances: the "
+                                  f"class sizes differ between runs ({sizes.tolist()})")
+        rates = forced / np.where(sizes[:, :, None] > 0, sizes[:, :, None], 1)
+        if not np.allclose(np.transpose(rates, (1, 0, 2)), table, atol=LABELLED_TOLERANCE):
+            raise ValidationError("the table differs from the rates of the forced runs")
+    kinds = None
+    if s.kinds is not None:
+        kinds = read_multiclass_kinds(s.kinds, k, labels)
+        if forced is None or not np.array_equal(
+                np.asarray(kinds.forced().tolist(), dtype=np.int64), forced):
+            raise ValidationError("the kinds must imply the sheet's forced runs (they are "
+                                  "counted on the same instances)")
+    m = s.monotonicity
+    if m is not None:
+        if not isinstance(m, Mapping) or not isinstance(m.get("is_monotone"), bool):
+            raise SheetError("field 'monotonicity' must be a record with 'is_monotone' true or "
+                             "false")
+        if evidence_source(m) not in EVIDENCE_SOURCES:
+            raise SheetError(f"field 'monotonicity.source' ({evidence_source(m)!r}) must be one "
+                             f"of {', '.join(map(repr, EVIDENCE_SOURCES))}")
+    if s.assumption == "monotone":
+        if kinds is not None:
+            for (c, r), n in kinds.counts.items():
+                if any(costs[c, r[c]] > costs[c, out] for out in r):
+                    raise MonotonicityError(
+                        f"{n} instance(s) of class {labels[c]!r} have response vector "
+                        f"{[labels[out] for out in r]}: forced to the right label the system "
+                        "costs more than forced to another, so the monotone assumption "
+                        "fails on the sheet's own data; use assumption='none'")
+        if m is not None and m["is_monotone"] is False:
+            raise MonotonicityError(
+                "the monotone assumption is false for this system and these costs "
+                f"({evidence_source(m)} check: {m.get('violation') or 'not monotone'}); "
+                "use assumption='none'")
+        if m is not None and m.get("costs") is not None and not np.array_equal(
+                np.asarray(m["costs"], dtype=float), costs):
+            raise MonotonicityError(
+                "the monotonicity check was made for other costs than the sheet's (for K "
+                "labels it depends on the costs): check the system again with these costs "
+                "(derive the sheet from the system), or use assumption='none'")
+    return {"labels": labels, "costs": costs, "table": table, "forced": forced,
+            "kinds": kinds}

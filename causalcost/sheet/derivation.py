@@ -14,7 +14,12 @@ in one of two ways:
   provenance describes the data.
 
 Both end in :func:`derive_sheet`, which takes the rates (or a table) and the system's cost
-matrix, checks them against the assumption, and computes the two model cost matrices.
+matrix, checks them against the assumption, and computes the two model cost matrices. The same
+calls take K labels: a K-label system (:func:`sheet_from_network`), K-label forced runs or a
+table ``T[c, j, s]`` with ``labels=`` (:func:`derive_sheet`) give a sheet with labels, and the
+monotone assumption follows one rule for every K: it needs evidence (a check of the system for
+these costs, the instances counted on data, or the owner's declaration) and is refused when the
+evidence says it is false.
 
 Examples
 --------
@@ -41,6 +46,7 @@ import pandas as pd
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import (
+    CausalCostError,
     CausalCostWarning,
     InfeasibleInputError,
     InputTypeError,
@@ -60,6 +66,7 @@ from causalcost.sheet.costsheet import CostSheet
 
 __all__ = [
     "data_evidence",
+    "derive_labelled_sheet",
     "derive_sheet",
     "network_provenance",
     "sheet_from_forced_runs",
@@ -90,15 +97,21 @@ def derive_sheet(
     assumption: str = "monotone",
     monotonicity: MonotonicityCheck | pd.DataFrame | Mapping[str, Any] | str | None = None,
     provenance: Mapping[str, Any] | None = None,
+    labels: Any = None,
+    kinds: bool = True,
+    created: str | None = None,
 ) -> CostSheet:
     """Derive the cost sheet of a slot from its interventional rates and the system's costs.
 
     Parameters
     ----------
-    table : InterventionalTable or ErrorRates
-        The slot's interventional table (kept, with its intervals) or just its rates.
-    costs : CostMatrix
-        The system's cost matrix.
+    table : InterventionalTable, ErrorRates, ForcedRuns, MulticlassTable or array (K, K, K)
+        The slot's interventional table (kept, with its intervals) or just its rates. For K
+        labels: forced runs counted with ``labels=`` (the sheet holds the runs, their rates and,
+        with ``kinds=True``, the response vectors), a K-label table, or an array
+        ``T[c, j, s]`` with ``labels=`` (see :func:`derive_labelled_sheet`).
+    costs : CostMatrix or (K, K) matrix
+        The system's cost matrix (for K labels ``C[c, s]``, rows the true class).
     slot : str, optional
         The slot's name; defaults to the table's (required with bare ``ErrorRates``).
     system_name : str, default "system"
@@ -125,6 +138,8 @@ def derive_sheet(
         the sheet records ``{"source": "unspecified"}`` and a :class:`CausalCostWarning` says
         so; so does one when neither ``prior`` nor ``class_counts`` (nor forced runs) is given
         (the sheet then records no class sizes and candidates use their own).
+    labels, kinds, created : optional
+        For K labels (see :func:`derive_labelled_sheet`).
 
     Returns
     -------
@@ -158,6 +173,11 @@ def derive_sheet(
     Traceback (most recent call last):
     causalcost.errors.InfeasibleInputError: with the slot forced to the correct class ...
     """
+    if _labelled_source(table, labels):
+        return derive_labelled_sheet(table, costs, slot=slot, labels=labels,
+                                     assumption=assumption, system_name=system_name,
+                                     kinds=kinds, monotonicity=monotonicity,
+                                     provenance=provenance, created=created)
     if isinstance(table, InterventionalTable):
         rates, kept = table.error_rates, table
         if slot is not None and slot != table.slot:
@@ -229,8 +249,159 @@ def derive_sheet(
         error_transition_matrix=error_transition_matrix(rates, costs),
         assumption=assumption, monotonicity=mono,
         provenance=dict(provenance) if provenance is not None else {"source": "unspecified"},
-        created=_now(), causalcost_version=_version(),
+        created=created or _now(), causalcost_version=_version(),
     )
+
+
+def _labelled_source(table: Any, labels: Any) -> bool:
+    """Whether ``table`` (with ``labels``) is a K-label source."""
+    from causalcost.data.runs import ForcedRuns
+
+    if isinstance(table, ForcedRuns):
+        return table.labels is not None
+    if isinstance(table, (InterventionalTable, ErrorRates)):
+        return False
+    return labels is not None or getattr(table, "labels", None) is not None or isinstance(
+        table, (np.ndarray, list, tuple))
+
+
+def _labelled_evidence(m: Any, costs: np.ndarray) -> dict[str, Any] | None:
+    """The evidence of a sheet with labels: a check of the system for ``costs``, a record,
+    or the owner's declaration."""
+    if m is None:
+        return None
+    if isinstance(m, str):
+        return _monotonicity_dict(m)
+    if hasattr(m, "is_monotone") and hasattr(m, "checked"):  # check_multiclass_monotonicity
+        return {"source": "network", "is_monotone": bool(m.is_monotone),
+                "violation": m.violation, "checked": int(m.checked), "costs": costs.tolist()}
+    if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
+        return dict(m)
+    raise InputTypeError("monotonicity must be check_multiclass_monotonicity(...), a record "
+                         f"with is_monotone, or 'declared', got {type(m).__name__}")
+
+
+def derive_labelled_sheet(
+    source: Any, costs: Any, *, slot: str | None = None, labels: Any = None,
+    assumption: str = "none", system_name: str = "system", kinds: bool = True,
+    monotonicity: Any = None, provenance: Mapping[str, Any] | None = None,
+    created: str | None = None,
+) -> CostSheet:
+    """Derive a sheet with labels (any K) from forced runs (data) or an interventional table.
+
+    Reached through :func:`derive_sheet`, :func:`sheet_from_network` and
+    :func:`causalcost.sheet_from_data` with K-label inputs.
+
+    Parameters
+    ----------
+    source : ForcedRuns, MulticlassTable or array (K, K, K)
+        Forced runs counted with ``labels=`` (the sheet holds the runs, their rates and, with
+        ``kinds=True``, the response vectors), or a table ``T[c, j, s]`` (probability form).
+    costs : (K, K) matrix, DataFrame or object with ``to_numpy()``
+        ``C[c, s]`` (rows the true class); labelled costs are matched to the labels by name.
+    slot, labels : optional
+        Taken from the runs or the table; required for a bare array.
+    assumption : {"none", "monotone"}
+        ``"monotone"`` needs evidence and is refused when it is false: the runs' own instances
+        (for these costs), ``monotonicity`` (``check_multiclass_monotonicity(system, costs)``,
+        a record, or ``"declared"``).
+    system_name : str
+    kinds : bool
+        Keep the runs' response vectors (exact kinds bound for candidates counted on the same
+        instances).
+    monotonicity : optional
+        The evidence for a table (see ``assumption``).
+    provenance : mapping, optional
+        Where the numbers come from (merged over the runs' provenance).
+    created : str, optional
+        ISO timestamp (default: now, UTC).
+
+    Returns
+    -------
+    CostSheet
+        With ``labels``; written as version 3.
+
+    Raises
+    ------
+    ValidationError
+        Missing slot or labels, a class the runs never saw, costs of the wrong shape.
+    MonotonicityError
+        ``assumption="monotone"`` without evidence, or with evidence that it is false.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, causalcost as cc
+    >>> df = pd.DataFrame({"y": list("abcabc"), "m1": list("abcaba"), "m2": list("abbcbc"),
+    ...                    "m3": list("aacabc")})
+    >>> runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m3",
+    ...                       fusioner="plurality", labels=["a", "b", "c"])
+    >>> sheet = derive_labelled_sheet(runs, 1 - np.eye(3), created="2026-01-01T00:00:00+00:00")
+    >>> sheet.form, sheet.class_sizes.tolist(), sheet.assumption
+    ('counts', [2, 2, 2], 'none')
+    """
+    from causalcost.data.runs import ForcedRuns, cost_array
+    from causalcost.pricing.multiclass_costs import as_table_array
+
+    _check_assumption(assumption)
+    prov: dict[str, Any] = {}
+    forced = found_kinds = None
+    evidence: Any = monotonicity
+    if isinstance(source, ForcedRuns):
+        if source.labels is None:
+            raise ValidationError("binary forced runs give a binary sheet: use "
+                                  "cc.sheet_from_data(runs, costs)")
+        names = source.label_names
+        if labels is not None and tuple(str(v) for v in labels) != names:
+            raise ValidationError(f"labels {list(labels)} differ from the runs' labels "
+                                  f"{list(names)}")
+        if slot is not None and slot != source.slot:
+            raise ValidationError(f"slot {slot!r} differs from the runs' slot {source.slot!r}")
+        slot = source.slot
+        forced = np.asarray(source.forced)
+        sizes = forced[0].sum(axis=1)
+        empty = [names[c] for c in range(len(names)) if sizes[c] == 0]
+        if empty:
+            raise ValidationError(f"the runs hold no instance of class {empty[0]!r}, so its "
+                                  "rates are unknown; count the runs on data with every class")
+        table = source.rates()
+        found_kinds = source.response_kinds if kinds else None
+        prov = {k: v for k, v in source.provenance.items() if k != "file"}
+        prov["fusioner"] = source.fusioner.description
+        matrix = cost_array(costs, names)
+        if evidence is None:
+            evidence = {"source": "data", "is_monotone": source.monotone_for(matrix)}
+    else:
+        names = tuple(str(v) for v in (labels if labels is not None
+                                        else getattr(source, "labels", ()) or ()))
+        slot = slot if slot is not None else getattr(source, "slot", None)
+        table = as_table_array(source)
+        if not names:
+            raise ValidationError("labels= is required with a table given as an array")
+        prov["method"] = getattr(source, "method", "table")
+        matrix = cost_array(costs, names)
+    if not isinstance(slot, str) or not slot:
+        raise ValidationError("slot= is required (the model the sheet prices)")
+    mono = _labelled_evidence(evidence, matrix)
+    if assumption == "monotone" and mono is None:
+        raise MonotonicityError(
+            "the monotone assumption needs evidence: pass the system's check for these costs "
+            "(monotonicity=cc.check_multiclass_monotonicity(system, costs)), count the sheet "
+            "on data, or monotonicity='declared' to declare it as the system owner (reports "
+            "will say it is unchecked); or use assumption='none'")
+    prov.update(dict(provenance or {}))
+    return CostSheet.labelled(slot=slot, system_name=system_name, labels=names, costs=matrix,
+                              table=table, assumption=assumption, forced=forced,
+                              kinds=found_kinds,
+                              monotonicity=mono if assumption == "monotone" else None,
+                              provenance=prov, created=created or _now(),
+                              causalcost_version=_version())
+
+
+def multiclass_sheet(source: Any, costs: Any, **options: Any) -> CostSheet:
+    """Deprecated: :func:`derive_sheet` (or :func:`derive_labelled_sheet`) for any K."""
+    warnings.warn("multiclass_sheet is deprecated: use cc.derive_sheet(source, costs, ...) "
+                  "(one sheet type for any number of labels)", DeprecationWarning, stacklevel=2)
+    return derive_labelled_sheet(source, costs, **options)
 
 
 def _warn_unspecified(provenance: Mapping[str, Any] | None, prior: float | None) -> None:
@@ -406,7 +577,11 @@ def sheet_from_network(
     Parameters
     ----------
     network : str, Path or System
-    costs : CostMatrix
+        A binary or a K-label system (a K-label network file, or a system built with
+        ``labels=``): the latter gives a sheet with labels, its monotonicity checked for
+        ``costs`` (:func:`causalcost.check_multiclass_monotonicity`).
+    costs : CostMatrix or (K, K) matrix
+        For K labels ``C[c, s]`` (rows the true class; labelled costs matched by name).
     slot : str, optional
         Defaults to the network's slot.
     method, samples, seed
@@ -434,6 +609,13 @@ def sheet_from_network(
                              or seed < 0):
         raise ValidationError(f"seed ({seed!r}) must be a non-negative integer or None: the sheet "
                               "records it so that the table can be sampled again")
+    if getattr(network, "is_multiclass", False):
+        network = network if slot is None else network.with_slot(slot)
+        return _labelled_from_network(
+            network, costs, {"source": "network", "network": network.name,
+                             "description": "built in Python (no network file)"},
+            method=method, samples=samples, seed=seed, assumption=assumption, check=check,
+            confidence=confidence, interval=interval, provenance=provenance)
     if isinstance(network, System):
         system = network if slot is None else network.with_slot(slot)
         source: dict[str, Any] = {"source": "network", "network": system.name,
@@ -442,6 +624,11 @@ def sheet_from_network(
         system = load_network(network, slot=slot)
         source = network_provenance(network)
         source["network"] = system.name
+        if getattr(system, "is_multiclass", False):  # a K-label network file
+            return _labelled_from_network(
+                system, costs, source, method=method, samples=samples, seed=seed,
+                assumption=assumption, check=check, confidence=confidence, interval=interval,
+                provenance=provenance)
     else:
         raise InputTypeError(f"network must be a path, a shipped network name or a System, "
                              f"got {type(network).__name__}")
@@ -468,3 +655,35 @@ def sheet_from_network(
     return derive_sheet(table, costs, system_name=system.name, prior=prior,
                         class_counts=class_counts, assumption=assumption,
                         monotonicity=monotonicity, provenance=source)
+
+
+def _labelled_from_network(system: Any, costs: Any, source: dict[str, Any], *, method: str,
+                           samples: int, seed: int | None, assumption: str, check: bool,
+                           confidence: float, interval: str,
+                           provenance: Mapping[str, Any] | None) -> CostSheet:
+    """:func:`sheet_from_network` for a K-label system (its file already read)."""
+    from causalcost.data.runs import cost_array
+    from causalcost.inference.query import interventional_table
+    from causalcost.pricing.multiclass_monotonicity import check_multiclass_monotonicity
+
+    if provenance is not None:
+        source = dict(provenance)
+    slot = system.require_slot()
+    matrix = cost_array(costs, system.labels)
+    table = interventional_table(system, slot, method=method, samples=samples, seed=seed,
+                                 confidence=confidence, interval=interval)
+    evidence: Any = None
+    if check:
+        try:
+            evidence = check_multiclass_monotonicity(system, matrix, slot)
+        except CausalCostError as exc:
+            if assumption == "monotone":
+                raise MonotonicityError(
+                    f"cannot verify the monotone assumption: {exc}. Pass assumption='none' "
+                    "(assumption-free bounds), or check=False to assume monotonicity "
+                    "unverified") from None
+    elif assumption == "monotone":
+        evidence = "declared"  # assumed unverified, as asked: every report says so
+    return derive_labelled_sheet(table, matrix, slot=slot, labels=system.labels,
+                                 assumption=assumption, system_name=system.name,
+                                 monotonicity=evidence, provenance=source)

@@ -51,11 +51,14 @@ def sheet_from_data(
     ----------
     data : data frame, path or ForcedRuns
         Any frame :func:`causalcost.forced_runs` reads (pandas, polars, pyarrow, DuckDB,
-        Dask, PySpark, a ``.csv`` / ``.parquet`` path), or runs already counted.
-    costs : CostMatrix
-        The system's cost matrix.
+        Dask, PySpark, a ``.csv`` / ``.parquet`` path), or runs already counted (any K).
+    costs : CostMatrix or (K, K) matrix
+        The system's cost matrix (for K labels ``C[c, s]``, rows the true class).
     truth, slot, fusioner, models, positive, **fusioner_options
-        As in :func:`causalcost.forced_runs` (not needed with ``ForcedRuns``).
+        As in :func:`causalcost.forced_runs` (not needed with ``ForcedRuns``); with
+        ``labels=[...]`` the log has K labels and the sheet holds them, its forced runs and
+        kinds (the monotone assumption then depends on the costs: an instance must not cost
+        more with the slot forced to its true class than forced to another label).
     description : str, optional
         What the data are (recorded as the provenance, beside the engine, rows and a hash of
         the counts); by default the engine and row count.
@@ -73,11 +76,13 @@ def sheet_from_data(
     Returns
     -------
     CostSheet
+        Binary, or with labels (version 3) for K-label runs.
 
     Raises
     ------
     MonotonicityError
-        ``assumption="monotone"`` while some instance fails only because the slot is right.
+        ``assumption="monotone"`` while some instance fails only because the slot is right
+        (for K labels: costs more with the slot right).
 
     Examples
     --------
@@ -91,6 +96,18 @@ def sheet_from_data(
     >>> sheet.assumption, sheet.monotonicity["source"], sheet.class_counts == (int(y.sum()),
     ...                                                                       3000 - int(y.sum()))
     ('monotone', 'data', True)
+
+    Three labels (``labels=``), costs ``C[c, s]``:
+
+    >>> labels = ["ok", "flu", "covid"]
+    >>> y3 = rng.integers(0, 3, 600)
+    >>> logs3 = pd.DataFrame({"y": [labels[i] for i in y3], **{
+    ...     m: [labels[i] for i in np.where(rng.random(600) < 0.7, y3, rng.integers(0, 3, 600))]
+    ...     for m in ("a", "b", "c")}})
+    >>> sheet3 = sheet_from_data(logs3, 1 - np.eye(3), truth="y", models=["a", "b", "c"],
+    ...                          slot="b", fusioner="plurality", labels=labels)
+    >>> sheet3.label_names, sheet3.form, int(sheet3.class_sizes.sum())
+    (('ok', 'flu', 'covid'), 'counts', 600)
     """
     if isinstance(data, ForcedRuns):
         runs = data
@@ -100,6 +117,10 @@ def sheet_from_data(
                                   "models= for a rule name) to count the forced runs")
         runs = forced_runs(data, truth=truth, slot=slot, fusioner=fusioner, models=models,
                            positive=positive, **fusioner_options)
+    if runs.labels is not None:
+        return _labelled_from_data(runs, costs, description=description,
+                                   system_name=system_name, assumption=assumption,
+                                   row_ids=row_ids)
     evidence = data_evidence(runs.kinds)
     if assumption is None:
         assumption = "monotone" if runs.monotone_on_data else "none"
@@ -111,18 +132,51 @@ def sheet_from_data(
     table = InterventionalTable.from_forced(runs.slot, runs.forced_p, runs.forced_n,
                                             confidence=confidence,
                                             interval_method=interval_method)
+    provenance = _data_provenance(runs, description)
+    _fingerprint(provenance, row_ids, runs.n)
+    return derive_sheet(table, costs, system_name=system_name, forced_p=runs.forced_p,
+                        forced_n=runs.forced_n, assumption=assumption,
+                        monotonicity=evidence, provenance=provenance)
+
+
+def _data_provenance(runs: ForcedRuns, description: str | None) -> dict[str, Any]:
+    """The runs' provenance (plain values) with ``source`` data and a description."""
     provenance = {key: value for key, value in runs.provenance.items()
                   if isinstance(value, (str, int, float, bool)) or value is None}
     rows = provenance.get("rows", runs.n)
     provenance.update(source="data", description=description or
                       f"{rows} logged instances ({provenance.get('engine', 'data frame')})")
-    if row_ids is not None:
-        from causalcost.sheet.instances import FINGERPRINT_KEY, row_fingerprint
+    return provenance
 
-        if len(row_ids) != runs.n:
-            raise ValidationError(f"row_ids has {len(row_ids)} identifiers but the forced runs "
-                                  f"were counted on {runs.n} rows: give one per row of data")
-        provenance[FINGERPRINT_KEY] = row_fingerprint(row_ids)
-    return derive_sheet(table, costs, system_name=system_name, forced_p=runs.forced_p,
-                        forced_n=runs.forced_n, assumption=assumption,
-                        monotonicity=evidence, provenance=provenance)
+
+def _fingerprint(provenance: dict[str, Any], row_ids: Any, rows: int) -> None:
+    """Record the rows' fingerprint (``row_ids``: one identifier per row counted)."""
+    if row_ids is None:
+        return
+    from causalcost.sheet.instances import FINGERPRINT_KEY, row_fingerprint
+
+    if len(row_ids) != rows:
+        raise ValidationError(f"row_ids has {len(row_ids)} identifiers but the forced runs "
+                              f"were counted on {rows} rows: give one per row of data")
+    provenance[FINGERPRINT_KEY] = row_fingerprint(row_ids)
+
+
+def _labelled_from_data(runs: ForcedRuns, costs: Any, *, description: str | None,
+                        system_name: str, assumption: str | None, row_ids: Any) -> CostSheet:
+    """:func:`sheet_from_data` for K-label runs: the sheet holds the runs and their kinds."""
+    from causalcost.data.runs import cost_array
+    from causalcost.sheet.derivation import derive_labelled_sheet
+
+    matrix = cost_array(costs, runs.label_names)
+    monotone = runs.monotone_for(matrix)
+    if assumption is None:
+        assumption = "monotone" if monotone else "none"
+    elif assumption == "monotone" and not monotone:
+        raise MonotonicityError(
+            "the data hold instances that cost more with the slot forced to their true class "
+            "than forced to another label: the system is not monotone in the slot for these "
+            "costs on these data; use assumption='none' (the default here)")
+    provenance = _data_provenance(runs, description)
+    _fingerprint(provenance, row_ids, runs.n)
+    return derive_labelled_sheet(runs, matrix, assumption=assumption, system_name=system_name,
+                                 provenance=provenance)

@@ -1,4 +1,9 @@
-"""The cost sheet's JSON schema, version 2 (version 1 still read): a sheet's JSON, field by field.
+"""The cost sheet's JSON schema: a sheet's JSON, field by field, for any number of labels.
+
+Two current layouts, one sheet type (:class:`causalcost.CostSheet`): version 2 for a binary
+sheet (classes P and N, the four rates ``e_P(P)``...; version 1, without a digest, still read)
+and version 3 for a sheet with labels (any K: ``labels``, ``costs`` ``C[c][s]``, ``table``
+``T[c][j][s]``, ``forced_runs`` ``F[j][c][s]``, ``kinds``, ``monotonicity``).
 
 A sheet on disk is a JSON object with ``format`` :data:`SHEET_FORMAT` and ``version``
 :data:`SHEET_VERSION` (written by :meth:`causalcost.CostSheet.to_dict`). Reading it checks
@@ -29,8 +34,8 @@ from causalcost.sheet.signature import read_signature
 SHEET_FORMAT = "causalcost-sheet"
 #: The sheet version this causalcost writes.
 SHEET_VERSION = 2
-#: The versions it reads: 1 (no digest; reports say it cannot be verified) and 2.
-READ_VERSIONS = (1, 2)
+#: The versions it reads: 1 (no digest; reports say it cannot be verified), 2 and 3 (labels).
+READ_VERSIONS = (1, 2, 3)
 
 _REQUIRED = ("format", "version", "created", "causalcost_version", "slot", "system_name",
              "provenance", "assumption", "costs", "rates", "derived")
@@ -180,6 +185,8 @@ def _sheet_fields(data: Any) -> dict[str, Any]:
         raise SheetError(f"sheet version {version!r} is not supported: this causalcost reads "
                          f"versions {', '.join(map(str, READ_VERSIONS))} (whole numbers); "
                          "derive the sheet again with it")
+    if version == LABELLED_VERSION:
+        return labelled_fields(d)
     _check_digest(d, version)
     d = _fields(d, "", _REQUIRED, _OPTIONAL)
     derived = _fields(d["derived"], "derived", _DERIVED)
@@ -238,3 +245,72 @@ def _check_digest(data: Mapping[str, Any], version: int) -> None:
             "the sheet's content does not match its digest: it was changed after it was "
             f"issued (digest {stored[:19]}..., content {actual[:19]}...); ask the system "
             "owner for the sheet they issued")
+
+
+# ------------------------------------------------------------------ sheets with K labels
+#: The version of sheets with labels (any K): the labels, ``costs`` ``C[c][s]``, ``table``
+#: ``T[c][j][s]``, ``forced_runs`` ``F[j][c][s]``, ``kinds`` and, optionally, ``monotonicity``.
+LABELLED_VERSION = 3
+_LABELLED_REQUIRED = ("format", "version", "created", "causalcost_version", "slot",
+                      "system_name", "provenance", "labels", "assumption", "costs", "table",
+                      "derived", "digest")
+_LABELLED_OPTIONAL = ("forced_runs", "kinds", "signature", "monotonicity")
+
+
+def labelled_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a version 3 sheet's JSON (digest first); the sheet's keyword arguments.
+
+    The sheet built from them then checks that table, forced runs, kinds and assumption
+    agree (:func:`causalcost.sheet.checks.check_labelled`), and the caller that the stored
+    derived matrices are the recomputed ones (:func:`check_labelled_derived`).
+    """
+    missing = [k for k in _LABELLED_REQUIRED if k not in data]
+    if missing:
+        raise SheetError(f"sheet version {LABELLED_VERSION} (labels) is missing required "
+                         f"field(s) {missing}; versions 1 and 2 are the binary sheets")
+    unknown = sorted(set(data) - set(_LABELLED_REQUIRED) - set(_LABELLED_OPTIONAL))
+    if unknown:
+        raise SheetError(f"unknown field(s) {unknown}; valid: "
+                         f"{[*_LABELLED_REQUIRED, *_LABELLED_OPTIONAL]}")
+    digest = data["digest"]
+    stored = digest.get("sha256") if isinstance(digest, Mapping) else None
+    if not isinstance(stored, str) or content_digest(data) != stored:
+        raise SheetError("the sheet's content does not match its digest: it was changed "
+                         "after it was issued; ask the system owner for the sheet they issued")
+    for name in ("slot", "system_name", "created", "causalcost_version", "assumption"):
+        _string(data[name], name)
+    if not isinstance(data["labels"], list) or not all(isinstance(v, str)
+                                                       for v in data["labels"]):
+        raise SheetError("field 'labels' must be a list of strings")
+    _mapping(data["provenance"], "provenance")
+    _fields(data["derived"], "derived", _DERIVED)
+    kinds = None
+    if data.get("kinds") is not None:
+        if not isinstance(data["kinds"], list):
+            raise SheetError("field 'kinds' must be a list of records")
+        try:
+            kinds = {(r["class"], tuple(r["response"])): r["count"] for r in data["kinds"]}
+        except (TypeError, KeyError) as exc:
+            raise SheetError(f"field 'kinds': each record needs class, response and "
+                             f"count ({exc})") from None
+    monotonicity = data.get("monotonicity")
+    if monotonicity is not None:
+        monotonicity = dict(_mapping(monotonicity, "monotonicity"))
+    return dict(slot=data["slot"], system_name=data["system_name"],
+                labels=tuple(data["labels"]), costs=data["costs"], table=data["table"],
+                assumption=data["assumption"], forced=data.get("forced_runs"), kinds=kinds,
+                monotonicity=monotonicity, provenance=dict(data["provenance"]),
+                created=data["created"], causalcost_version=data["causalcost_version"],
+                signature=data.get("signature"), read_version=LABELLED_VERSION)
+
+
+def check_labelled_derived(data: Mapping[str, Any], m1: np.ndarray, m2: np.ndarray) -> None:
+    """The stored ``derived`` matrices are the ones recomputed from table and costs."""
+    for name, mine in (("expected_cost_matrix", m1), ("error_transition_matrix", m2)):
+        try:
+            stored = np.asarray(data["derived"][name], dtype=float)
+        except (TypeError, ValueError):
+            raise SheetError(f"field 'derived.{name}' must be a K x K matrix") from None
+        if stored.shape != mine.shape or not np.allclose(stored, mine, rtol=1e-12, atol=1e-12):
+            raise SheetError(f"tampered or inconsistent sheet: 'derived.{name}' differs from "
+                             "the table and costs")

@@ -1,5 +1,5 @@
-"""The multi-class sheet (version 3): derivation, JSON round trip, digest and signature,
-evaluate/compare for K-label candidates, the high-confidence worst case."""
+"""Sheets with labels (one CostSheet type, version 3): derivation, JSON round trip, digest and
+signature, evaluate/compare for K-label candidates, the high-confidence worst case."""
 
 from __future__ import annotations
 
@@ -38,23 +38,23 @@ def data() -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def runs(data: pd.DataFrame) -> cc.MulticlassRuns:
+def runs(data: pd.DataFrame) -> cc.ForcedRuns:
     return cc.forced_runs(data, truth="truth", models=MODELS, slot="m2", fusioner="plurality",
                           labels=LABELS)
 
 
 @pytest.fixture(scope="module")
-def sheet(runs: cc.MulticlassRuns) -> cc.MulticlassSheet:
-    return cc.multiclass_sheet(runs, COSTS, system_name="zoo", created=CREATED)
+def sheet(runs: cc.ForcedRuns) -> cc.CostSheet:
+    return cc.derive_sheet(runs, COSTS, system_name="zoo", assumption="none", created=CREATED)
 
 
-def test_round_trip_digest_and_version(sheet: cc.MulticlassSheet, tmp_path) -> None:
+def test_round_trip_digest_and_version(sheet: cc.CostSheet, tmp_path) -> None:
     path = sheet.save(tmp_path / "sheet.json")
     raw = json.loads(path.read_text())
     assert raw["version"] == 3 and raw["labels"] == LABELS
     assert raw["digest"]["sha256"] == sheet.digest
     again = cc.load_sheet(path)
-    assert isinstance(again, cc.MulticlassSheet) and again == sheet
+    assert isinstance(again, cc.CostSheet) and again == sheet
     np.testing.assert_array_equal(again.forced, sheet.forced)
     assert again.kinds == sheet.kinds
     # edited after issue: refused, even with the derived matrices recomputed
@@ -78,17 +78,17 @@ def test_binary_sheets_still_load(tmp_path) -> None:
     assert json.loads((tmp_path / "b.json").read_text())["version"] == 2
 
 
-def test_sign_and_verify_a_multiclass_sheet(sheet: cc.MulticlassSheet, tmp_path) -> None:
+def test_sign_and_verify_a_multiclass_sheet(sheet: cc.CostSheet, tmp_path) -> None:
     pytest.importorskip("cryptography")
     private, public = cc.generate_signing_key(tmp_path / "k.pem", tmp_path / "k.pub")
     signed = cc.sign_sheet(sheet.save(tmp_path / "s.json"), private)
     verified = cc.verify_sheet(signed, public)
-    assert verified.sheet == sheet and verified.digest == sheet.digest
+    assert verified.sheet == cc.load_sheet(signed) and verified.digest == sheet.digest
     loaded = cc.load_sheet(signed)
     assert loaded.signature_checked and loaded.signed_by == verified.fingerprint
 
 
-def test_matrices_against_counts(sheet: cc.MulticlassSheet, runs: cc.MulticlassRuns) -> None:
+def test_matrices_against_counts(sheet: cc.CostSheet, runs: cc.ForcedRuns) -> None:
     f = runs.forced.astype(float)
     sizes = f[0].sum(axis=1)
     m1 = np.array([[sum(f[j, c, s] * COSTS[c, s] for s in range(3)) / sizes[c]
@@ -145,8 +145,8 @@ def test_two_labels_give_the_binary_sheet() -> None:
     b_sheet = cc.sheet_from_forced_runs(binary.forced_p, binary.forced_n, costs, slot="b",
                                         description="test", assumption="none",
                                         monotonicity=None)
-    m_sheet = cc.multiclass_sheet(multi, [[0, 5], [1, 0]], assumption="none", kinds=False,
-                                  created=CREATED)
+    m_sheet = cc.derive_sheet(multi, [[0, 5], [1, 0]], assumption="none", kinds=False,
+                              created=CREATED)
     cand = df["cand"].tolist()
     conf = binary.with_candidate(cand, positive="P")
     own = multi.candidate_confusion(cand)
@@ -169,13 +169,14 @@ def test_compare_ranks_by_eval1(sheet, runs, data) -> None:
 
 
 def test_sheet_from_a_table_and_refusals(sheet) -> None:
-    t = cc.multiclass_sheet(sheet.table, COSTS, slot="m2", labels=LABELS, created=CREATED)
+    t = cc.derive_sheet(sheet.table, COSTS, slot="m2", labels=LABELS, assumption="none",
+                        created=CREATED)
     assert t.form == "probability" and t.forced is None
     np.testing.assert_allclose(t.m1, sheet.m1, rtol=1e-12)
     with pytest.raises(ValidationError, match="forced runs"):
         cc.evaluate(t, [[5, 0, 0], [0, 5, 0], [0, 0, 5]], confidence=0.9)
     with pytest.raises(ValidationError, match="labels= is required"):
-        cc.multiclass_sheet(sheet.table, COSTS, slot="m2")
+        cc.derive_sheet(np.asarray(sheet.table), COSTS, slot="m2", assumption="none")
     with pytest.raises(DataError, match="'wolf'"):
         cc.evaluate(sheet, (["cat", "wolf"], ["cat", "cat"]))
     with pytest.raises(cc.CausalCostError, match="2 labels but the other inputs have 3"):
@@ -192,8 +193,9 @@ def test_monotone_refused_when_the_kinds_contradict_it() -> None:
     assert runs.kinds.counts[(0, (2, 1, 2))] == 2
     costs = [[0, 1, 5], [1, 0, 1], [1, 1, 0]]
     with pytest.raises(MonotonicityError, match="2 instance"):
-        cc.multiclass_sheet(runs, costs, assumption="monotone", created=CREATED)
-    assert cc.multiclass_sheet(runs, costs, created=CREATED).assumption == "none"
+        cc.derive_sheet(runs, costs, assumption="monotone", created=CREATED)
+    with pytest.warns(DeprecationWarning, match="derive_sheet"):  # the old name, its default
+        assert cc.multiclass_sheet(runs, costs, created=CREATED).assumption == "none"
 
 
 @settings(max_examples=40, deadline=None)
@@ -223,7 +225,7 @@ def test_sheet_from_a_networks_interventional_table() -> None:
               .add_model("m3", confusion=0.6 * eye + 0.2 * (1 - eye))
               .set_fusioner("plurality").build(slot="m3"))
     table = cc.interventional_table(system)
-    sheet = cc.multiclass_sheet(table, COSTS, created=CREATED)
+    sheet = cc.derive_sheet(table, COSTS, assumption="none", created=CREATED)
     assert sheet.slot == "m3" and sheet.labels == tuple(LABELS) and sheet.form == "probability"
     t = table.to_numpy()
     model = np.array([[30, 5, 5], [4, 20, 6], [2, 3, 25]])
