@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from causalcost.data.multiclass_fusioners import make_multiclass_fusioner
+from causalcost.network.fusioners import make_fusioner as make_multiclass_fusioner
 from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.coverage import coverage_summary

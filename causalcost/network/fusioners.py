@@ -436,6 +436,20 @@ class Fusioner:
     def __repr__(self) -> str:
         return f"Fusioner({self.description})"
 
+    def _key(self) -> tuple[Any, ...]:
+        table = None if self.table is None else (self.table.shape, self.table.tobytes())
+        return (self.rule, self.labels, self.models, self.tie, self.exact_weights, self.order,
+                self.label, self.k, self.exact_threshold, self.function, table, self.boolean)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal rules: the same rule, labels, models and options (the same user function)."""
+        if not isinstance(other, Fusioner):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     # -- internals ---------------------------------------------------------------------
     def _model_index(self, model: str) -> int:
         if model not in self.models:
