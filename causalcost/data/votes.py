@@ -154,10 +154,7 @@ def fuse(
         arrays[str(slot)] = np.full(n, bool(forced))
     if fusioner.boolean and fusioner.function is not None:
         return _call_user(fusioner, {m: arrays[m] for m in fusioner.inputs}, n)
-    columns = [np.where(arrays[m], 0, 1) for m in fusioner.inputs]  # label 0 is positive
-    if not fusioner.by_scores:
-        return fusioner.apply(np.stack(columns, axis=1).reshape(n, -1)) == 0
-    return np.asarray(fusioner.from_scores(fusioner.scores(columns)) == 0, dtype=bool)
+    return fusioner.says_first([arrays[m] for m in fusioner.inputs])
 
 
 def _bool_array(values: Any, model: str) -> np.ndarray:

@@ -364,6 +364,33 @@ class Fusioner:
             return np.where(tied[np.arange(rows), own], own, first)
         return first
 
+    def says_first(self, votes: Sequence[np.ndarray]) -> np.ndarray:
+        """Whether a two-label rule outputs the first label (positive), from one bool array per
+        model (``True``: the model votes the first label).
+
+        A vote (:attr:`is_vote`) takes its closed form, ``sum(W_i v_i) >= need`` in exact
+        integers (:meth:`integer_vote`), a fast path that the tests check against
+        :meth:`from_scores` on every configuration; other rules take :meth:`from_scores`.
+
+        Examples
+        --------
+        >>> f = make_fusioner("majority", ["a", "b", "c"])
+        >>> f.says_first([np.array([True, True]), np.array([True, False]),
+        ...               np.array([False, False])]).tolist()
+        [True, False]
+        """
+        if len(self.labels) != 2:
+            raise ValidationError(f"{self!r} has {len(self.labels)} labels, not two")
+        columns = [np.asarray(v, dtype=bool) for v in votes]
+        if self.is_vote:
+            scaled, need = self.integer_vote()
+            return np.asarray(vote_sums(scaled, columns) >= need, dtype=bool)
+        indices = [np.where(c, 0, 1) for c in columns]
+        if not self.by_scores:
+            rows = len(columns[0]) if columns else 0
+            return self.apply(np.stack(indices, axis=1).reshape(rows, -1)) == 0
+        return np.asarray(self.from_scores(self.scores(indices)) == 0, dtype=bool)
+
     def apply(self, votes: Any, slot: str | None = None) -> np.ndarray:
         """Outputs for rows of votes (``votes[row, i]``: model ``i``'s label index).
 
@@ -408,10 +435,39 @@ class Fusioner:
         return self.from_counts(scores, slot_vote)
 
     def from_counts(self, counts: Sequence[Any], slot_vote: int | None = None) -> int:
-        """The output for one vector of per-label scores (see :meth:`from_scores`)."""
-        big = any(isinstance(c, int) and abs(c) >= INT64_LIMIT for c in counts)
-        row = np.array([list(counts)], dtype=object if big else None)
-        return int(self.from_scores(row, slot_vote)[0])
+        """The output for one vector of per-label scores: :meth:`from_scores` for one row, in
+        plain Python (the tables call it once per count vector; the tests check it against
+        :meth:`from_scores` on every configuration).
+
+        Examples
+        --------
+        >>> f = make_fusioner("plurality", ["a", "b", "c"], labels=["x", "y", "z"], tie="slot")
+        >>> f.from_counts([1, 1, 1], slot_vote=2), f.from_counts([1, 1, 1])
+        (2, 0)
+        """
+        kind, label, need, order, ties = self._plan
+        if kind == "priority":
+            hit = next((s for s in order if counts[s] > 0), None)
+            return hit if hit is not None else self._plurality_one(counts, slot_vote, ties, -1)
+        if need is not None:
+            if counts[label] >= need:
+                return label
+            return self._plurality_one(counts, slot_vote, ties, label)
+        return self._plurality_one(counts, slot_vote, ties, -1)
+
+    @cached_property
+    def _plan(self) -> tuple[str, int, Any, tuple[int, ...], tuple[int, ...]]:
+        """(kind, label, the integer score ``label`` needs or None, priority order, ties)."""
+        threshold = self.kind in ("k_of_n", "weighted") and self.exact_threshold is not None
+        return (self.kind, self.label, self._integers[1] if threshold else None, self.order,
+                self.tie_order)
+
+    def _plurality_one(self, counts: Sequence[Any], own: int | None, ties: tuple[int, ...],
+                       exclude: int) -> int:
+        top = max(v for s, v in enumerate(counts) if s != exclude)
+        if self.tie == "slot" and own is not None and own != exclude and counts[own] == top:
+            return int(own)
+        return next(s for s in ties if s != exclude and counts[s] == top)
 
     def distribution(self, votes: Sequence[int], slot_vote: int | None = None) -> np.ndarray:
         """``P(output | votes)`` as a length-K vector (one-hot unless ``table``)."""
@@ -779,8 +835,7 @@ def decision_table(fusioner: Fusioner) -> np.ndarray:
         return np.fromiter((fusioner.output(v) == 0 for v in itertools.product((0, 1), repeat=k)),
                            dtype=bool, count=2**k)
     index = np.arange(2**k, dtype=np.int64)
-    votes = [(index >> (k - 1 - i)) & 1 for i in range(k)]  # 0: positive, the first label
-    return np.asarray(fusioner.from_scores(fusioner.scores(votes)) == 0, dtype=bool)
+    return fusioner.says_first([((index >> (k - 1 - i)) & 1) == 0 for i in range(k)])
 
 
 def _models(inputs: Sequence[str]) -> tuple[str, ...]:
