@@ -69,7 +69,6 @@ import numpy as np
 
 from causalcost.errors import InputTypeError, UnknownNameError, ValidationError
 from causalcost.network.exact_votes import (
-    INT64_LIMIT,
     exact_number,
     integer_vote,
     number_text,
