@@ -491,6 +491,29 @@ class Fusioner:
     def __repr__(self) -> str:
         return f"Fusioner({self.description})"
 
+    def to_frame(self) -> Any:
+        """One row per model: its weight as written and its integer score weight (``None``
+        for a user function or a table); the rule in ``frame.attrs["fusioner"]``.
+
+        Examples
+        --------
+        >>> frame = make_fusioner("weighted", ["a", "b"], weights=[0.1, 0.2],
+        ...                       threshold=0.3).to_frame()
+        >>> frame["weight"].tolist(), frame["score_weight"].tolist(), frame.attrs["fusioner"]
+        (['0.1', '0.2'], [1, 2], "weighted vote {'a': 0.1, 'b': 0.2} >= 0.3")
+        """
+        import pandas as pd
+
+        scored = self.exact_weights is not None
+        frame = pd.DataFrame({
+            "model": list(self.models),
+            "weight": [number_text(w) for w in self.exact_weights] if scored
+            else [None] * len(self.models),
+            "score_weight": list(self.score_weights) if scored else [None] * len(self.models),
+        }).set_index("model")
+        frame.attrs["fusioner"] = self.description
+        return frame
+
     def _key(self) -> tuple[Any, ...]:
         table = None if self.table is None else (self.table.shape, self.table.tobytes())
         return (self.rule, self.labels, self.models, self.tie, self.exact_weights, self.order,
