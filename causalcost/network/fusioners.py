@@ -256,9 +256,7 @@ class Fusioner:
         """``True`` for a vote with non-negative weights and for any score rule at K = 2
         (monotone by construction), ``False`` for a vote with a negative weight, ``None``
         (unknown: check it) otherwise."""
-        if self.is_vote:
-            return all(w >= 0 for w in self.exact_weights or ())
-        if len(self.labels) == 2 and self.by_scores:
+        if self.is_vote or (len(self.labels) == 2 and self.by_scores):
             return all(w >= 0 for w in self.exact_weights or ())
         return None
 

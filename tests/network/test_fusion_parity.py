@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -199,12 +199,11 @@ def test_weighted_plurality_matches_fractions(k_labels: int, weights: list[str],
     if data.draw(st.booleans()):  # an exact tie on purpose: one weight is the sum of others
         parts = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
         if len(parts) < n:
-            total = sum(Fraction(Decimal(weights[i])) for i in parts)
             target = next(i for i in range(n) if i not in parts)
-            weights[target] = str(Decimal(total.numerator) / Decimal(total.denominator))
-            if Fraction(Decimal(weights[target])) != total:
-                weights[target] = str(total.numerator) if total.denominator == 1 else \
-                    weights[target]
+            with localcontext(prec=200):  # exact: 3-digit mantissas over 30 orders
+                weights[target] = str(sum(Decimal(weights[i]) for i in parts))
+            assert Fraction(Decimal(weights[target])) == sum(
+                Fraction(Decimal(weights[i])) for i in parts)
     labels = LABELS[k_labels]
     models = [f"m{i}" for i in range(n)]
     f = make_fusioner("weighted", models, labels=labels, weights=weights, tie=tie)
