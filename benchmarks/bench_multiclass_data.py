@@ -36,7 +36,7 @@ def make(rows: int, seed: int = 0) -> tuple[dict[str, np.ndarray], dict[str, np.
 
 
 def floor(codes: dict[str, np.ndarray]) -> np.ndarray:
-    from causalcost.data.multiclass_fusioners import make_multiclass_fusioner
+    from causalcost.network.fusioners import make_fusioner as make_multiclass_fusioner
 
     cols = ["y", "m1", "m3", "m4"]
     code = np.zeros(len(codes["y"]), dtype=np.int64)

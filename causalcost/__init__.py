@@ -196,7 +196,7 @@ _LAZY: dict[str, str] = {
     "MulticlassTable": "inference.multiclass_table",
     "MulticlassSystem": "network.multiclass_system",
     "MulticlassSystemBuilder": "network.multiclass_builder",
-    "multiclass_fusioner": "network.multiclass_fusioners",
+    "multiclass_fusioner": "network.fusioners",
     "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
     "multiclass_to_pgmpy": "network.multiclass_pgmpy",
     "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",

@@ -3,7 +3,8 @@
 A vote rule (``and``, ``or``, ``majority``, ``k_of_n``, ``weighted``) is positive when
 ``sum(weights[i] * vote[i]) >= threshold``, compared exactly: the weights and the threshold are
 rationals scaled once to integers (:meth:`Fusioner.integer_vote`), so no float sum decides.
-:func:`fuse` evaluates it on a dict of numpy bool arrays (``int64``, or Python integers when the
+:func:`fuse` evaluates it on a dict of numpy bool arrays through the fusioner's one rule for
+every K (:meth:`Fusioner.from_scores` on integer scores: ``int64``, or Python integers when the
 scaled sums outgrow it) and :func:`fuse_expr` builds the same integer sum as a narwhals
 expression, which the engine (polars, DuckDB, Dask, Spark, ...) evaluates where the data is.
 When the scaled integers do not fit an engine's ``int64``, the expression looks the decision
@@ -27,7 +28,7 @@ import narwhals as nw
 import numpy as np
 
 from causalcost.errors import ValidationError
-from causalcost.network.exact_votes import INT64_LIMIT, vote_sums
+from causalcost.network.exact_votes import INT64_LIMIT
 from causalcost.network.fusioners import Fusioner, make_fusioner
 
 __all__ = ["fuse", "fuse_expr", "resolve_fusioner", "user_function", "LAZY_RULES", "TOLERANCE",
@@ -77,16 +78,10 @@ def resolve_fusioner(
 
 def user_function(fusioner: Fusioner) -> Callable[..., Any]:
     """The user's callable behind a ``function`` fusioner."""
-    function = getattr(fusioner, "function", None)
-    if function is None:  # make_fusioner keeps it in the closure of ``decide``
-        code = getattr(fusioner.decide, "__code__", None)
-        cells = getattr(fusioner.decide, "__closure__", None) or ()
-        if code is not None and "function" in code.co_freevars:
-            function = cells[code.co_freevars.index("function")].cell_contents
-    if not callable(function):
-        raise ValidationError(f"cannot find the user function of {fusioner!r}; build it with "
+    if not callable(fusioner.function):
+        raise ValidationError(f"{fusioner!r} has no user function; build one with "
                               "make_fusioner('function', models, function=...)")
-    return function
+    return fusioner.function
 
 
 def _terms(fusioner: Fusioner, slot: str | None, forced: bool | None) -> tuple[
@@ -138,6 +133,9 @@ def fuse(
     >>> fuse(g, votes).tolist()
     [True, False, False]
     """
+    if len(fusioner.labels) != 2:
+        raise ValidationError(f"fuse reads bool votes; {fusioner!r} has {len(fusioner.labels)} "
+                              "labels: use fusioner.apply on label indices")
     if slot is not None and slot not in fusioner.inputs:
         raise ValidationError(f"slot {slot!r} is not a fusioner input {list(fusioner.inputs)}")
     needed = [m for m in fusioner.inputs if not (m == slot and forced is not None)]
@@ -154,13 +152,9 @@ def fuse(
         raise ValidationError(f"vote arrays have {n} rows, expected rows={rows}")
     if forced is not None:
         arrays[str(slot)] = np.full(n, bool(forced))
-    if not fusioner.is_vote:
+    if fusioner.boolean and fusioner.function is not None:
         return _call_user(fusioner, {m: arrays[m] for m in fusioner.inputs}, n)
-    terms, need = _terms(fusioner, slot, forced)
-    total = vote_sums([w for _, w in terms], [arrays[m] for m, _ in terms])
-    if len(total) != n:  # no voting model left: every row has the constant sum 0
-        total = np.zeros(n, dtype=np.int64)
-    return np.asarray(total >= need, dtype=bool)
+    return fusioner.says_first([arrays[m] for m in fusioner.inputs])
 
 
 def _bool_array(values: Any, model: str) -> np.ndarray:
@@ -225,8 +219,9 @@ def fuse_expr(
     [True, False]
     """
     if not fusioner.is_vote:
+        what = "is a Python function" if fusioner.function is not None else "has no vote form"
         raise ValidationError(
-            f"{fusioner!r} is a Python function and cannot run inside {engine}; there the "
+            f"{fusioner!r} {what} and cannot run inside {engine}; there the "
             f"vote rules run ({', '.join(LAZY_RULES)}). Collect the data into an eager frame "
             "(pandas, polars DataFrame, pyarrow) or write the rule as a weighted vote"
         )

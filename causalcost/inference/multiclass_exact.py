@@ -45,9 +45,10 @@ def score_distribution(rates: np.ndarray, weights: np.ndarray | None = None
     [((0.0, 2.0, 0.0), 0.5), ((1.0, 1.0, 0.0), 0.5)]
     """
     k = rates.shape[1]
-    dist: dict[tuple[float, ...], float] = {(0.0,) * k: 1.0}
+    zero = 0.0 if weights is None else 0  # weights: exact integers (Fusioner.score_weights)
+    dist: dict[tuple[float, ...], float] = {(zero,) * k: 1.0}
     for i, row in enumerate(rates):
-        w = 1.0 if weights is None else float(weights[i])
+        w = 1.0 if weights is None else weights[i]
         nxt: dict[tuple[float, ...], float] = defaultdict(float)
         for key, p in dist.items():
             for s in np.flatnonzero(row):
@@ -63,10 +64,10 @@ def _class_rows(system: MulticlassSystem, slot: int, rates: np.ndarray) -> np.nd
     f, k = system.fusioner, system.k
     out = np.zeros((k, k))
     if f.kind in ("plurality", "priority", "k_of_n", "weighted"):
-        weights = np.asarray(f.weights, dtype=float) if f.kind == "weighted" else None
+        weights = list(f.score_weights) if f.kind == "weighted" else None
         others = np.delete(rates, slot, axis=0)
-        ow = None if weights is None else np.delete(weights, slot)
-        own = 1.0 if weights is None else float(weights[slot])
+        ow = None if weights is None else weights[:slot] + weights[slot + 1:]
+        own = 1.0 if weights is None else weights[slot]
         for key, p in score_distribution(others, ow).items():
             for j in range(k):
                 scores = list(key)

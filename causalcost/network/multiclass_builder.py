@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from causalcost.errors import InputTypeError, NetworkStructureError, ValidationError
-from causalcost.network.multiclass_fusioners import MulticlassFusioner, multiclass_fusioner
+from causalcost.network.fusioners import Fusioner, make_fusioner
 from causalcost.network.multiclass_system import (
     Latent,
     MulticlassModel,
@@ -131,7 +131,7 @@ class MulticlassSystemBuilder:
 
     def set_fusioner(self, kind: str | Callable[..., Any],
                      **options: Any) -> MulticlassSystemBuilder:
-        """The fusion rule: see :func:`~causalcost.network.multiclass_fusioners.multiclass_fusioner`
+        """The fusion rule: see :func:`~causalcost.network.fusioners.make_fusioner`
         (``tie=``, ``weights=``, ``order=``, ``label=``, ``k=``)."""
         self._fusion = (kind, dict(options))
         return self
@@ -149,8 +149,7 @@ class MulticlassSystemBuilder:
             raise NetworkStructureError("no fusioner: call set_fusioner(...) before build()")
         kind, options = self._fusion
         models = [m.name for m in self._models]
-        fusioner: MulticlassFusioner = multiclass_fusioner(kind, labels=self._labels,
-                                                           models=models, **options)
+        fusioner: Fusioner = make_fusioner(kind, models, labels=self._labels, **options)
         system = MulticlassSystem(self._labels, self._prior, tuple(self._latents),
                                   tuple(self._models), fusioner, None, self._class_node,
                                   self._system_node, self._name)

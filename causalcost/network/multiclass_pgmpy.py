@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from causalcost.errors import CPDError, NetworkStructureError, UnknownNameError
-from causalcost.network.multiclass_fusioners import MulticlassFusioner
+from causalcost.network.fusioners import Fusioner as MulticlassFusioner
 from causalcost.network.multiclass_system import (
     Latent,
     MulticlassModel,

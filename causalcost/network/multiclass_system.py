@@ -9,7 +9,7 @@ The shape (the one the builder declares and :meth:`MulticlassSystem.from_pgmpy` 
   one latent, ``P(M = j | Class = c[, Z = z])``: rows are the true class, so without a latent
   the table is the model's K x K confusion rates;
 * the system node (K states), a function of the models' votes (a
-  :class:`~causalcost.network.multiclass_fusioners.MulticlassFusioner`, or a pgmpy table).
+  :class:`~causalcost.network.fusioners.Fusioner`, or a pgmpy table).
 
 Given the class and the latents the models vote independently, which is what the exact table
 (:mod:`causalcost.inference.multiclass_exact`) uses. The pgmpy network is built on demand
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from causalcost.errors import CPDError, NetworkStructureError, UnknownNameError
-from causalcost.network.multiclass_fusioners import MulticlassFusioner
+from causalcost.network.fusioners import Fusioner as MulticlassFusioner
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -59,9 +59,10 @@ def _configurations(system: MulticlassSystem, c: int, slot: int):  # noqa: ANN20
             support |= system.vote_rates(c, z) > 0
     others = [i for i in range(len(system.models)) if i != slot]
     if f.kind in ("plurality", "priority", "k_of_n", "weighted"):
-        w = np.asarray(f.weights, dtype=float)
+        w = list(f.score_weights)  # exact integers: ties are exact
         rates = support[others].astype(float)
-        dist = score_distribution(rates, w[others] if f.kind == "weighted" else None)
+        dist = score_distribution(rates, [w[i] for i in others] if f.kind == "weighted"
+                                  else None)
         for key in dist:
             outs = []
             for j in range(k):
@@ -69,9 +70,9 @@ def _configurations(system: MulticlassSystem, c: int, slot: int):  # noqa: ANN20
                 scores[j] += w[slot] if f.kind == "weighted" else 1
                 outs.append(f.from_counts(scores, j))
             what = "scores" if f.kind == "weighted" else "votes"
-            desc = f"other models' {what} " + str({labels[s]: (int(v) if float(v).is_integer()
-                                                                 else v)
-                                                   for s, v in enumerate(key) if v})
+            unit = f.score_unit if f.kind == "weighted" else 1
+            desc = f"other models' {what} " + str({labels[s]: (int(v * unit) if (
+                v * unit) == int(v * unit) else float(v * unit)) for s, v in enumerate(key) if v})
             yield desc, outs
         return
     configurations = int(np.prod([np.count_nonzero(support[i]) for i in others]))

@@ -134,8 +134,8 @@ def test_vote_splitting_equals_enumeration_for_many_models() -> None:
     f = as_function.fusioner
     enumerated = cc.MulticlassSystem(
         system.labels, system.class_prior, system.latents, system.members,
-        cc.multiclass_fusioner(lambda **v: _slot_plurality(v, system), labels=system.labels,
-                               models=system.models), system.slot)
+        cc.make_fusioner(lambda **v: _slot_plurality(v, system), system.models,
+                         labels=system.labels), system.slot)
     assert f.by_counts
     np.testing.assert_allclose(cc.interventional_table(system).to_numpy(),
                                cc.interventional_table(enumerated).to_numpy(), rtol=1e-12,
@@ -163,25 +163,25 @@ def test_thirty_models_by_vote_splitting_sums_to_one() -> None:
 
 def test_fusioner_rules_by_hand() -> None:
     labels, models = ["a", "b", "c"], ["m1", "m2", "m3", "m4"]
-    f = cc.multiclass_fusioner("plurality", labels=labels, models=models)
+    f = cc.make_fusioner("plurality", models, labels=labels)
     assert f.output((1, 2, 1, 2), 2) == 1  # tie b/c: first label
-    slot = cc.multiclass_fusioner("plurality", labels=labels, models=models, tie="slot")
+    slot = cc.make_fusioner("plurality", models, labels=labels, tie="slot")
     assert slot.output((1, 2, 1, 2), 2) == 2 and slot.output((1, 2, 1, 2), 0) == 1
-    order = cc.multiclass_fusioner("plurality", labels=labels, models=models,
+    order = cc.make_fusioner("plurality", models, labels=labels,
                                    tie=["c", "b", "a"])
     assert order.output((1, 2, 1, 2)) == 2
-    w = cc.multiclass_fusioner("weighted", labels=labels, models=models,
+    w = cc.make_fusioner("weighted", models, labels=labels,
                                weights=[2.5, 1, 1, 1])
     assert w.output((0, 1, 1, 2)) == 0 and w.output((0, 1, 1, 1)) == 1
-    by_name = cc.multiclass_fusioner("weighted", labels=labels, models=models,
+    by_name = cc.make_fusioner("weighted", models, labels=labels,
                                      weights={"m1": 2.5, "m2": 1, "m3": 1, "m4": 1})
     assert by_name.weights == w.weights
     with pytest.raises(cc.ValidationError, match="missing \\['m4'\\]"):
-        cc.multiclass_fusioner("weighted", labels=labels, models=models,
+        cc.make_fusioner("weighted", models, labels=labels,
                                weights={"m1": 2.5, "m2": 1, "m3": 1})
-    p = cc.multiclass_fusioner("priority", labels=labels, models=models, order=["c", "b"])
+    p = cc.make_fusioner("priority", models, labels=labels, order=["c", "b"])
     assert p.output((0, 0, 0, 1)) == 1 and p.output((0, 0, 0, 0)) == 0
-    kn = cc.multiclass_fusioner("k_of_n", labels=labels, models=models, label="c", k=2)
+    kn = cc.make_fusioner("k_of_n", models, labels=labels, label="c", k=2)
     assert kn.output((2, 2, 0, 0)) == 2 and kn.output((2, 1, 1, 0)) == 1
 
 
@@ -191,10 +191,10 @@ def test_fusioner_rules_by_hand() -> None:
     (lambda: cc.SystemBuilder([0.5, 0.6], labels=["a", "b"]), cc.CPDError, "class_prior"),
     (lambda: cc.SystemBuilder(labels=["a", "b", "c"]), cc.ValidationError, "class_prior"),
     (lambda: cc.SystemBuilder([1.0], labels=["a"]), cc.ValidationError, "labels"),
-    (lambda: cc.multiclass_fusioner("priority", labels=["a", "b"], models=["m"]),
+    (lambda: cc.make_fusioner("priority", ["m"], labels=["a", "b"]),
      cc.ValidationError, "order="),
-    (lambda: cc.multiclass_fusioner("plurality", labels=["a", "b"], models=["m"],
-                                    tie=["a", "x"]), cc.UnknownNameError, "'x'"),
+    (lambda: cc.make_fusioner("plurality", ["m"], labels=["a", "b"], tie=["a", "x"]),
+     cc.UnknownNameError, "'x'"),
     (lambda: cc.SystemBuilder([0.5, 0.5], labels=["a", "b"]).add_model(
         "m", confusion=np.eye(2)).build(), cc.NetworkStructureError, "set_fusioner"),
 ])
@@ -204,15 +204,16 @@ def test_bad_declarations_are_refused(call, error, words: str) -> None:  # noqa:
 
 
 def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
-    f = cc.multiclass_fusioner(lambda a, b: b if a == "x" else a, labels=["x", "y", "z"],
-                               models=["a", "b"])
-    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1
-    bad = cc.multiclass_fusioner(lambda a, b: "w", labels=["x", "y"], models=["a", "b"])
-    with pytest.raises(cc.UnknownNameError, match="'w' is not a label"):
+    f = cc.make_fusioner(lambda a, b: b if a == "x" else a, ["a", "b"], labels=["x", "y", "z"])
+    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1 and f(("y", "z")) == "y"
+    bad = cc.make_fusioner(lambda a, b: "w", ["a", "b"], labels=["x", "y"])
+    with pytest.raises(cc.UnknownNameError, match="'w' is not one of the labels"):
         bad.output((0, 1))
-    broken = cc.multiclass_fusioner(lambda a: a, labels=["x", "y"], models=["a", "b"])
     with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
-        broken.output((0, 1))
+        cc.make_fusioner(lambda a: a, ["a", "b"], labels=["x", "y"])  # refused when built
+    crashing = cc.make_fusioner(lambda a, b: {}[a], ["a", "b"], labels=["x", "y"])
+    with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
+        crashing.output((0, 1))
 
 
 def test_user_function_over_too_many_configurations_is_refused() -> None:
