@@ -38,13 +38,6 @@ from causalcost.data.frames import (
     require_columns,
 )
 from causalcost.data.labels import LabelRule, label_rule, votes_from_values
-from causalcost.data.multiclass_fusioners import (
-    MULTICLASS_RULES,
-    MulticlassFusioner,
-    NetworkRule,
-    make_multiclass_fusioner,
-    plain_labels,
-)
 from causalcost.data.patterns import PatternCounter
 from causalcost.data.runs import (
     ForcedRuns,
@@ -55,7 +48,7 @@ from causalcost.data.runs import (
 )
 from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
 from causalcost.errors import DataError, ValidationError
-from causalcost.network.fusioners import Fusioner
+from causalcost.network.fusioners import MULTICLASS_RULES, Fusioner, make_fusioner, plain_labels
 
 __all__ = ["forced_runs", "ForcedRuns"]
 
@@ -207,7 +200,7 @@ def forced_runs(
     k, weights, threshold, tie, function
         Options of the rule, as in :func:`causalcost.make_fusioner` (with ``labels=``: ``k``,
         ``weights``, ``tie`` (a label order or ``"slot"``), see
-        :func:`causalcost.data.multiclass_fusioners.make_multiclass_fusioner`).
+        :func:`causalcost.make_fusioner`).
     labels : sequence, optional
         The K labels (strings or integers) in the order of every axis, also the default tie
         order: the runs count the K forced runs by vote pattern, and any value that is not
@@ -294,13 +287,13 @@ def forced_runs(
 
 
 def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[Any, ...],
-                    options: dict[str, Any]) -> MulticlassFusioner | NetworkRule:
+                    options: dict[str, Any]) -> Fusioner:
     """The K-label rule: a name built with ``options``, or a built fusioner checked."""
     given = any(v is not None for v in options.values())
-    if isinstance(fusioner, MulticlassFusioner):
+    if isinstance(fusioner, Fusioner):
         if given:
-            raise ValidationError("fusioner options apply to a rule name; this "
-                                  "MulticlassFusioner is already built")
+            raise ValidationError("fusioner options apply to a rule name; this fusioner is "
+                                  "already built")
         if fusioner.labels != labels:
             raise ValidationError(f"the fusioner's labels {list(fusioner.labels)} differ from "
                                   f"labels={list(labels)}")
@@ -308,15 +301,6 @@ def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[A
             raise ValidationError(f"models {list(models)} must be the fusioner's inputs "
                                   f"{list(fusioner.inputs)}")
         return fusioner
-    if hasattr(fusioner, "output") and hasattr(fusioner, "models"):  # cc.multiclass_fusioner
-        if given:
-            raise ValidationError("fusioner options apply to a rule name; this fusioner is "
-                                  "already built")
-        fus = NetworkRule.wrap(fusioner, labels)
-        if models is not None and tuple(models) != fus.inputs:
-            raise ValidationError(f"models {list(models)} must be the fusioner's models "
-                                  f"{list(fus.inputs)}")
-        return fus
     if isinstance(fusioner, str):
         if fusioner not in MULTICLASS_RULES:
             raise ValidationError(f"fusioner {fusioner!r} is not a K-label rule; with labels= "
@@ -324,7 +308,7 @@ def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[A
         if models is None or isinstance(models, str):
             raise ValidationError("models must list the prediction columns, e.g. "
                                   "models=['m1', 'm2', 'm3']")
-        return make_multiclass_fusioner(fusioner, models, labels=labels, **options)
+        return make_fusioner(fusioner, models, labels=labels, **options)
     raise ValidationError(f"fusioner must be a rule name or a built fusioner, got {fusioner!r}")
 
 

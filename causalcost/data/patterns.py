@@ -27,8 +27,8 @@ from causalcost.data.frames import (
     is_lazy,
     require_columns,
 )
-from causalcost.data.multiclass_fusioners import MulticlassFusioner, NetworkRule
 from causalcost.errors import DataError
+from causalcost.network.fusioners import Fusioner
 
 __all__ = ["PatternCounter", "label_indices"]
 
@@ -99,7 +99,7 @@ class PatternCounter:
     models: tuple[str, ...]
     slot: str
     labels: tuple[Any, ...]
-    fusioner: MulticlassFusioner | NetworkRule
+    fusioner: Fusioner
     engine: str
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -248,7 +248,7 @@ class ForcedRuns:
     slot : str
     models : tuple of str
         The fusioner's inputs (the prediction columns), in input order.
-    fusioner : Fusioner, MulticlassFusioner or NetworkRule
+    fusioner : Fusioner
     provenance : dict
         Where the counts came from: ``engine``, ``lazy``, ``rows``, ``truth``, ``models``,
         ``slot``, ``slot_column``, ``columns``, ``positive`` (binary) or ``labels``,

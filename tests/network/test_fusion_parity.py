@@ -307,9 +307,8 @@ def test_the_deprecated_alias_warns_and_builds_the_same_rule() -> None:
     assert old == make_fusioner("k_of_n", ["a", "b"], labels=LABELS[3], label="ok", k=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        from causalcost.data.multiclass_fusioners import make_multiclass_fusioner
         from causalcost.network.multiclass_fusioners import MulticlassFusioner
-    assert MulticlassFusioner is cc.Fusioner and make_multiclass_fusioner is cc.make_fusioner
+    assert MulticlassFusioner is cc.Fusioner
 
 
 @pytest.mark.parametrize(("rule", "options", "error", "words"), [
