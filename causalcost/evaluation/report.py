@@ -382,12 +382,10 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
 
 
 def _multiclass(sheet: object) -> bool:
-    """A K-label sheet (its module, and scipy's solvers, load only when one is evaluated)."""
-    if isinstance(sheet, CostSheet):
-        return False
-    from causalcost.sheet.multiclass_sheet import MulticlassSheet
+    """A sheet of K labels (its module, and scipy's solvers, load only when one is given)."""
+    from causalcost.evaluation.label_report import is_label_sheet
 
-    return isinstance(sheet, MulticlassSheet)
+    return is_label_sheet(sheet)
 
 
 def coverage_text(confidence: float, *, exact: bool = False) -> str:
@@ -481,9 +479,10 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     Parameters
     ----------
     sheet : CostSheet
-        The slot's cost sheet. A multi-class sheet (version 3) is evaluated by
-        :func:`~causalcost.evaluation.multiclass_report.evaluate_multiclass` (a K x K candidate,
-        a ``MulticlassReport``).
+        The slot's cost sheet. A sheet of K labels is evaluated by
+        :func:`~causalcost.evaluation.label_report.evaluate_labels` (a K x K candidate or its
+        predictions, a :class:`~causalcost.evaluation.label_report.LabelReport` with the same
+        fields).
     candidate : Confusion or mapping
         The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). By default it is taken as
         counted on other instances than the sheet's forced runs (the common two-split case):
@@ -539,10 +538,11 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> print(other.instances)
     probability form: the sheet's rates were not counted on instances of its own (no forced runs)
     """
-    if _multiclass(sheet):  # K labels (issue 19)
-        from causalcost.evaluation.multiclass_report import evaluate_multiclass
+    if _multiclass(sheet):  # K labels: the same report, K x K arrays
+        from causalcost.evaluation.label_report import evaluate_labels
 
-        return evaluate_multiclass(sheet, candidate, confidence=confidence)  # type: ignore[return-value]
+        return evaluate_labels(sheet, candidate, confidence=confidence,  # type: ignore[return-value]
+                               same_instances=same_instances, row_fingerprint=row_fingerprint)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")

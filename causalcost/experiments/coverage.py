@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CostMatrix
+from causalcost.errors import ValidationError
 from causalcost.display import html_block, html_table
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
@@ -105,6 +106,7 @@ def coverage_experiment(
     engine: str = "counts",
     workers: int = 1,
     progress: bool | None = None,
+    labels: int | None = None,
 ) -> CoverageResult:
     """Run experiment 1: P(worst case >= real system cost) over a grid of stage sizes.
 
@@ -131,6 +133,12 @@ def coverage_experiment(
         Processes (cells are shared out; results are identical for any number).
     progress : bool, optional
         A progress bar on stderr; default: when stderr is a terminal.
+    labels : int, optional
+        Simulate a K-label plurality system with this many labels instead (no ``system``;
+        ``costs`` a K x K matrix; at most
+        :data:`~causalcost.experiments.label_coverage.LABEL_LIMIT`): returns a
+        :class:`~causalcost.experiments.label_coverage.LabelCoverageResult`
+        (:func:`~causalcost.experiments.label_coverage.label_coverage`).
 
     Returns
     -------
@@ -142,6 +150,14 @@ def coverage_experiment(
     >>> r.frame[["n1", "n2", "p_plain", "p_high_confidence"]].round(2).to_dict("records")[-1]
     {'n1': 1000, 'n2': 1000, 'p_plain': 0.52, 'p_high_confidence': 1.0}
     """
+    if labels is not None:  # the K-label plurality system
+        from causalcost.experiments.label_coverage import label_coverage
+
+        if system is not None or engine != "counts" or workers != 1:
+            raise ValidationError("labels= simulates its own K-label system: leave out system, "
+                                  "engine and workers")
+        return label_coverage(labels, n1=n1, n2=n2, repetitions=repetitions,  # type: ignore[return-value]
+                              seed=seed, costs=costs, confidence=confidence, method=method)
     resolved = resolve_system(system, default="experiment_or")
     costs = check_options(costs=costs, repetitions=repetitions, seed=seed,
                           confidence=confidence, method=method, engine=engine,

@@ -33,15 +33,20 @@ from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_costs
 
-__all__ = ["MulticlassCoverageResult", "multiclass_coverage"]
+__all__ = ["LABEL_LIMIT", "LabelCoverageResult", "label_coverage"]
 
-#: Columns of :attr:`MulticlassCoverageResult.frame` (as the binary experiment's).
+#: The most labels the experiment simulates: each repetition prices K x (K - 1) prediction
+#: limits per class, so the work grows as K**3 (K = 10 takes about a second per repetition
+#: at the default sizes; K = 50 would take hours).
+LABEL_LIMIT = 10
+
+#: Columns of :attr:`LabelCoverageResult.frame` (as the binary experiment's).
 COLUMNS = ("n1", "n2", "repetitions", "p_plain", "p_high_confidence",
            "tightness_high_confidence", "tightness_plain")
 
 
 @dataclass(frozen=True)
-class MulticlassCoverageResult:
+class LabelCoverageResult:
     """Hold probabilities of the plain and high-confidence worst case for a K-label system.
 
     Attributes
@@ -66,7 +71,7 @@ class MulticlassCoverageResult:
         return self.frame.copy()
 
     def __repr__(self) -> str:
-        return coverage_summary("MulticlassCoverageResult", self.system, self.frame,
+        return coverage_summary("LabelCoverageResult", self.system, self.frame,
                                 self.confidence)
 
     def _repr_html_(self) -> str:
@@ -100,12 +105,12 @@ def _check(value: float, name: str, low: float = 0.0, high: float = 1.0) -> floa
     return float(value)
 
 
-def multiclass_coverage(
+def label_coverage(
     k: int = 3, *, n1: Sequence[int] = (30, 100, 1000), n2: Sequence[int] = (30, 100, 1000),
     repetitions: int = 200, seed: int = 0, costs: object = None, confidence: float = 0.95,
     method: str = "clopper-pearson", others: Sequence[float] = (0.7, 0.6),
     candidate: float = 0.65, hard: float = 0.3,
-) -> MulticlassCoverageResult:
+) -> LabelCoverageResult:
     """Run the coverage experiment on a simulated K-label plurality system.
 
     Parameters
@@ -132,17 +137,21 @@ def multiclass_coverage(
 
     Returns
     -------
-    MulticlassCoverageResult
+    LabelCoverageResult
 
     Examples
     --------
-    >>> r = multiclass_coverage(n1=[200], n2=[200], repetitions=40, seed=3)
+    >>> r = label_coverage(n1=[200], n2=[200], repetitions=40, seed=3)
     >>> row = r.frame.iloc[0]
     >>> bool(row["p_high_confidence"] >= row["p_plain"]), int(row["repetitions"])
     (True, 40)
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise ValidationError(f"k (the number of labels) must be a whole number >= 2, got {k!r}")
+    if k > LABEL_LIMIT:
+        raise ValidationError(f"the coverage experiment simulates at most {LABEL_LIMIT} labels "
+                              f"(its work grows as K**3), got {k}; give fewer labels")
+    k = int(k)
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValidationError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -194,5 +203,5 @@ def multiclass_coverage(
         })
     system_text = (f"{k} labels, plurality of {len(accs)} (others {list(accs[:-1])}, "
                    f"candidate {accs[-1]}, hard share {law.hard})")
-    return MulticlassCoverageResult(pd.DataFrame(rows, columns=list(COLUMNS)), k,
+    return LabelCoverageResult(pd.DataFrame(rows, columns=list(COLUMNS)), k,
                                     float(confidence), method, seed, system_text)
