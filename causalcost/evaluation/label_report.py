@@ -39,7 +39,8 @@ from causalcost.evaluation.label_pricing import (
     who,
 )
 
-__all__ = ["LabelReport", "compare_labels", "evaluate_labels", "is_label_sheet"]
+__all__ = ["LabelReport", "compare_labels", "evaluate_labels", "is_label_sheet",
+           "refuse_labels"]
 
 _COSTS = ("eval1", "eval2", "perfect_slot_cost", "expected_cost", "worst_cost", "best_cost")
 _TEXT = {
@@ -69,6 +70,21 @@ def is_label_sheet(sheet: object) -> bool:
     from causalcost.sheet.multiclass_sheet import MulticlassSheet
 
     return isinstance(sheet, MulticlassSheet)
+
+
+def refuse_labels(sheet: object, what: str, instead: str) -> None:
+    """Refuse a sheet of K labels in a step that is binary by nature, in one line saying why
+    and what to use.
+
+    Examples
+    --------
+    >>> refuse_labels(object(), "a ROC", "compare")  # a sheet of two labels passes
+    """
+    if is_label_sheet(sheet):
+        labels = ",".join(getattr(sheet, "labels", ()))
+        raise ValidationError(f"{what} is for two labels (one score cut by one threshold into "
+                              f"positive and negative), and this sheet has K labels ({labels}); "
+                              f"{instead}")
 
 
 def _check_confidence(confidence: Any) -> float | None:

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CostMatrix
-from causalcost.errors import ValidationError
 from causalcost.display import html_block, html_table
+from causalcost.errors import ValidationError
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
 from causalcost.experiments.options import check_options, progress_bar, sizes

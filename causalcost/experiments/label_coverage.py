@@ -33,12 +33,15 @@ from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_costs
 
-__all__ = ["LABEL_LIMIT", "LabelCoverageResult", "label_coverage"]
+__all__ = ["LABEL_LIMIT", "WORK_LIMIT", "LabelCoverageResult", "label_coverage"]
 
 #: The most labels the experiment simulates: each repetition prices K x (K - 1) prediction
 #: limits per class, so the work grows as K**3 (K = 10 takes about a second per repetition
 #: at the default sizes; K = 50 would take hours).
 LABEL_LIMIT = 10
+#: The most work one run may ask for, in repetitions x cells x K**3 (K = 3: 74,000 repetitions
+#: in all, about a quarter of an hour; K = 10: 2,000).
+WORK_LIMIT = 2_000_000
 
 #: Columns of :attr:`LabelCoverageResult.frame` (as the binary experiment's).
 COLUMNS = ("n1", "n2", "repetitions", "p_plain", "p_high_confidence",
@@ -167,6 +170,12 @@ def label_coverage(
     names = [f"m{i + 1}" for i in range(len(accs) - 1)] + ["slot"]
     fusioner = make_multiclass_fusioner("plurality", names, labels=list(range(k)))
     grid = [(a, b) for a in sizes(n1, "n1") for b in sizes(n2, "n2")]
+    if len(grid) * repetitions * k**3 > WORK_LIMIT:
+        most = WORK_LIMIT // k**3
+        raise ValidationError(
+            f"{len(grid)} cells x {repetitions} repetitions with {k} labels is more work than "
+            f"one run does ({len(grid) * repetitions} repetitions in all; at most {most} with "
+            f"{k} labels): give fewer repetitions or fewer sizes (n1, n2)")
     children = np.random.SeedSequence(seed).spawn(len(grid))
     rows = []
     for (a, b), child in zip(grid, children):
