@@ -140,7 +140,6 @@ def price_many(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray,
         ``eval1``, ``eval2``, ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``,
         ``best_cost`` (arrays (m,)); ``expected``, ``worst``, ``best`` (arrays (m, K, K)).
     """
-    k = sheet.k
     t = np.asarray(sheet.table, dtype=float)  # [c, j, s]
     costs = np.asarray(sheet.costs, dtype=float)
     nf = n.astype(float)

@@ -436,10 +436,20 @@ def compare_labels(sheet: Any, candidates: Mapping[Any, Any] | None = None, *,
     priced = price_many(sheet, n, names, same)
     sizes = n.astype(float).sum(axis=2)
     warnings: list[str] = []
-    for i, name in enumerate(names):
-        if not same[i] and sheet.forced is not None:
-            text = _other_warning(sheet, sizes[i], how, level)
-            warnings.append(text if _single else f"candidate {name!r}: {text}")
+    other = ~same
+    if other.any() and sheet.forced is not None:
+        own = np.asarray(sheet.class_sizes, dtype=float)
+        equal = (sizes == own[None]).all(axis=1)
+        for flag in (True, False):  # one warning for each kind of doubt, not one a candidate
+            chosen = other & (equal == flag)
+            if chosen.any():
+                text = _other_warning(sheet, sizes[int(np.flatnonzero(chosen)[0])], how, level)
+                if not _single:
+                    listed = [names[i] for i in np.flatnonzero(chosen)[:3]]
+                    more = f" and {int(chosen.sum()) - 3} more" if chosen.sum() > 3 else ""
+                    text = (f"{int(chosen.sum())} candidate(s) "
+                            f"({', '.join(map(repr, listed))}{more}): {text}")
+                warnings.append(text)
     frame = pd.DataFrame({k: priced[k] for k in _COSTS}, index=pd.Index(names, name="candidate",
                                                                         dtype=object))
     hc: list[Any] = []
