@@ -487,7 +487,7 @@ def compare_labels(sheet: Any, candidates: Mapping[Any, Any] | None = None, *,
         better = frame["eval1_ci_high"].to_numpy() < nxt
         better[-1] = False
         frame["better_than_next"] = better
-        from causalcost.evaluation.report import coverage_text
+        from causalcost.evaluation.ranking import coverage_text
 
         attrs.update(confidence=level, coverage=coverage_text(level, exact=bool(same.all())))
     texts = []

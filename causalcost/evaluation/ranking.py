@@ -40,7 +40,7 @@ from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import decide_instances, other_instances_advice
 
-__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
+__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "coverage_text", "declared_rows", "rank_candidates",
            "ranking_disagreement"]
 
 #: Columns of :func:`~causalcost.evaluation.comparison.compare`'s DataFrame.
@@ -52,6 +52,26 @@ PRIOR_Z = 3.29
 
 #: :func:`causalcost.evaluation.report.evaluate`: one candidate's report.
 Evaluate = Callable[..., Any]
+
+
+def coverage_text(confidence: float, *, exact: bool = False) -> str:
+    """The coverage of the high-confidence worst and best cases, in words.
+
+    Examples
+    --------
+    >>> print(coverage_text(0.95))  # doctest: +NORMALIZE_WHITESPACE
+    the real system cost on the candidate's instances stays below the high-confidence worst
+    case with probability at least 95 %, and above the high-confidence best case with
+    probability at least 95 %; both at once with probability at least 90 %
+    """
+    if exact:
+        return ("on the sheet's own instances the worst and best cases are exact: the real "
+                "system cost lies between them with certainty")
+    both = max(0.0, 2 * confidence - 1)
+    return (f"the real system cost on the candidate's instances stays below the high-confidence "
+            f"worst case with probability at least {confidence:.0%}, and above the "
+            f"high-confidence best case with probability at least {confidence:.0%}; both at "
+            f"once with probability at least {both:.0%}").replace("%", " %")
 
 
 def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Collection[str],

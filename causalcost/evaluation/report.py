@@ -55,6 +55,7 @@ from causalcost.evaluation.metrics import candidate_metrics
 from causalcost.evaluation.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
+    coverage_text,
     kinds_of,
 )
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
@@ -386,26 +387,6 @@ def _multiclass(sheet: object) -> bool:
     from causalcost.evaluation.label_report import is_label_sheet
 
     return is_label_sheet(sheet)
-
-
-def coverage_text(confidence: float, *, exact: bool = False) -> str:
-    """The coverage of the high-confidence worst and best cases, in words.
-
-    Examples
-    --------
-    >>> print(coverage_text(0.95))  # doctest: +NORMALIZE_WHITESPACE
-    the real system cost on the candidate's instances stays below the high-confidence worst
-    case with probability at least 95 %, and above the high-confidence best case with
-    probability at least 95 %; both at once with probability at least 90 %
-    """
-    if exact:
-        return ("on the sheet's own instances the worst and best cases are exact: the real "
-                "system cost lies between them with certainty")
-    both = max(0.0, 2 * confidence - 1)
-    return (f"the real system cost on the candidate's instances stays below the high-confidence "
-            f"worst case with probability at least {confidence:.0%}, and above the "
-            f"high-confidence best case with probability at least {confidence:.0%}; both at "
-            f"once with probability at least {both:.0%}").replace("%", " %")
 
 
 def _check_classes(sheet: CostSheet, model: Confusion, inst: Instances,

@@ -23,7 +23,7 @@ from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
-from causalcost.experiments.options import check_options, progress_bar, sizes
+from causalcost.experiments.options import check_options, coverage_summary, progress_bar, sizes
 
 __all__ = ["COVERAGE_COLUMNS", "CoverageResult", "coverage_experiment"]
 
@@ -63,16 +63,6 @@ class CoverageResult:
 
     def _repr_html_(self) -> str:
         return html_block(repr(self), html_table(self.frame))
-
-
-def coverage_summary(kind: str, system: str, frame: pd.DataFrame, confidence: float) -> str:
-    """One line of a coverage result: cells, repetitions, and the ranges of the hold rates."""
-    f = frame
-    return (f"{kind}({system}; {len(f)} cells, "
-            f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
-            f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
-            f"({confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
-            f"{f['p_high_confidence'].max():.3f})")
 
 
 def _cell(args: tuple) -> dict[str, float]:

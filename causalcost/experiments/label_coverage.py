@@ -27,8 +27,7 @@ import pandas as pd
 from causalcost.data.multiclass_fusioners import make_multiclass_fusioner
 from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
-from causalcost.experiments.coverage import coverage_summary
-from causalcost.experiments.options import sizes
+from causalcost.experiments.options import coverage_summary, sizes
 from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_costs
