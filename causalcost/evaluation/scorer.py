@@ -83,7 +83,8 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
 
 def _check(sheet: Any, criterion: str, positive: Any) -> None:
     if not (isinstance(sheet, CostSheet) or is_label_sheet(sheet)):
-        raise InputTypeError(f"sheet must be a cost sheet, got {type(sheet).__name__}")
+        raise InputTypeError(f"sheet must be a CostSheet or a sheet of K labels, got "
+                             f"{type(sheet).__name__}")
     if criterion not in CRITERIA:
         raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
                               f"{criterion!r}")
