@@ -81,6 +81,30 @@ def parse_matrix(text: str, k: int, flag: str) -> list[list[float]]:
     return matrix
 
 
+def label_names(text: str) -> list[str]:
+    """``--labels a,b,c`` as a list (two or more distinct names)."""
+    return _labels(text, "--labels")
+
+
+def label_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The K-label rule's options from the command line (refusing the binary ones)."""
+    binary = [flag for flag, value in (("--tie", args.tie), ("--threshold", args.threshold),
+                                       ("--positive-label", args.positive_label)) if value]
+    if binary:
+        raise ValidationError(f"{', '.join(binary)} are binary options; with --labels use "
+                              "--tie-order, --order, --label, --k or --weights")
+    if args.fusioner not in RULES:
+        raise ValidationError(f"--fusioner {args.fusioner} is a binary rule; with --labels use "
+                              f"one of {', '.join(RULES)}")
+    tie_order, order = getattr(args, "tie_order", None), getattr(args, "order", None)
+    tie: Any = None
+    if tie_order:
+        tie = "slot" if tie_order.strip() == "slot" else _labels(tie_order, "--tie-order")
+    return {"tie": tie, "weights": args.weights, "k": args.k,
+            "order": _labels(order, "--order") if order else None,
+            "label": getattr(args, "label", None)}
+
+
 def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> Any:
     """The K forced runs counted on ``args.data`` with the log options of ``args``."""
     import narwhals as nw
@@ -93,20 +117,9 @@ def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> A
                if not value]
     if missing:
         raise ValidationError(f"{command} --labels needs {', '.join(missing)}")
-    if args.fusioner not in RULES:
-        raise ValidationError(f"--fusioner {args.fusioner} is a binary rule; with --labels use "
-                              f"one of {', '.join(RULES)}")
-    binary = [flag for flag, value in (("--tie", args.tie), ("--threshold", args.threshold),
-                                       ("--positive-label", args.positive_label)) if value]
-    tie_order, order = getattr(args, "tie_order", None), getattr(args, "order", None)
-    if binary:
-        raise ValidationError(f"{', '.join(binary)} are binary options; with --labels use "
-                              "--tie-order, --order, --label, --k or --weights")
+    options = label_options(args)
     labels = _labels(args.labels, "--labels")
     models = model_names(args.models)
-    tie: Any = None
-    if tie_order:
-        tie = "slot" if tie_order.strip() == "slot" else _labels(tie_order, "--tie-order")
     frame = nw.from_native(read_table(args.data, engine=args.engine))
     schema = frame.collect_schema()
     columns = [c for c in dict.fromkeys([args.truth, *models]) if c in schema]
@@ -115,10 +128,7 @@ def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> A
     try:
         runs = multiclass_forced_runs(
             frame, truth=args.truth, slot=args.slot, labels=labels, models=models,
-            fusioner=args.fusioner, tie=tie, weights=args.weights,
-            order=_labels(order, "--order") if order else None,
-            label=getattr(args, "label", None),
-            k=args.k)
+            fusioner=args.fusioner, **options)
     except (DataError, ValidationError) as exc:  # name the flags, not the Python arguments
         text = str(exc).replace("labels=", "--labels").replace("give labels ", "give --labels ")
         raise type(exc)(text) from None

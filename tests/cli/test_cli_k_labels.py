@@ -140,3 +140,29 @@ def test_hostile_cases_exit_2_in_one_line(setup, capsys) -> None:
     ):
         code, out, err = run(capsys, *argv)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+def test_backtest_and_importance_with_labels(setup, capsys) -> None:
+    k, tmp, frame, sheet = setup
+    log_options = ["--labels", ",".join(labels_of(k)), "--truth", "truth", "--models",
+                   "m1,m2,m3", "--fusioner", "plurality"]
+    code, out, err = run(capsys, "backtest", tmp / "log.csv", *log_options, "--slot", "m2",
+                         "--candidates", "cand,cand2", "--sheet", tmp / "s.json", "--json")
+    assert code == 0, err
+    data = {c["name"]: c for c in json.loads(out)["candidates"]}
+    for name in ("cand", "cand2"):
+        assert data[name]["real_cost"] == pytest.approx(real_cost(k, frame, name), rel=1e-12)
+        assert data[name]["inside"]
+    code, out, err = run(capsys, "importance", tmp / "log.csv", *log_options, "--costs",
+                         matrix_text(costs_of(k)), "--json")
+    assert code == 0, err
+    models = {m["model"]: m for m in json.loads(out)["models"]}
+    assert models["m2"]["as_is_cost"] == pytest.approx(real_cost(k, frame, "m2"), rel=1e-12)
+    for argv, message in (
+        (("importance", tmp / "log.csv", *log_options[:-1], "majority", "--costs",
+          matrix_text(costs_of(k))), "binary rule"),
+        (("backtest", tmp / "log.csv", *log_options, "--slot", "m2", "--candidates", "cand",
+          "--costs", "fn=5,fp=1"), "rows of"),
+    ):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)

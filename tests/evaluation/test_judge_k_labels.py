@@ -6,6 +6,7 @@ every K."""
 from __future__ import annotations
 
 import itertools
+import json
 import sys
 import warnings
 from pathlib import Path
@@ -303,3 +304,52 @@ def test_the_coverage_experiment_bounds_its_work() -> None:
         cc.coverage_experiment(labels=50, n1=[10], n2=[10], repetitions=1)
     with pytest.raises(ValidationError, match="more work than one run does"):
         cc.coverage_experiment(labels=10, repetitions=1000)
+
+
+# ------------------------------------------------------------------ backtest and importance
+def test_backtest_real_costs_by_numpy_and_permuted_series(case) -> None:
+    k, frame, sheet = case
+    runs = runs_of(k, frame)
+    permuted = frame["m1"].sample(frac=1, random_state=2)  # same rows, another order
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = cc.backtest(runs, {"cand": frame["cand"], "col": "cand2", "m1": permuted},
+                             costs=costs_of(k))
+        other = sheet_of(k, log(k, seed=11))
+        with_sheet = cc.backtest(runs, {"cand": frame["cand"], "col": "cand2"}, sheet=other)
+    f = result.to_frame()
+    for name, column in (("cand", "cand"), ("col", "cand2"), ("m1", "m1")):
+        assert f.loc[name, "real_cost"] == pytest.approx(real_cost(k, frame, column), rel=REL)
+        n = counted(k, frame["truth"], frame[column])
+        assert f.loc[name, "accuracy"] == pytest.approx(np.trace(n) / n.sum(), rel=REL)
+    assert f["inside"].all()
+    g = with_sheet.to_frame()
+    assert g.loc["cand", "sheet_expected_cost"] == pytest.approx(
+        cc.evaluate(other, counted(k, frame["truth"], frame["cand"])).eval1, rel=REL)
+    assert (g["sheet_hc_worst_cost"] >= g["sheet_worst_cost"] - 1e-9).all()
+    assert json.dumps(with_sheet.to_dict())
+    shifted = frame["cand"].copy()
+    shifted.index += 10_000
+    with pytest.raises(DataError, match="index"):
+        cc.backtest(runs, {"x": shifted}, costs=costs_of(k))
+    with pytest.raises(ValidationError, match="two candidates are named '1'"):
+        cc.backtest(runs, {1: "cand", "1": "cand2"}, costs=costs_of(k))
+
+
+def test_slot_importance_versions_by_numpy(case) -> None:
+    k, frame, sheet = case
+    labels = labels_of(k)
+    imp = cc.slot_importance(frame, truth="truth", models=["m1", "m2", "m3"],
+                             fusioner="plurality", labels=labels, costs=costs_of(k))
+    f = imp.to_frame()
+    row = f.loc["m2"]
+    assert row["as_is_cost"] == pytest.approx(real_cost(k, frame, "m2"), rel=REL)
+    assert row["perfect_cost"] == pytest.approx(real_cost(k, frame, "truth"), rel=REL)
+    for label in labels:
+        constant = frame.assign(const=label)
+        assert row[f"constant_{label}_cost"] == pytest.approx(
+            real_cost(k, constant, "const"), rel=REL)
+    assert np.isnan(row["removed_cost"]) and "m2" in imp.notes
+    assert row["as_is_ci_low"] <= row["as_is_cost"] <= row["as_is_ci_high"]
+    assert json.dumps(imp.to_dict())
+    cc.draw_slot_importance(imp)
