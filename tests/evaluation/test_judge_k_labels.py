@@ -353,3 +353,16 @@ def test_slot_importance_versions_by_numpy(case) -> None:
     assert row["as_is_ci_low"] <= row["as_is_cost"] <= row["as_is_ci_high"]
     assert json.dumps(imp.to_dict())
     cc.draw_slot_importance(imp)
+
+
+def test_label_noise_and_explorer_say_they_are_for_two_labels(case) -> None:
+    k, frame, sheet = case
+    with pytest.raises(ValidationError, match="label_noise_range gives exact ranges for two"):
+        cc.label_noise_range(sheet, counted(k, frame["truth"], frame["cand"]), 0.95)
+    eye = np.eye(3)
+    system = (cc.SystemBuilder([0.5, 0.3, 0.2], labels=["a", "b", "c"])
+              .add_model("m1", confusion=0.8 * eye + 0.1 * (1 - eye))
+              .add_model("m2", confusion=0.7 * eye + 0.15 * (1 - eye))
+              .set_fusioner("plurality").build(slot="m2"))
+    with pytest.raises(ValidationError, match="explorer's controls .* are for two labels"):
+        cc.explorer_settings(system)
