@@ -61,20 +61,14 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if args.labels:  # K labels: the runs of K labels, costs a K x K matrix
         from causalcost.cli.label_options import label_runs, parse_matrix
 
-        runs = label_runs(args, command="backtest")
+        runs: Any = label_runs(args, command="backtest")
         k = len(runs.labels)
-        matrix = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
-        result = backtest(runs, {c: c for c in candidates}, sheet, matrix,
-                          confidence=args.confidence)
-        if args.json:
-            print_json(result.to_dict())
-        else:
-            print(repr(result))
-        return 0
-    costs = _costs(args, sheet)
-    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
-                       models=models, slot=args.slot, fusioner=args.fusioner,
-                       positive=args.positive_label, observed=False, **vote_options(args))
+        costs: Any = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
+    else:
+        costs = _costs(args, sheet)
+        runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+                           models=models, slot=args.slot, fusioner=args.fusioner,
+                           positive=args.positive_label, observed=False, **vote_options(args))
     result = backtest(runs, {c: c for c in candidates}, sheet, costs,
                       confidence=args.confidence)
     if args.json:

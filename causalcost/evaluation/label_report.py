@@ -38,21 +38,13 @@ from causalcost.evaluation.label_pricing import (
     price_many,
     who,
 )
+from causalcost.evaluation.ranking import coverage_text, declared_names, ranking_disagreement
+from causalcost.sheet.instances import _TEXT  # the reasons, in the words of two labels
 
 __all__ = ["LabelReport", "compare_labels", "evaluate_labels", "is_label_sheet",
            "refuse_labels"]
 
 _COSTS = ("eval1", "eval2", "perfect_slot_cost", "expected_cost", "worst_cost", "best_cost")
-_TEXT = {
-    "declared": "the same instances as the sheet's forced runs, declared (same_instances=True, "
-                "--same-instances)",
-    "fingerprint": "the same instances as the sheet's forced runs, proven by the row "
-                   "fingerprint",
-    "fingerprint-differs": "the row fingerprint differs from the sheet's (other instances)",
-    "not-declared": "instances not declared the same",
-    "no-forced-runs": "the sheet's rates were not counted on instances of its own (no forced "
-                      "runs)",
-}
 
 
 def is_label_sheet(sheet: object) -> bool:
@@ -100,18 +92,7 @@ def _check_confidence(confidence: Any) -> float | None:
 def _instances(sheet: Any, names: list[str], same_instances: bool | Collection[str],
                row_fingerprint: str | None) -> tuple[np.ndarray, str]:
     """Per candidate: counted on the sheet's own rows (declared or proven); and how."""
-    if isinstance(same_instances, (bool, np.bool_)):
-        declared = np.full(len(names), bool(same_instances))
-    elif isinstance(same_instances, Collection) and not isinstance(same_instances, str):
-        chosen = {str(v) for v in same_instances}
-        unknown = sorted(chosen - set(names))
-        if unknown:
-            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
-                                  f"those compared: {unknown[:3]}")
-        declared = np.array([v in chosen for v in names], dtype=bool)
-    else:
-        raise ValidationError("same_instances must be True, False or a collection of candidate "
-                              f"names, got {same_instances!r}")
+    declared = declared_names(names, same_instances)
     if sheet.forced is None:
         if declared.any() or row_fingerprint is not None:
             what = "same_instances=True (--same-instances)" if declared.any() else \
@@ -487,8 +468,6 @@ def compare_labels(sheet: Any, candidates: Mapping[Any, Any] | None = None, *,
         better = frame["eval1_ci_high"].to_numpy() < nxt
         better[-1] = False
         frame["better_than_next"] = better
-        from causalcost.evaluation.ranking import coverage_text
-
         attrs.update(confidence=level, coverage=coverage_text(level, exact=bool(same.all())))
     texts = []
     if same.any():
@@ -497,8 +476,6 @@ def compare_labels(sheet: Any, candidates: Mapping[Any, Any] | None = None, *,
         texts.append(f"{_form_text(sheet, False, how)} ({int((~same).sum())} candidate(s))")
     form = "mixed" if same.any() and not same.all() else (
         ("kinds" if sheet.kinds is not None else "counts") if same.all() else "probability")
-    from causalcost.evaluation.ranking import ranking_disagreement
-
     disagreement = ranking_disagreement(frame)
     for text in disagreement:
         _warnings.warn(text, CausalCostWarning, stacklevel=3)

@@ -40,7 +40,8 @@ from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import decide_instances, other_instances_advice
 
-__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "coverage_text", "declared_rows", "rank_candidates",
+__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "coverage_text", "declared_names", "declared_rows",
+           "rank_candidates",
            "ranking_disagreement"]
 
 #: Columns of :func:`~causalcost.evaluation.comparison.compare`'s DataFrame.
@@ -74,6 +75,26 @@ def coverage_text(confidence: float, *, exact: bool = False) -> str:
             f"once with probability at least {both:.0%}").replace("%", " %")
 
 
+def declared_names(names: list[str], same_instances: bool | Collection[str]) -> np.ndarray:
+    """Per candidate: declared counted on the sheet's own rows (``True``, ``False`` or the
+    names of those that were).
+
+    >>> declared_names(["a", "b"], ["b"]).tolist()
+    [False, True]
+    """
+    if isinstance(same_instances, (bool, np.bool_)):
+        return np.full(len(names), bool(same_instances))
+    if isinstance(same_instances, Collection) and not isinstance(same_instances, str):
+        chosen = {str(n) for n in same_instances}
+        unknown = sorted(chosen - set(names))
+        if unknown:
+            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
+                                  f"those compared: {unknown[:3]}")
+        return np.array([n in chosen for n in names], dtype=bool)
+    raise ValidationError("same_instances must be True, False or a collection of candidate "
+                          f"names, got {same_instances!r}")
+
+
 def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Collection[str],
                   row_fingerprint: str | None) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate: declared the same instances, and the same instances (declared or proven
@@ -88,18 +109,7 @@ def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Col
     >>> [v.tolist() for v in declared_rows(sheet, ["a", "b"], ["b"], None)]
     [[False, True], [False, True]]
     """
-    if isinstance(same_instances, (bool, np.bool_)):
-        declared = np.full(len(names), bool(same_instances))
-    elif isinstance(same_instances, Collection) and not isinstance(same_instances, str):
-        chosen = {str(n) for n in same_instances}
-        unknown = sorted(chosen - set(names))
-        if unknown:
-            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
-                                  f"those compared: {unknown[:3]}")
-        declared = np.array([n in chosen for n in names], dtype=bool)
-    else:
-        raise ValidationError("same_instances must be True, False or a collection of candidate "
-                              f"names, got {same_instances!r}")
+    declared = declared_names(names, same_instances)
     if not declared.any() and row_fingerprint is None:
         return declared, declared
     sp, sn = sheet.class_counts if sheet.class_counts is not None else (0, 0)

@@ -209,7 +209,18 @@ def test_labels_are_matched_by_name(case) -> None:
     a, b = cc.evaluate(sheet, m), cc.evaluate(sheet, reversed_frame)
     np.testing.assert_array_equal(np.asarray(b.model), m)
     assert (a.eval1, a.worst_cost) == (b.eval1, b.worst_cost)
+    class Labelled:  # any object with .to_numpy() and .labels (a K-label Confusion)
+        def __init__(self, matrix, names):
+            self.matrix, self.labels = matrix, tuple(names)
+
+        def to_numpy(self):
+            return self.matrix
+
+    flipped = Labelled(m[::-1, ::-1], labels[::-1])
+    assert cc.evaluate(sheet, flipped).eval1 == a.eval1
     wrong = [*labels[:-1], labels[-1].capitalize()]  # e.g. covid,flu,Ok
+    with pytest.raises(DataError, match="the labels must be the same names"):
+        cc.compare(sheet, {"x": Labelled(m, wrong)})
     with pytest.raises(DataError, match="labels"):
         cc.evaluate(sheet, pd.DataFrame(m, index=wrong, columns=wrong))
     with pytest.raises(DataError, match="not one of the sheet's labels"):
