@@ -64,7 +64,7 @@ def free_bounds(mass: np.ndarray, n: np.ndarray, costs: np.ndarray,
     >>> f = np.array([[[2, 1], [0, 3]], [[1, 2], [1, 2]]])  # [c, j, s]
     >>> w, b = free_bounds(f, np.array([[[2, 1], [1, 2]]]), np.array([[0., 1.], [4., 0.]]))
     >>> w[0].tolist(), b[0].tolist()
-    [[1.0, 2.0], [2.0, 1.0]], [[3.0, 0.0], [1.0, 2.0]]]
+    ([[1.0, 2.0], [2.0, 1.0]], [[2.0, 1.0], [0.0, 3.0]])
     """
     k = costs.shape[0]
     mass = np.broadcast_to(np.asarray(mass, dtype=float), (n.shape[0], k, k, k))
