@@ -264,6 +264,8 @@ def reprice_labels(parent: Any, text: str) -> Any:
     from causalcost import __version__
 
     costs = parse_matrix(text, parent.k, "--costs")
+    if hasattr(parent, "with_costs"):  # the sheet re-prices itself
+        return parent.with_costs(costs)
     return replace(parent, costs=costs,
                    provenance={**parent.provenance, "repriced_from": parent.digest},
                    created=datetime.now(timezone.utc).isoformat(timespec="seconds"),

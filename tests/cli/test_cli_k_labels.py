@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.cli.app import main
@@ -166,3 +168,23 @@ def test_backtest_and_importance_with_labels(setup, capsys) -> None:
     ):
         code, out, err = run(capsys, *argv)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.,;-e x:", max_size=30), min_size=1, max_size=3),
+       st.booleans())
+def test_fuzzed_k_label_candidates_exit_0_or_2(tmp_path_factory, texts, json_out) -> None:
+    """Whatever is typed after --model, a sheet of K labels answers or refuses in one line."""
+    folder = tmp_path_factory.getbasetemp() / "fuzz_k"
+    sheet = folder / "s.json"
+    if not sheet.exists():
+        folder.mkdir(exist_ok=True)
+        frame = log(3)
+        frame.to_csv(folder / "log.csv", index=False)
+        assert main(["derive", "--data", str(folder / "log.csv"), "--labels",
+                     ",".join(labels_of(3)), "--truth", "truth", "--models", "m1,m2,m3",
+                     "--slot", "m2", "--fusioner", "plurality", "--costs",
+                     matrix_text(costs_of(3)), "-o", str(sheet)]) == 0
+    argv = ["evaluate", str(sheet), *(a for t in texts for a in ("--model", t))]
+    code = main([*argv, *(["--json"] if json_out else [])])
+    assert code in (0, 2)
