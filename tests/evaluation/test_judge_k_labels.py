@@ -377,3 +377,28 @@ def test_label_noise_and_explorer_say_they_are_for_two_labels(case) -> None:
               .set_fusioner("plurality").build(slot="m2"))
     with pytest.raises(ValidationError, match="explorer's controls .* are for two labels"):
         cc.explorer_settings(system)
+
+
+def test_two_labels_rank_as_the_binary_sheet_does() -> None:
+    """K = 2 through the K-label route gives the binary route's numbers (positive first)."""
+    frame = log(2)
+    runs = runs_of(2, frame)
+    costs = costs_of(2)
+    f = np.asarray(runs.forced)
+    forced = [cc.Confusion(tp=int(f[j, 0, 0]), fn=int(f[j, 0, 1]), fp=int(f[j, 1, 0]),
+                           tn=int(f[j, 1, 1])) for j in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        binary = cc.sheet_from_forced_runs(*forced, cc.CostMatrix(fn=costs[0, 1],
+                                                                  fp=costs[1, 0]),
+                                           slot="m2", description="test", assumption="none",
+                                           monotonicity=None)
+        general = cc.multiclass_sheet(runs, costs, kinds=False, created=CREATED)
+        mats = {m: counted(2, frame["truth"], frame[m]) for m in ("m1", "cand", "cand2")}
+        a = cc.compare(general, mats)
+        b = cc.compare(binary, {m: cc.Confusion(*n.ravel().tolist()) for m, n in mats.items()})
+    assert a.index.tolist() == b.index.tolist()
+    for column in ("eval1", "eval2", "perfect_slot_cost", "worst_cost", "best_cost", "rank",
+                   "accuracy"):
+        np.testing.assert_allclose(a[column].to_numpy(dtype=float),
+                                   b[column].to_numpy(dtype=float), rtol=1e-12)
