@@ -204,10 +204,22 @@ _LAZY: dict[str, str] = {
     "MulticlassRuns": "data.runs",  # deprecated alias of ForcedRuns (warns)
     "MulticlassSheet": "sheet.costsheet",  # deprecated alias of CostSheet (warns)
     "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
-    "MulticlassReport": "evaluation.multiclass_report",
-    "multiclass_confusion": "evaluation.multiclass_report",
-    "multiclass_coverage": "experiments.multiclass_coverage",
-    "MulticlassCoverageResult": "experiments.multiclass_coverage",
+    # one judge for any K (issue 23): K-label reports and the K-label coverage experiment
+    "LabelReport": "evaluation.label_report",
+    "label_confusion": "evaluation.label_candidates",
+    "LabelCoverageResult": "experiments.label_coverage",
+}
+
+#: Old names kept one release: (module, replacement attribute, what to use instead).
+_DEPRECATED_JUDGE: dict[str, tuple[str, str, str]] = {
+    "MulticlassReport": ("evaluation.label_report", "LabelReport",
+                         "causalcost.LabelReport (what causalcost.evaluate returns for K labels)"),
+    "multiclass_confusion": ("evaluation.label_candidates", "label_confusion",
+                             "causalcost.label_confusion"),
+    "multiclass_coverage": ("experiments.label_coverage", "label_coverage",
+                            "causalcost.coverage_experiment(labels=K, ...)"),
+    "MulticlassCoverageResult": ("experiments.label_coverage", "LabelCoverageResult",
+                                 "causalcost.LabelCoverageResult"),
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -323,6 +335,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
 
 
 def __getattr__(name: str) -> object:
+    if name in _DEPRECATED_JUDGE:  # warns at every use: not cached in globals()
+        import warnings
+
+        where, target, instead = _DEPRECATED_JUDGE[name]
+        warnings.warn(f"causalcost.{name} is deprecated; use {instead}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(importlib.import_module(f".{where}", __name__), target)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
@@ -519,4 +538,7 @@ __all__ = [
     "multiclass_confusion",
     "multiclass_coverage",
     "MulticlassCoverageResult",
+    "LabelReport",
+    "label_confusion",
+    "LabelCoverageResult",
 ]

@@ -24,6 +24,10 @@ __all__ = ["register"]
 def _cmd_runs(args: argparse.Namespace) -> int:
     from causalcost.data.forced_runs import forced_runs
 
+    if args.labels:  # K labels
+        from causalcost.cli.label_options import runs_labels
+
+        return runs_labels(args)
     runs = forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
                        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
                        positive=args.positive_label, **vote_options(args))
@@ -92,6 +96,11 @@ def register(sub: Any) -> None:
     p.add_argument("--confidence", type=probability, default=None, metavar="LEVEL",
                    help="also the four rates with binomial intervals at this level")
     p.add_argument("--json", action="store_true", help="print JSON")
+    from causalcost.cli.label_options import add_derive_arguments
+
+    add_derive_arguments(p, "counts K forced runs")
     p.epilog = examples("causalcost runs log.csv --truth y --models mean,error,worst --slot "
-                        "error --fusioner majority")
+                        "error --fusioner majority",
+                        "causalcost runs log.csv --labels a,b,c --truth y --models m1,m2,m3 "
+                        "--slot m2 --fusioner plurality")
     p.set_defaults(func=_cmd_runs)

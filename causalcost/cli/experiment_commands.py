@@ -56,10 +56,10 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
 
-    if args.labels is not None:  # K labels (issue 19)
-        from causalcost.cli.multiclass_commands import coverage_multiclass
+    if args.labels is not None:  # a K-label plurality system
+        from causalcost.cli.label_options import coverage_labels
 
-        return coverage_multiclass(args)
+        return coverage_labels(args)
     folder = _folder(args.output, ("coverage.csv", "coverage_heatmap.png", "coverage_curves.png"))
     result = coverage_experiment(
         args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,

@@ -14,6 +14,7 @@ from causalcost.cli.common import (
     vote_arguments,
     vote_options,
 )
+from causalcost.cli.label_options import add_derive_arguments
 from causalcost.cli.parsing import name
 from causalcost.confusion import CostMatrix
 from causalcost.errors import ValidationError
@@ -57,10 +58,17 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
         raise ValidationError(f"--candidates {', '.join(clash)} also named in --models or "
                               "--truth; a candidate is a column of its own")
     sheet = load_sheet(args.sheet) if args.sheet else None
-    costs = _costs(args, sheet)
-    runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
-                       models=models, slot=args.slot, fusioner=args.fusioner,
-                       positive=args.positive_label, observed=False, **vote_options(args))
+    if args.labels:  # K labels: the runs of K labels, costs a K x K matrix
+        from causalcost.cli.label_options import label_runs, parse_matrix
+
+        runs: Any = label_runs(args, command="backtest")
+        k = len(runs.labels)
+        costs: Any = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
+    else:
+        costs = _costs(args, sheet)
+        runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
+                           models=models, slot=args.slot, fusioner=args.fusioner,
+                           positive=args.positive_label, observed=False, **vote_options(args))
     result = backtest(runs, {c: c for c in candidates}, sheet, costs,
                       confidence=args.confidence)
     if args.json:
@@ -74,11 +82,21 @@ def _cmd_importance(args: argparse.Namespace) -> int:
     from causalcost.data.readers import read_table
     from causalcost.evaluation.importance import slot_importance
 
-    result = slot_importance(read_table(args.data, engine=args.engine),
-                             costs=CostMatrix.parse(args.costs), truth=args.truth,
-                             models=model_names(args.models), fusioner=args.fusioner,
-                             positive=args.positive_label, confidence=args.confidence,
-                             removal_tie=args.removal_tie, **vote_options(args))
+    if args.labels:  # K labels
+        from causalcost.cli.label_options import label_names, label_options, parse_matrix
+
+        labels = label_names(args.labels)
+        result = slot_importance(read_table(args.data, engine=args.engine), labels=labels,
+                                 costs=parse_matrix(args.costs, len(labels), "--costs"),
+                                 truth=args.truth, models=model_names(args.models),
+                                 fusioner=args.fusioner, confidence=args.confidence,
+                                 **label_options(args))
+    else:
+        result = slot_importance(read_table(args.data, engine=args.engine),
+                                 costs=CostMatrix.parse(args.costs), truth=args.truth,
+                                 models=model_names(args.models), fusioner=args.fusioner,
+                                 positive=args.positive_label, confidence=args.confidence,
+                                 removal_tie=args.removal_tie, **vote_options(args))
     if args.plot:
         from causalcost.plotting.drawing import save_figure
         from causalcost.plotting.importance import draw_slot_importance
@@ -118,6 +136,7 @@ def register(sub: Any) -> None:
     p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
                    help="level of the sheet's high-confidence worst case (default: 0.95)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_derive_arguments(p, "runs of K labels (--costs as K x K rows)")
     p.set_defaults(func=_cmd_backtest)
 
     p = sub.add_parser(
@@ -140,4 +159,5 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", metavar="OUT.png",
                    help="also write the bar chart (.png or .svg)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_derive_arguments(p, "a log of K labels (--costs as K x K rows)")
     p.set_defaults(func=_cmd_importance)

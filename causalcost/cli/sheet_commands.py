@@ -20,7 +20,7 @@ from causalcost.cli.common import (
     vote_arguments,
     vote_options,
 )
-from causalcost.cli.multiclass_commands import add_derive_arguments, add_evaluate_arguments
+from causalcost.cli.label_options import add_derive_arguments, add_evaluate_arguments
 from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
@@ -39,14 +39,14 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet_from_network,
     )
 
-    if args.labels:  # K labels: a multi-class sheet (issue 19)
-        from causalcost.cli.multiclass_commands import derive_multiclass
+    if args.labels:  # K labels: a sheet of K labels from a log
+        from causalcost.cli.label_options import derive_labels
 
-        return derive_multiclass(args)
-    costs = CostMatrix.parse(args.costs)
+        return derive_labels(args)
     refuse_overwriting_inputs(args.output, "-o", {"NETWORK": args.network, "--data": args.data})
     if args.network is not None and args.network.lower().endswith(".json"):
-        return _reprice(args, costs)
+        return _reprice(args)
+    costs = CostMatrix.parse(args.costs)
     routes = [name for name, used in (("NETWORK", args.network),
                                       ("--forced-p/--forced-n", args.forced_p or args.forced_n),
                                       ("--data", args.data)) if used]
@@ -90,7 +90,7 @@ _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "
                 "label", "tie_order")
 
 
-def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
+def _reprice(args: argparse.Namespace) -> int:
     """``derive SHEET.json --costs CELLS -o OUT.json``: the sheet re-priced, not re-derived."""
     from causalcost.sheet.costsheet import load_sheet
 
@@ -107,14 +107,23 @@ def _reprice(args: argparse.Namespace, costs: CostMatrix) -> int:
                               "when deriving afresh: drop them")
     import warnings
 
+    from causalcost.confusion import CostMatrix
     from causalcost.errors import CausalCostWarning
 
     parent = load_sheet(args.network)
-    with warnings.catch_warnings():  # said below, in the CLI's words
-        warnings.simplefilter("ignore", CausalCostWarning)
-        sheet = parent.with_costs(costs)
+    if getattr(parent, "labels", None) is not None:  # a sheet of K labels
+        from causalcost.cli.label_options import reprice_labels
+
+        sheet = reprice_labels(parent, args.costs)
+        shown = args.costs
+    else:
+        costs = CostMatrix.parse(args.costs)
+        with warnings.catch_warnings():  # said below, in the CLI's words
+            warnings.simplefilter("ignore", CausalCostWarning)
+            sheet = parent.with_costs(costs)
+        shown = cells(costs)
     sheet.save(args.output)
-    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {cells(costs)})")
+    print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {shown})")
     print(f"  sheet:  {sheet.digest}")
     print(f"  parent: {parent.digest}")
     if parent.signature is not None:
@@ -159,18 +168,20 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.sheet.costsheet import load_sheet
 
     sheet = load_sheet(args.sheet)
-    if getattr(sheet, "labels", None) is not None:  # a multi-class sheet (issue 19)
-        from causalcost.cli.multiclass_commands import evaluate_multiclass_cli
+    if getattr(sheet, "labels", None) is not None:  # a sheet of K labels
+        from causalcost.cli.label_options import evaluate_labels_cli
 
-        return evaluate_multiclass_cli(args, sheet)
+        return evaluate_labels_cli(args, sheet)
     if args.predictions:
-        raise ValidationError("--predictions applies to multi-class sheets; for this binary "
-                              "sheet give --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
+        raise ValidationError("--predictions applies to sheets of K labels; for this sheet of "
+                              "two labels give --model tp=..,fn=..,fp=..,tn=.. or --candidates "
+                              "CSV")
     given: dict[str, Confusion] = {}
     for i, text in enumerate(args.model or [], start=1):
         name, model = _parse_named_model(text, i)
         if name in given:
-            raise ValidationError(f"two candidates are named {name!r}")
+            raise ValidationError(f"two candidates are named {name!r}: give each --model its "
+                                  "own NAME:")
         given[name] = model
     if len(given) == 1 and not args.candidates:  # one candidate: no frame (pandas) needed
         candidates = None
@@ -333,8 +344,8 @@ def register(sub: Any) -> None:
     add_evaluate_arguments(p)
     p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
                         "--confidence 0.95",
-                        "causalcost evaluate multiclass_sheet.json --model "
-                        "'40,5,5;4,30,6;2,3,45'")
+                        "causalcost evaluate sheet3.json --model "
+                        "'a:40,5,5;4,30,6;2,3,45' --model 'b:45,3,2;5,30,5;3,3,44'")
     p.set_defaults(func=_cmd_evaluate)
 
     p = sub.add_parser("bound", help="worst/best-case system confusion from counts",

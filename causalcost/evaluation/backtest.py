@@ -143,12 +143,14 @@ class Backtest:
         candidates = []
         for name, row in self.frame.iterrows():
             record = {"name": name, **{k: plain(v) for k, v in row.items()}}
-            record["real"] = {k: int(v) for k, v in self.real[name].to_dict().items()}
-            record["model"] = {k: int(v) for k, v in self.models[name].to_dict().items()}
+            record["real"] = _cells(self.real[name])
+            record["model"] = _cells(self.models[name])
             candidates.append(record)
         summary = [{"rule": rule, **{k: plain(v) for k, v in row.items()}}
                    for rule, row in self.summary.iterrows()]
-        return {"slot": self.slot, "costs": self.costs.to_dict(), "confidence": self.confidence,
+        costs = self.costs.to_dict() if hasattr(self.costs, "to_dict") else \
+            np.asarray(self.costs, dtype=float).tolist()
+        return {"slot": self.slot, "costs": costs, "confidence": self.confidence,
                 "sheet_sha256": self.sheet_digest, "warnings": list(self.warnings),
                 "candidates": candidates, "summary": summary}
 
@@ -156,7 +158,7 @@ class Backtest:
         best = self.frame["real_cost"].idxmin()
         outside = [str(n) for n in self.frame.index[~self.frame["inside"]]]
         lines = [f"Backtest of {len(self.frame)} candidate(s) for slot {self.slot!r} "
-                 f"(costs {format_cells(self.costs)})",
+                 f"(costs {_cost_text(self.costs)})",
                  f"  lowest real system cost: {best!r} ({_fmt(self.frame.loc[best, 'real_cost'])})",
                  "  real cost between the exact best and worst case on these rows: "
                  + ("every candidate" if not outside else f"not for {', '.join(outside)}")]
@@ -181,6 +183,19 @@ class Backtest:
                           html_table(self.summary, caption="Selection rules against the real "
                                                            "costs"),
                           notes=[f"warning: {w}" for w in self.warnings])
+
+
+def _cells(confusion: Any) -> Any:
+    """A confusion as JSON: the binary cells by name, a K x K array as nested lists."""
+    if hasattr(confusion, "to_dict"):
+        return {k: int(v) for k, v in confusion.to_dict().items()}
+    return np.asarray(confusion).astype(int).tolist()
+
+
+def _cost_text(costs: Any) -> str:
+    if isinstance(costs, CostMatrix):
+        return format_cells(costs)
+    return ";".join(",".join(_fmt(float(v)) for v in row) for row in np.asarray(costs))
 
 
 def _own_confusion(runs: ForcedRuns, predictions: Any, positive: Any) -> Confusion:
@@ -279,9 +294,12 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
 
     Parameters
     ----------
-    runs : ForcedRuns
+    runs : ForcedRuns or runs of K labels
         The forced runs (:func:`~causalcost.forced_runs`) of the rows the candidates were run
-        on: the log with the truth and the other models' predictions.
+        on: the log with the truth and the other models' predictions. Runs of K labels
+        (``forced_runs(..., labels=[...])``) give the same table: ``costs`` is then a K x K
+        matrix (or an object with ``.to_numpy()``), the sheet one of K labels, and the
+        ``real`` and ``models`` confusions K x K arrays (rows the true class).
     candidates : mapping of str to predictions
         Name -> the candidate's predictions: an array aligned with the rows of the data the
         runs were counted on (eager frames), or the name of a column of that data (any
@@ -331,6 +349,8 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     >>> s["pick"], float(s["regret"])
     ('perfect', 0.0)
     """
+    if _k_label_runs(runs):  # K labels: the same table from the K x K route
+        return _backtest_labels(runs, candidates, sheet, costs, confidence, positive)
     _check(runs, candidates, sheet)
     matrix = _costs(sheet, costs)
     own_sheet = sheet_from_data(runs, matrix, description="the backtest's rows")
@@ -372,5 +392,117 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
         frame[column] = frame[column].astype(bool)
     return Backtest(frame=frame, summary=_summary(frame), real=real, models=models,
                     slot=runs.slot, costs=matrix, confidence=confidence,
+                    sheet_digest=None if sheet is None else sheet.digest,
+                    warnings=tuple(warnings))
+
+
+# ------------------------------------------------------------------------------ K labels
+def _k_label_runs(runs: object) -> bool:
+    """Runs of K labels (the one place that tells the two runs types apart)."""
+    return isinstance(runs, ForcedRuns) and runs.labels is not None
+
+
+def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
+    from causalcost.evaluation.label_candidates import label_confusion
+    from causalcost.evaluation.label_report import is_label_sheet
+
+    labels = [str(v) for v in runs.labels]
+    if sheet is not None:
+        if not is_label_sheet(sheet):
+            raise InputTypeError(f"runs of K labels need a sheet of K labels, got "
+                                 f"{type(sheet).__name__}")
+        if sheet.slot != runs.slot:
+            raise SheetError(f"the sheet prices slot {sheet.slot!r} but the runs force slot "
+                             f"{runs.slot!r}: give the sheet of slot {runs.slot!r}")
+        if list(sheet.labels) != labels:
+            raise SheetError(f"the sheet's labels {list(sheet.labels)} are not the runs' "
+                             f"{labels} (in this order)")
+    if costs is None:
+        if sheet is None:
+            raise ValidationError("backtest needs costs= (a K x K matrix, rows the true class) "
+                                  "or a sheet=, whose costs are used")
+        return np.asarray(sheet.costs, dtype=float)
+    if isinstance(costs, CostMatrix) and len(labels) != 2:
+        raise InputTypeError(f"costs must be a {len(labels)} x {len(labels)} matrix for the "
+                             f"runs' labels {labels}, got a CostMatrix of two labels")
+    matrix = np.asarray(label_confusion(costs, labels, "costs"), dtype=float) if not \
+        isinstance(costs, CostMatrix) else np.array([[costs.tp, costs.fn], [costs.fp, costs.tn]],
+                                                    dtype=float)
+    if sheet is not None and not np.array_equal(matrix, np.asarray(sheet.costs, dtype=float)):
+        raise ValidationError("costs= differ from the sheet's: the real cost and the sheet's "
+                              "predictions would be priced differently; leave costs= out or "
+                              "pass the sheet's")
+    return matrix
+
+
+def _row_aligned(runs: Any, predictions: Any, name: str) -> Any:
+    """A pandas Series in the order of the log's rows (paired by index, never by position)."""
+    if not isinstance(predictions, pd.Series):
+        return predictions
+    import narwhals as nw
+
+    from causalcost.evaluation.label_candidates import _aligned
+
+    native = nw.to_native(runs._counter.frame) if runs._counter is not None else None  # noqa: SLF001
+    if isinstance(native, pd.DataFrame):
+        return _aligned(pd.Series(0, index=native.index), predictions,
+                        f"candidate {name!r}'s predictions")
+    return _aligned(None, predictions, f"candidate {name!r}'s predictions")
+
+
+def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs: Any,
+                     confidence: float, positive: Any) -> Backtest:
+    from causalcost.evaluation.label_candidates import unique_names
+    from causalcost.evaluation.label_report import compare_labels
+    from causalcost.sheet.derivation import derive_labelled_sheet
+
+    if positive is not None:
+        raise ValidationError("positive= names the positive class of two labels; runs of K "
+                              "labels match the candidates' labels by name")
+    if not isinstance(candidates, Mapping) or not candidates:
+        raise ValidationError("candidates must be a non-empty mapping name -> predictions (an "
+                              "array aligned with the runs' rows, or a column name)")
+    names = unique_names(list(candidates))
+    matrix = _label_costs(runs, sheet, costs)
+    own_sheet = derive_labelled_sheet(runs, matrix, created="backtest",
+                                 provenance={"description": "the backtest's rows"})
+    real, models = {}, {}
+    for name, predictions in zip(names, candidates.values()):
+        given = _row_aligned(runs, predictions, name)
+        real[name] = np.asarray(runs.with_candidate(given))
+        models[name] = np.asarray(runs.candidate_confusion(given))
+    import warnings as _w
+
+    with _w.catch_warnings():  # the ranking's warning is about choosing, not this table
+        _w.simplefilter("ignore")
+        own = compare_labels(own_sheet, models, same_instances=True)
+    frame = pd.DataFrame(index=pd.Index(names, name="candidate", dtype=object))
+    frame["real_cost"] = [float((real[n] * matrix).sum()) for n in names]
+    frame["accuracy"] = [float(np.trace(models[n]) / models[n].sum()) for n in names]
+    for column in ("expected_cost", "best_cost", "worst_cost"):
+        frame[column] = own.loc[names, column].to_numpy(dtype=float)
+    frame["inside"] = [inside(r, b, w) for r, b, w in
+                       zip(frame["real_cost"], frame["best_cost"], frame["worst_cost"])]
+    warnings: list[str] = []
+    if sheet is not None:
+        same_rows = bool(sheet.forced is not None and np.array_equal(sheet.forced, runs.forced)
+                         and sheet.kinds is not None and sheet.kinds == own_sheet.kinds)
+        with _w.catch_warnings():
+            _w.simplefilter("ignore")
+            other = compare_labels(sheet, models, confidence=confidence,
+                                   same_instances=same_rows)
+        other = other.loc[names]
+        frame["sheet_expected_cost"] = other["expected_cost"].to_numpy(dtype=float)
+        frame["sheet_best_cost"] = other["best_cost"].to_numpy(dtype=float)
+        frame["sheet_worst_cost"] = other["worst_cost"].to_numpy(dtype=float)
+        frame["sheet_inside"] = [inside(r, b, w) for r, b, w in zip(
+            frame["real_cost"], frame["sheet_best_cost"], frame["sheet_worst_cost"])]
+        frame["sheet_hc_worst_cost"] = other["high_confidence_worst_cost"].to_numpy(dtype=float)
+        frame["sheet_hc_holds"] = [inside(r, -math.inf, h) for r, h in zip(
+            frame["real_cost"], frame["sheet_hc_worst_cost"])]
+        warnings += [f"sheet: {w}" for w in other.attrs.get("warnings", [])]
+    frame.insert(1, "real_rank", frame["real_cost"].rank(method="min").astype(int))
+    return Backtest(frame=frame, summary=_summary(frame), real=real, models=models,
+                    slot=runs.slot, costs=matrix, confidence=confidence,  # type: ignore[arg-type]
                     sheet_digest=None if sheet is None else sheet.digest,
                     warnings=tuple(warnings))

@@ -113,6 +113,16 @@ def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
 
 
 
+def _check_level(confidence: Any) -> None:
+    """A confidence level is a number in (0, 1), or None."""
+    if confidence is None:
+        return
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.number)) \
+            or not 0 < float(confidence) < 1:
+        raise ValidationError(f"confidence must be None or a number in (0, 1), e.g. 0.95; got "
+                              f"{confidence!r}")
+
+
 def compare(sheet: CostSheet,
             candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame
             | None = None,
@@ -226,10 +236,16 @@ def compare(sheet: CostSheet,
     >>> bool((table["high_confidence_worst_cost"] >= table["worst_cost"]).all())
     True
     """
-    if _multiclass(sheet):  # K labels (issue 19)
-        from causalcost.evaluation.multiclass_report import compare_multiclass
+    _check_level(confidence)
+    if _multiclass(sheet):  # K labels: the same table, K x K candidates
+        from causalcost.evaluation.label_report import compare_labels
 
-        return compare_multiclass(sheet, candidates, confidence=confidence)  # type: ignore[arg-type]
+        if scores is not None or threshold is not None or positive is not None:
+            raise ValidationError("scores=, threshold= and positive= are for two labels (one "
+                                  "cut on a score); give K labels' candidates as predictions=")
+        return compare_labels(sheet, candidates, y_true=y_true,  # type: ignore[arg-type]
+                              predictions=predictions, confidence=confidence,
+                              same_instances=same_instances, row_fingerprint=row_fingerprint)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,

@@ -168,6 +168,11 @@ def system_threshold_classifier(estimator: Any, sheet: CostSheet, X: Any, y: Any
     from sklearn.frozen import FrozenEstimator
     from sklearn.model_selection import FixedThresholdClassifier
 
+    from causalcost.evaluation.label_report import refuse_labels
+
+    refuse_labels(sheet, "system_threshold_classifier (one threshold)",
+                  "score K-label estimators with cc.system_scorer(sheet) or compare their "
+                  "predictions with cc.compare(sheet, y_true=..., predictions={...})")
     if criterion not in CRITERIA:
         raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
                               f"{criterion!r}")

@@ -125,6 +125,10 @@ class SlotImportance:
         """A copy of :attr:`frame`."""
         return self.frame.copy()
 
+    def versions(self) -> list[str]:
+        """The cost columns of :attr:`frame`, one per system version, in order."""
+        return [c for c in self.frame.columns if c.endswith("_cost")]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``source``, ``costs``, ``confidence``, ``notes``, ``models`` (one record
         per row of :attr:`frame`, NaN as null, with the confusion of each version) and
@@ -136,30 +140,39 @@ class SlotImportance:
         models = []
         for name, row in self.frame.iterrows():
             record = {"model": name, **{k: plain(v) for k, v in row.items()}}
-            record["confusions"] = {v: {k: plain(c) for k, c in m.to_dict().items()}
+            record["confusions"] = {v: ({k: plain(c) for k, c in m.to_dict().items()}
+                                        if hasattr(m, "to_dict") else m.tolist())
                                     for (n, v), m in self.confusions.items() if n == name}
             models.append(record)
         per_class = [{**dict(zip(self.per_class.index.names, key)),
                       **{k: plain(v) for k, v in row.items()}}
                      for key, row in self.per_class.iterrows()]
-        return {"source": self.source, "costs": self.costs.to_dict(),
+        costs = self.costs.to_dict() if hasattr(self.costs, "to_dict") else \
+            self.costs.tolist()  # type: ignore[attr-defined]
+        return {"source": self.source, "costs": costs,
                 "confidence": self.confidence, "notes": dict(self.notes), "models": models,
                 "per_class": per_class}
 
     def _lines(self) -> list[str]:
         f = self.frame
         best = f["perfect_gain"].idxmax()
-        lines = [f"Slot importance ({self.source}, costs {format_cells(self.costs)}): the system "
-                 "cost with each slot as is, perfect, constant P, constant N, removed",
+        costs = format_cells(self.costs) if isinstance(self.costs, CostMatrix) else ";".join(
+            ",".join(_fmt(float(v)) for v in row) for row in self.costs)  # type: ignore[attr-defined]
+        constants = ", ".join(c[len("constant_"):-len("_cost")] for c in self.versions()
+                              if c.startswith("constant_"))
+        lines = [f"Slot importance ({self.source}, costs {costs}): the system cost with each "
+                 f"slot as is, perfect, constant ({constants}), removed",
                  f"  a perfect {best!r} saves the most: {_fmt(f.loc[best, 'perfect_gain'])}"]
         if self.confidence is not None:
+            k = self.per_class.index.get_level_values("class").nunique()
+            root = "sqrt(confidence)" if k == 2 else f"confidence^(1/{k})"
             lines.append(f"  intervals: Wilson at {self.confidence:.0%} per class; the total's "
-                         "is the sum of the class intervals at sqrt(confidence)")
+                         f"is the sum of the class intervals at {root}")
         lines += [f"  removed {m!r}: {why}" for m, why in self.notes.items()]
         return lines
 
     def __repr__(self) -> str:
-        columns = [f"{v}_cost" for v in VERSIONS] + ["perfect_gain", "removal_loss"]
+        columns = [*self.versions(), "perfect_gain", "removal_loss"]
         shown = self.frame[columns].to_string(float_format=lambda v: f"{v:.6g}", line_width=99)
         return "\n".join(wrapped([*self._lines(), shown]))
 
@@ -318,6 +331,7 @@ def slot_importance(log: Any, *, costs: CostMatrix, truth: str | None = None,
                     models: Sequence[str] | None = None, fusioner: str | Fusioner | None = None,
                     positive: Any = None, confidence: float | None = 0.95,
                     removal_tie: str | None = None, n: float = 1.0,
+                    labels: Sequence[Any] | None = None,
                     **fusioner_options: Any) -> SlotImportance:
     """The system cost with each slot as is, perfect, constant P / N and removed.
 
@@ -337,6 +351,13 @@ def slot_importance(log: Any, *, costs: CostMatrix, truth: str | None = None,
         Without it removal is not defined there (NaN, and a note says why).
     n : float, default 1
         From a network: the number of instances the expected costs are for.
+    labels : sequence, optional
+        A log of K labels: the system's labels (as :func:`~causalcost.forced_runs`);
+        ``costs`` is then a K x K matrix (rows the true class, or an object with
+        ``.to_numpy()``), the versions are ``as_is``, ``perfect``, ``constant_<label>`` for
+        each label and ``removed`` (not defined for K-label rules: NaN, with a note), and
+        each class's interval maps the Wilson interval of its error rate onto the cheapest
+        and dearest wrong outputs (exact for two labels).
 
     Returns
     -------
@@ -367,6 +388,16 @@ def slot_importance(log: Any, *, costs: CostMatrix, truth: str | None = None,
     Each pair of the three misses two of the four positives (removing one model leaves an AND
     of the other two, ties going negative): 2 x 5 = 10.
     """
+    if labels is not None:  # K labels: the same table from the K forced runs of each slot
+        if truth is None or fusioner is None:
+            raise ValidationError("slot_importance on a log needs truth= and fusioner= (and "
+                                  "models= for a rule name)")
+        if positive is not None or removal_tie is not None:
+            raise ValidationError("positive= and removal_tie= are for two labels; with labels= "
+                                  "leave them out")
+        return _from_log_labels(log, truth=truth, fusioner=fusioner, models=models,
+                                labels=labels, costs=costs, confidence=confidence,
+                                options=fusioner_options)
     if not isinstance(costs, CostMatrix):
         raise InputTypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
     if isinstance(log, System):
@@ -377,3 +408,85 @@ def slot_importance(log: Any, *, costs: CostMatrix, truth: str | None = None,
     return _from_log(log, truth=truth, fusioner=fusioner, models=models, positive=positive,
                      costs=costs, confidence=confidence, removal_tie=removal_tie,
                      options=fusioner_options)
+
+
+# ---------------------------------------------------------------------------- K labels
+def _label_class_rows(m: Any, costs: Any, labels: Sequence[str], confidence: float | None,
+                      ) -> list[dict[str, Any]]:
+    """Per class: n, errors, rate, cost, and the Wilson interval of the rate mapped onto the
+    cheapest and dearest wrong outputs (a cost interval at the same level)."""
+    import numpy as np
+
+    m, costs = np.asarray(m, dtype=float), np.asarray(costs, dtype=float)
+    rows = []
+    for c, label in enumerate(labels):
+        n = float(m[c].sum())
+        errors = n - float(m[c, c])
+        right = float(costs[c, c])
+        wrong = np.delete(costs[c], c)
+        row: dict[str, Any] = {"class": label, "n": n, "errors": errors,
+                               "error_rate": errors / n if n else math.nan,
+                               "cost": float((m[c] * costs[c]).sum())}
+        if confidence is not None:
+            low, high = (proportion_interval(int(errors), int(n), confidence) if n
+                         else (math.nan, math.nan))
+            row.update(rate_ci_low=low, rate_ci_high=high,
+                       cost_ci_low=n * ((1 - low) * right + low * float(wrong.min())),
+                       cost_ci_high=n * ((1 - high) * right + high * float(wrong.max())))
+        rows.append(row)
+    return rows
+
+
+def _from_log_labels(data: Any, *, truth: str, fusioner: Any, models: Sequence[str] | None,
+                     labels: Sequence[Any], costs: Any, confidence: float | None,
+                     options: Mapping[str, Any]) -> SlotImportance:
+    import numpy as np
+
+    from causalcost.evaluation.label_candidates import label_confusion
+
+    if models is None:
+        raise ValidationError("slot_importance with labels= needs models= (the models' "
+                              "prediction columns, in the fusioner's input order)")
+    names = [str(v) for v in labels]
+    matrix = np.asarray(label_confusion(costs, names, "costs"), dtype=float)
+    from causalcost.pricing.multiclass_inputs import check_costs
+
+    matrix = check_costs(matrix, len(names))
+    versions = ["as_is", "perfect", *(f"constant_{v}" for v in names), "removed"]
+    confusions: dict[tuple[str, str], Any] = {}
+    rows, per_class, notes = {}, [], {}
+    for slot in models:
+        runs = forced_runs(data, truth=truth, models=list(models), slot=slot,
+                           fusioner=fusioner, labels=list(labels), **options)
+        forced = np.asarray(runs.forced)  # [j, c, s]
+        confusions[slot, "as_is"] = np.asarray(runs.observed)
+        confusions[slot, "perfect"] = np.stack([forced[c, c] for c in range(len(names))])
+        for j, label in enumerate(names):
+            confusions[slot, f"constant_{label}"] = forced[j]
+        notes[slot] = ("not defined for a rule of K labels: the other models' plurality (or "
+                       "priority, k of n, weights) is another system; the constant_<label> "
+                       "versions show the slot replaced")
+        row: dict[str, float] = {}
+        for version in versions:
+            m = confusions.get((slot, version))
+            row[f"{version}_cost"] = math.nan if m is None else float((m * matrix).sum())
+            if m is None:
+                continue
+            class_rows = _label_class_rows(m, matrix, names, confidence)
+            per_class += [{"model": slot, "version": version, **r} for r in class_rows]
+            if confidence is not None:
+                joint = _label_class_rows(m, matrix, names, confidence ** (1 / len(names)))
+                present = [r for r in joint if r["n"]]
+                row[f"{version}_ci_low"] = sum(r["cost_ci_low"] for r in present)
+                row[f"{version}_ci_high"] = sum(r["cost_ci_high"] for r in present)
+        if confidence is not None:
+            row["removed_ci_low"] = row["removed_ci_high"] = math.nan
+        row["perfect_gain"] = row["as_is_cost"] - row["perfect_cost"]
+        row["removal_loss"] = math.nan
+        rows[slot] = row
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index = pd.Index(list(rows), name="model", dtype=object)
+    classes = pd.DataFrame(per_class).set_index(["model", "version", "class"])
+    return SlotImportance(frame=frame, per_class=classes, confusions=confusions,
+                          costs=matrix, confidence=confidence, source="log",  # type: ignore[arg-type]
+                          notes=notes)

@@ -257,6 +257,14 @@ def label_noise_range(sheet: CostSheet, candidate: Confusion, label_accuracy: fl
     >>> r.frame.loc["worst_cost", ["observed", "estimate"]].round(2).tolist()
     [230.0, 214.52]
     """
+    from causalcost.evaluation.label_report import is_label_sheet
+
+    if is_label_sheet(sheet):
+        raise ValidationError(
+            "label_noise_range gives exact ranges for two labels (the corners of a polygon of "
+            "confusions); for a sheet of K labels it is not available yet: evaluate the "
+            "candidate corrected for the labels' errors with cc.evaluate, or compare "
+            "candidates counted against the same labels with cc.compare")
     if not isinstance(sheet, CostSheet):
         raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     if not isinstance(candidate, Confusion):

@@ -40,7 +40,8 @@ from causalcost.pricing.kinds import kinds_frame
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import decide_instances, other_instances_advice
 
-__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "declared_rows", "rank_candidates",
+__all__ = ["COMPARE_COLUMNS", "PRIOR_Z", "coverage_text", "declared_names", "declared_rows",
+           "rank_candidates",
            "ranking_disagreement"]
 
 #: Columns of :func:`~causalcost.evaluation.comparison.compare`'s DataFrame.
@@ -52,6 +53,46 @@ PRIOR_Z = 3.29
 
 #: :func:`causalcost.evaluation.report.evaluate`: one candidate's report.
 Evaluate = Callable[..., Any]
+
+
+def coverage_text(confidence: float, *, exact: bool = False) -> str:
+    """The coverage of the high-confidence worst and best cases, in words.
+
+    Examples
+    --------
+    >>> print(coverage_text(0.95))  # doctest: +NORMALIZE_WHITESPACE
+    the real system cost on the candidate's instances stays below the high-confidence worst
+    case with probability at least 95 %, and above the high-confidence best case with
+    probability at least 95 %; both at once with probability at least 90 %
+    """
+    if exact:
+        return ("on the sheet's own instances the worst and best cases are exact: the real "
+                "system cost lies between them with certainty")
+    both = max(0.0, 2 * confidence - 1)
+    return (f"the real system cost on the candidate's instances stays below the high-confidence "
+            f"worst case with probability at least {confidence:.0%}, and above the "
+            f"high-confidence best case with probability at least {confidence:.0%}; both at "
+            f"once with probability at least {both:.0%}").replace("%", " %")
+
+
+def declared_names(names: list[str], same_instances: bool | Collection[str]) -> np.ndarray:
+    """Per candidate: declared counted on the sheet's own rows (``True``, ``False`` or the
+    names of those that were).
+
+    >>> declared_names(["a", "b"], ["b"]).tolist()
+    [False, True]
+    """
+    if isinstance(same_instances, (bool, np.bool_)):
+        return np.full(len(names), bool(same_instances))
+    if isinstance(same_instances, Collection) and not isinstance(same_instances, str):
+        chosen = {str(n) for n in same_instances}
+        unknown = sorted(chosen - set(names))
+        if unknown:
+            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
+                                  f"those compared: {unknown[:3]}")
+        return np.array([n in chosen for n in names], dtype=bool)
+    raise ValidationError("same_instances must be True, False or a collection of candidate "
+                          f"names, got {same_instances!r}")
 
 
 def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Collection[str],
@@ -68,18 +109,7 @@ def declared_rows(sheet: CostSheet, names: list[str], same_instances: bool | Col
     >>> [v.tolist() for v in declared_rows(sheet, ["a", "b"], ["b"], None)]
     [[False, True], [False, True]]
     """
-    if isinstance(same_instances, (bool, np.bool_)):
-        declared = np.full(len(names), bool(same_instances))
-    elif isinstance(same_instances, Collection) and not isinstance(same_instances, str):
-        chosen = {str(n) for n in same_instances}
-        unknown = sorted(chosen - set(names))
-        if unknown:
-            raise ValidationError(f"same_instances names {len(unknown)} candidate(s) not among "
-                                  f"those compared: {unknown[:3]}")
-        declared = np.array([n in chosen for n in names], dtype=bool)
-    else:
-        raise ValidationError("same_instances must be True, False or a collection of candidate "
-                              f"names, got {same_instances!r}")
+    declared = declared_names(names, same_instances)
     if not declared.any() and row_fingerprint is None:
         return declared, declared
     sp, sn = sheet.class_counts if sheet.class_counts is not None else (0, 0)

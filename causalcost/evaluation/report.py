@@ -55,6 +55,7 @@ from causalcost.evaluation.metrics import candidate_metrics
 from causalcost.evaluation.ranking import (
     COMPARE_COLUMNS,
     PRIOR_Z,
+    coverage_text,
     kinds_of,
 )
 from causalcost.pricing.bounds import Bound, Witness, bound, bound_from_rates
@@ -382,28 +383,10 @@ def _as_confusion(candidate: object, what: str) -> Confusion:
 
 
 def _multiclass(sheet: object) -> bool:
-    """A K-label sheet (its module, and scipy's solvers, load only when one is evaluated)."""
-    return isinstance(sheet, CostSheet) and sheet.labels is not None
+    """A sheet of K labels (its module, and scipy's solvers, load only when one is given)."""
+    from causalcost.evaluation.label_report import is_label_sheet
 
-
-def coverage_text(confidence: float, *, exact: bool = False) -> str:
-    """The coverage of the high-confidence worst and best cases, in words.
-
-    Examples
-    --------
-    >>> print(coverage_text(0.95))  # doctest: +NORMALIZE_WHITESPACE
-    the real system cost on the candidate's instances stays below the high-confidence worst
-    case with probability at least 95 %, and above the high-confidence best case with
-    probability at least 95 %; both at once with probability at least 90 %
-    """
-    if exact:
-        return ("on the sheet's own instances the worst and best cases are exact: the real "
-                "system cost lies between them with certainty")
-    both = max(0.0, 2 * confidence - 1)
-    return (f"the real system cost on the candidate's instances stays below the high-confidence "
-            f"worst case with probability at least {confidence:.0%}, and above the "
-            f"high-confidence best case with probability at least {confidence:.0%}; both at "
-            f"once with probability at least {both:.0%}").replace("%", " %")
+    return is_label_sheet(sheet)
 
 
 def _check_classes(sheet: CostSheet, model: Confusion, inst: Instances,
@@ -477,9 +460,10 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     Parameters
     ----------
     sheet : CostSheet
-        The slot's cost sheet. A multi-class sheet (version 3) is evaluated by
-        :func:`~causalcost.evaluation.multiclass_report.evaluate_multiclass` (a K x K candidate,
-        a ``MulticlassReport``).
+        The slot's cost sheet. A sheet of K labels is evaluated by
+        :func:`~causalcost.evaluation.label_report.evaluate_labels` (a K x K candidate or its
+        predictions, a :class:`~causalcost.evaluation.label_report.LabelReport` with the same
+        fields).
     candidate : Confusion or mapping
         The candidate's confusion (``tp``, ``fn``, ``fp``, ``tn``). By default it is taken as
         counted on other instances than the sheet's forced runs (the common two-split case):
@@ -535,10 +519,11 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float], *,
     >>> print(other.instances)
     probability form: the sheet's rates were not counted on instances of its own (no forced runs)
     """
-    if _multiclass(sheet):  # K labels (issue 19)
-        from causalcost.evaluation.multiclass_report import evaluate_multiclass
+    if _multiclass(sheet):  # K labels: the same report, K x K arrays
+        from causalcost.evaluation.label_report import evaluate_labels
 
-        return evaluate_multiclass(sheet, candidate, confidence=confidence)  # type: ignore[return-value]
+        return evaluate_labels(sheet, candidate, confidence=confidence,  # type: ignore[return-value]
+                               same_instances=same_instances, row_fingerprint=row_fingerprint)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     model = _as_confusion(candidate, "candidate")

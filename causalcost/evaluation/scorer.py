@@ -21,6 +21,7 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.evaluation.label_report import is_label_sheet
 from causalcost.evaluation.report import evaluate
 from causalcost.sheet.costsheet import CostSheet
 
@@ -64,19 +65,13 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
     ...                                                        criterion="worst")
     (320.0, 390.0)
     """
-    if not isinstance(sheet, CostSheet):
-        raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    if criterion not in CRITERIA:
-        raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
-                              f"{criterion!r}")
-    truth = np.asarray(y_true)
-    label = _positive(sheet, positive, truth)
-    t = votes_from_values(truth, "y_true", label)
-    p = votes_from_values(np.asarray(y_pred), "y_pred", label)
-    if len(t) != len(p):
-        raise ValidationError(f"y_true has {len(t)} labels and y_pred {len(p)}")
-    model = Confusion(tp=int((t & p).sum()), fn=int((t & ~p).sum()), fp=int((~t & p).sum()),
-                      tn=int((~t & ~p).sum()))
+    _check(sheet, criterion, positive)
+    if is_label_sheet(sheet):  # K labels: the fold's K x K confusion, labels matched by name
+        from causalcost.evaluation.label_candidates import count_confusions
+
+        model: Any = count_confusions(y_true, {"y_pred": y_pred}, list(sheet.labels))[1][0]
+    else:
+        model = _binary_confusion(sheet, y_true, y_pred, positive)
     if criterion == "high_confidence_worst":
         high = evaluate(sheet, model, confidence=confidence).high_confidence
         assert high is not None
@@ -86,14 +81,39 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
     return float(report.expected_cost if criterion == "expected" else report.worst_cost)
 
 
+def _check(sheet: Any, criterion: str, positive: Any) -> None:
+    if not (isinstance(sheet, CostSheet) or is_label_sheet(sheet)):
+        raise InputTypeError(f"sheet must be a CostSheet or a sheet of K labels, got "
+                             f"{type(sheet).__name__}")
+    if criterion not in CRITERIA:
+        raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
+                              f"{criterion!r}")
+    if positive is not None and is_label_sheet(sheet):
+        raise ValidationError("positive= names the positive class of two labels; a sheet of K "
+                              "labels matches y's labels to its own by name")
+
+
+def _binary_confusion(sheet: CostSheet, y_true: Any, y_pred: Any, positive: Any) -> Confusion:
+    truth = np.asarray(y_true)
+    label = _positive(sheet, positive, truth)
+    t = votes_from_values(truth, "y_true", label)
+    p = votes_from_values(np.asarray(y_pred), "y_pred", label)
+    if len(t) != len(p):
+        raise ValidationError(f"y_true has {len(t)} labels and y_pred {len(p)}")
+    return Confusion(tp=int((t & p).sum()), fn=int((t & ~p).sum()), fp=int((~t & p).sum()),
+                     tn=int((~t & ~p).sum()))
+
+
 def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: float = 0.95,
                   positive: Any = None) -> Callable[..., float]:
     """A scikit-learn scorer: minus the system cost of an estimator's predictions.
 
     Parameters
     ----------
-    sheet : CostSheet
-        The slot's sheet; its costs and rates price each fold.
+    sheet : CostSheet or sheet of K labels
+        The slot's sheet; its costs and rates price each fold. With a sheet of K labels the
+        fold's K x K confusion is counted (``y``'s labels matched to the sheet's by name), so
+        multi-class estimators are selected by system cost the same way.
     criterion : {"expected", "worst", "high_confidence_worst"}
         Which cost to minimise: the expected system cost (cost function 1), the worst case, or
         the worst case that holds on the fold's instances with probability ``confidence``.
@@ -131,11 +151,7 @@ def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: 
     >>> bool((scores < 0).all())
     True
     """
-    if not isinstance(sheet, CostSheet):
-        raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    if criterion not in CRITERIA:
-        raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
-                              f"{criterion!r}")
+    _check(sheet, criterion, positive)
     from sklearn.metrics import make_scorer
 
     return make_scorer(system_cost, greater_is_better=False, sheet=sheet, criterion=criterion,

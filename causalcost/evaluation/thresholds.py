@@ -382,6 +382,11 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     >>> round(sweep.auc, 2), sweep.expected_optimum.threshold
     (0.56, 0.25)
     """
+    from causalcost.evaluation.label_report import refuse_labels
+
+    refuse_labels(sheet, "system_thresholds (a ROC sweep)",
+                  "rank K-label candidates by their predictions with cc.compare(sheet, "
+                  "y_true=..., predictions={...})")
     if not isinstance(sheet, CostSheet):
         raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     truth = votes_from_values(y_true, "y_true", positive)

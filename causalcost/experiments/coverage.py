@@ -20,9 +20,10 @@ import pandas as pd
 
 from causalcost.confusion import CostMatrix
 from causalcost.display import html_block, html_table
+from causalcost.errors import ValidationError
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
-from causalcost.experiments.options import check_options, progress_bar, sizes
+from causalcost.experiments.options import check_options, coverage_summary, progress_bar, sizes
 
 __all__ = ["COVERAGE_COLUMNS", "CoverageResult", "coverage_experiment"]
 
@@ -64,16 +65,6 @@ class CoverageResult:
         return html_block(repr(self), html_table(self.frame))
 
 
-def coverage_summary(kind: str, system: str, frame: pd.DataFrame, confidence: float) -> str:
-    """One line of a coverage result: cells, repetitions, and the ranges of the hold rates."""
-    f = frame
-    return (f"{kind}({system}; {len(f)} cells, "
-            f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
-            f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
-            f"({confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
-            f"{f['p_high_confidence'].max():.3f})")
-
-
 def _cell(args: tuple) -> dict[str, float]:
     """One grid cell; a top-level function so worker processes can run it."""
     system, n1, n2, repetitions, seed_seq, costs, confidence, method, engine = args
@@ -105,6 +96,7 @@ def coverage_experiment(
     engine: str = "counts",
     workers: int = 1,
     progress: bool | None = None,
+    labels: int | None = None,
 ) -> CoverageResult:
     """Run experiment 1: P(worst case >= real system cost) over a grid of stage sizes.
 
@@ -131,6 +123,12 @@ def coverage_experiment(
         Processes (cells are shared out; results are identical for any number).
     progress : bool, optional
         A progress bar on stderr; default: when stderr is a terminal.
+    labels : int, optional
+        Simulate a K-label plurality system with this many labels instead (no ``system``;
+        ``costs`` a K x K matrix; at most
+        :data:`~causalcost.experiments.label_coverage.LABEL_LIMIT`): returns a
+        :class:`~causalcost.experiments.label_coverage.LabelCoverageResult`
+        (:func:`~causalcost.experiments.label_coverage.label_coverage`).
 
     Returns
     -------
@@ -142,6 +140,14 @@ def coverage_experiment(
     >>> r.frame[["n1", "n2", "p_plain", "p_high_confidence"]].round(2).to_dict("records")[-1]
     {'n1': 1000, 'n2': 1000, 'p_plain': 0.52, 'p_high_confidence': 1.0}
     """
+    if labels is not None:  # the K-label plurality system
+        from causalcost.experiments.label_coverage import label_coverage
+
+        if system is not None or engine != "counts" or workers != 1:
+            raise ValidationError("labels= simulates its own K-label system: leave out system, "
+                                  "engine and workers")
+        return label_coverage(labels, n1=n1, n2=n2, repetitions=repetitions,  # type: ignore[return-value]
+                              seed=seed, costs=costs, confidence=confidence, method=method)
     resolved = resolve_system(system, default="experiment_or")
     costs = check_options(costs=costs, repetitions=repetitions, seed=seed,
                           confidence=confidence, method=method, engine=engine,

@@ -7,6 +7,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import pandas as pd
+
 from causalcost.confusion import CostMatrix
 from causalcost.errors import ValidationError
 from causalcost.experiments.engines import ENGINES, ExperimentSystem
@@ -70,3 +72,13 @@ def progress_bar(total: int, label: str, progress: bool | None) -> Iterator[Any]
 
     with tqdm(total=total, desc=label, file=sys.stderr, leave=False) as bar:
         yield bar
+
+
+def coverage_summary(kind: str, system: str, frame: pd.DataFrame, confidence: float) -> str:
+    """One line of a coverage result: cells, repetitions, and the ranges of the hold rates."""
+    f = frame
+    return (f"{kind}({system}; {len(f)} cells, "
+            f"{int(f['repetitions'].iloc[0])} repetitions each; plain holds "
+            f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
+            f"({confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
+            f"{f['p_high_confidence'].max():.3f})")

@@ -27,7 +27,8 @@ from causalcost.network.cpds import node_table, states_of
 from causalcost.network.fusioners import Fusioner
 from causalcost.network.system import System
 
-__all__ = ["ExplorerSettings", "explorer_settings", "declared_system", "FUSIONER_CHOICES"]
+__all__ = ["ExplorerSettings", "explorer_settings", "declared_system", "FUSIONER_CHOICES",
+           "refuse_k_labels"]
 
 #: The fusioner choices the explorer offers: the system's own rule, or a standard vote.
 FUSIONER_CHOICES = ("as declared", "and", "or", "majority")
@@ -212,6 +213,23 @@ def _correctness_correlation(system: System, a: str, b: str, latent: str) -> tup
     return out[0], out[1]
 
 
+def refuse_k_labels(system: object) -> None:
+    """The explorer's controls are a positive class's sensitivity and specificity and the
+    AND / OR / majority votes: refuse a system of more than two labels in one line.
+
+    Examples
+    --------
+    >>> refuse_k_labels(object())  # no labels: nothing to refuse
+    """
+    labels = getattr(system, "labels", None)
+    if labels is not None and len(labels) > 2:
+        raise ValidationError(
+            f"the explorer's controls (sensitivity and specificity per model, AND / OR / "
+            f"majority) are for two labels, and this system has {len(labels)} "
+            f"({', '.join(map(str, labels))}); price a K-label system with "
+            "cc.interventional_table(system) and cc.evaluate / cc.compare on its sheet")
+
+
 def explorer_settings(system: System, costs: CostMatrix | None = None,
                       candidate: Confusion | None = None) -> ExplorerSettings:
     """The explorer's settings for ``system``: its prior, rates, correlation and fusioner.
@@ -236,6 +254,7 @@ def explorer_settings(system: System, costs: CostMatrix | None = None,
     "the class node 'Class' has parents (['Population']): only the costs, the candidate and the \
 intervention can change"
     """
+    refuse_k_labels(system)
     if not isinstance(system, System):
         raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")
     slot = system.require_slot()

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from causalcost.errors import InputTypeError
-from causalcost.evaluation.importance import VERSIONS, SlotImportance
+from causalcost.evaluation.importance import SlotImportance
 from causalcost.plotting.figure import NotebookFigure, new_figure
 
 __all__ = ["draw_slot_importance"]
@@ -60,13 +60,15 @@ def draw_slot_importance(result: SlotImportance) -> NotebookFigure:
                              f"got {type(result).__name__}")
     frame = result.frame
     models = [str(m) for m in frame.index]
-    shown = [v for v in VERSIONS if frame[f"{v}_cost"].notna().any()]
+    shown = [c[:-len("_cost")] for c in result.versions() if frame[c].notna().any()]
+    spare = iter(["#8172b3", "#937860", "#da8bc3", "#ccb974", "#64b5cd"])
     fig = new_figure(figsize=(max(6.4, 1.4 * len(models) + 2), 4.8), layout="constrained")
     ax = fig.subplots()
     x = np.arange(len(models))
     width = 0.8 / max(len(shown), 1)
     for i, version in enumerate(shown):
-        label, colour = _STYLE[version]
+        label, colour = _STYLE.get(version) or (  # constant_<label> of K labels
+            f"constant {version[len('constant_'):]}", next(spare, "#999999"))
         heights = frame[f"{version}_cost"].to_numpy(dtype=float)
         where = x - 0.4 + width * (i + 0.5)
         bars = ax.bar(where, np.nan_to_num(heights, nan=0.0), width, color=colour, label=label)

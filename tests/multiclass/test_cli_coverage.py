@@ -10,10 +10,12 @@ import pytest
 import causalcost as cc
 from causalcost.cli.app import main
 from causalcost.errors import ValidationError
+from causalcost.experiments.label_coverage import label_coverage
 
 
 def test_high_confidence_holds_at_its_level() -> None:
-    r = cc.multiclass_coverage(n1=[20, 200], n2=[50], repetitions=60, seed=2, confidence=0.9)
+    r = cc.coverage_experiment(labels=3, n1=[20, 200], n2=[50], repetitions=60, seed=2,
+                               confidence=0.9)
     f = r.frame
     assert f[["n1", "n2"]].values.tolist() == [[20, 50], [200, 50]]
     assert (f["repetitions"] == 60).all()
@@ -26,13 +28,13 @@ def test_high_confidence_holds_at_its_level() -> None:
 
 
 def test_seed_fixes_the_result_and_costs_matter() -> None:
-    a = cc.multiclass_coverage(n1=[40], n2=[40], repetitions=15, seed=7)
-    b = cc.multiclass_coverage(n1=[40], n2=[40], repetitions=15, seed=7)
+    a = cc.coverage_experiment(labels=3, n1=[40], n2=[40], repetitions=15, seed=7)
+    b = cc.coverage_experiment(labels=3, n1=[40], n2=[40], repetitions=15, seed=7)
     pd.testing.assert_frame_equal(a.frame, b.frame)
-    c = cc.multiclass_coverage(n1=[40], n2=[40], repetitions=15, seed=7,
+    c = cc.coverage_experiment(labels=3, n1=[40], n2=[40], repetitions=15, seed=7,
                                costs=[[0, 1, 9], [1, 0, 1], [1, 1, 0]])
     assert c.frame["tightness_plain"].iloc[0] != a.frame["tightness_plain"].iloc[0]
-    two = cc.multiclass_coverage(2, n1=[40], n2=[40], repetitions=10, seed=1)
+    two = cc.coverage_experiment(labels=2, n1=[40], n2=[40], repetitions=10, seed=1)
     assert two.k == 2 and 0 <= two.frame["p_plain"].iloc[0] <= 1
 
 
@@ -46,8 +48,7 @@ def test_seed_fixes_the_result_and_costs_matter() -> None:
 def test_refusals(kwargs, message) -> None:
     k = kwargs.pop("k", 3)
     with pytest.raises(cc.CausalCostError, match=message):
-        cc.multiclass_coverage(k, n1=[10], n2=[10], repetitions=kwargs.pop("repetitions", 2),
-                               **kwargs)
+        label_coverage(k, n1=[10], n2=[10], repetitions=kwargs.pop("repetitions", 2), **kwargs)
     assert issubclass(ValidationError, cc.CausalCostError)
 
 
@@ -58,7 +59,7 @@ def test_cli_writes_the_csv(tmp_path, capsys, monkeypatch) -> None:
     out, err = capsys.readouterr()
     assert code == 0, err
     frame = pd.read_csv(tmp_path / "coverage.csv")
-    python = cc.multiclass_coverage(n1=[30], n2=[30, 60], repetitions=5, seed=0).frame
+    python = cc.coverage_experiment(labels=3, n1=[30], n2=[30, 60], repetitions=5, seed=0).frame
     np.testing.assert_allclose(frame["p_plain"], python["p_plain"])
     assert (tmp_path / "coverage_heatmap.png").exists()
     code = main(["experiment", "coverage", "thesis_and", "--labels", "3", "-o", str(tmp_path)])

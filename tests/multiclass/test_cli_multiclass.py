@@ -1,4 +1,4 @@
-"""The command line for multi-class sheets: derive --labels, evaluate --model K x K or
+"""The command line for sheets of K labels: derive --labels, evaluate --model K x K or
 --predictions, one-line errors with exit 2, help with examples."""
 
 from __future__ import annotations
@@ -51,19 +51,19 @@ def derive(capsys, files, *extra: str, log: str = "log", labels: str = "a,b,c",
 
 def test_derive_then_evaluate_matches_python(capsys, files) -> None:
     code, out, err = derive(capsys, files, "--fusioner", "plurality")
-    assert code == 0 and err == "" and "multi-class sheet" in out
+    assert code == 0 and err == "" and "sheet of 3 labels" in out
     sheet = cc.load_sheet(files["dir"] / "sheet.json")
     df = files["frame"]
     runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m2",
                           fusioner="plurality", labels=LABELS)
     np.testing.assert_array_equal(sheet.forced, runs.forced)
     assert sheet.digest in out
-    # --predictions: the same instances, the exact kinds form
+    # --predictions on the sheet's rows, declared: the exact kinds form
     code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--predictions",
-                         str(files["cand"]), "--json")
+                         str(files["cand"]), "--json", "--same-instances")
     assert code == 0, err
     data = json.loads(out)
-    python = cc.evaluate(sheet, (df["y"].tolist(), df["cand"].tolist()))
+    python = cc.evaluate(sheet, (df["y"].tolist(), df["cand"].tolist()), same_instances=True)
     assert data["form"] == "kinds" and data["worst_cost"] == pytest.approx(python.worst_cost)
     assert data["eval1"] == pytest.approx(python.eval1, rel=1e-12)
     real = float((runs.with_candidate(df["cand"].tolist()) *
@@ -72,7 +72,7 @@ def test_derive_then_evaluate_matches_python(capsys, files) -> None:
     # --model: K x K counts, rows the true class
     code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--model",
                          "40,5,5;4,30,6;2,3,45", "--confidence", "0.9")
-    assert code == 0 and "worst at 90%" in out and "predicted" in out
+    assert code == 0 and "worst at 90%" in out and "prediction" in out
     r = cc.evaluate(sheet, [[40, 5, 5], [4, 30, 6], [2, 3, 45]], confidence=0.9)
     assert cc.display.format_number(r.high_confidence.worst_cost) in out
     # two candidates: a ranking
@@ -136,7 +136,7 @@ def test_evaluate_errors_are_one_line(capsys, files) -> None:
         (("--model", "tp=5,fn=1,fp=1,tn=5"), "must be 3 rows of 3 numbers"),
         ((), "give a candidate"),
         (("--model", "1,2,3;4,5,6;7,8,9", "--label-accuracy", "0.9"),
-         "--label-accuracy applies to binary sheets"),
+         "--label-accuracy applies to sheets of two labels"),
         (("--predictions", str(files["log"])), "needs the columns truth and prediction"),
         (("--predictions", str(files["dir"] / "missing.csv")), "no such file"),
     ):
@@ -149,7 +149,7 @@ def test_binary_evaluate_refuses_predictions(capsys, tmp_path) -> None:
                          str(tmp_path / "b.json"))
     assert code == 0
     code, out, err = run(capsys, "evaluate", str(tmp_path / "b.json"), "--predictions", "x.csv")
-    assert code == 2 and "--predictions applies to multi-class sheets" in err
+    assert code == 2 and "--predictions applies to sheets of K labels" in err
 
 
 def test_help_shows_the_new_options_and_examples(capsys) -> None:
@@ -159,5 +159,5 @@ def test_help_shows_the_new_options_and_examples(capsys) -> None:
             build_parser().parse_args([command, "--help"])
         out = capsys.readouterr().out
         assert all(f in out for f in flags)
-        assert "--labels" in out or "'40,5,5;4,30,6;2,3,45'" in out
+        assert "--labels" in out or "'a:40,5,5;4,30,6;2,3,45'" in out
         assert "examples:" in out

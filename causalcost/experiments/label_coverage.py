@@ -26,22 +26,29 @@ import pandas as pd
 
 from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
-from causalcost.experiments.coverage import coverage_summary
-from causalcost.experiments.options import sizes
-from causalcost.network.fusioners import make_fusioner as make_multiclass_fusioner
+from causalcost.experiments.options import coverage_summary, sizes
+from causalcost.network.fusioners import make_fusioner
 from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
 from causalcost.pricing.multiclass_inputs import check_costs
 
-__all__ = ["MulticlassCoverageResult", "multiclass_coverage"]
+__all__ = ["LABEL_LIMIT", "WORK_LIMIT", "LabelCoverageResult", "label_coverage"]
 
-#: Columns of :attr:`MulticlassCoverageResult.frame` (as the binary experiment's).
+#: The most labels the experiment simulates: each repetition prices K x (K - 1) prediction
+#: limits per class, so the work grows as K**3 (K = 10 takes about a second per repetition
+#: at the default sizes; K = 50 would take hours).
+LABEL_LIMIT = 10
+#: The most work one run may ask for, in repetitions x cells x K**3 (K = 3: 74,000 repetitions
+#: in all, about a quarter of an hour; K = 10: 2,000).
+WORK_LIMIT = 2_000_000
+
+#: Columns of :attr:`LabelCoverageResult.frame` (as the binary experiment's).
 COLUMNS = ("n1", "n2", "repetitions", "p_plain", "p_high_confidence",
            "tightness_high_confidence", "tightness_plain")
 
 
 @dataclass(frozen=True)
-class MulticlassCoverageResult:
+class LabelCoverageResult:
     """Hold probabilities of the plain and high-confidence worst case for a K-label system.
 
     Attributes
@@ -66,7 +73,7 @@ class MulticlassCoverageResult:
         return self.frame.copy()
 
     def __repr__(self) -> str:
-        return coverage_summary("MulticlassCoverageResult", self.system, self.frame,
+        return coverage_summary("LabelCoverageResult", self.system, self.frame,
                                 self.confidence)
 
     def _repr_html_(self) -> str:
@@ -100,12 +107,12 @@ def _check(value: float, name: str, low: float = 0.0, high: float = 1.0) -> floa
     return float(value)
 
 
-def multiclass_coverage(
+def label_coverage(
     k: int = 3, *, n1: Sequence[int] = (30, 100, 1000), n2: Sequence[int] = (30, 100, 1000),
     repetitions: int = 200, seed: int = 0, costs: object = None, confidence: float = 0.95,
     method: str = "clopper-pearson", others: Sequence[float] = (0.7, 0.6),
     candidate: float = 0.65, hard: float = 0.3,
-) -> MulticlassCoverageResult:
+) -> LabelCoverageResult:
     """Run the coverage experiment on a simulated K-label plurality system.
 
     Parameters
@@ -132,17 +139,21 @@ def multiclass_coverage(
 
     Returns
     -------
-    MulticlassCoverageResult
+    LabelCoverageResult
 
     Examples
     --------
-    >>> r = multiclass_coverage(n1=[200], n2=[200], repetitions=40, seed=3)
+    >>> r = label_coverage(n1=[200], n2=[200], repetitions=40, seed=3)
     >>> row = r.frame.iloc[0]
     >>> bool(row["p_high_confidence"] >= row["p_plain"]), int(row["repetitions"])
     (True, 40)
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise ValidationError(f"k (the number of labels) must be a whole number >= 2, got {k!r}")
+    if k > LABEL_LIMIT:
+        raise ValidationError(f"the coverage experiment simulates at most {LABEL_LIMIT} labels "
+                              f"(its work grows as K**3), got {k}; give fewer labels")
+    k = int(k)
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValidationError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -156,8 +167,14 @@ def multiclass_coverage(
     law = _Law(k, accs, _check(hard, "hard"))
     c_arr = check_costs(1 - np.eye(k) if costs is None else costs, k)
     names = [f"m{i + 1}" for i in range(len(accs) - 1)] + ["slot"]
-    fusioner = make_multiclass_fusioner("plurality", names, labels=list(range(k)))
+    fusioner = make_fusioner("plurality", names, labels=list(range(k)))
     grid = [(a, b) for a in sizes(n1, "n1") for b in sizes(n2, "n2")]
+    if len(grid) * repetitions * k**3 > WORK_LIMIT:
+        most = WORK_LIMIT // k**3
+        raise ValidationError(
+            f"{len(grid)} cells x {repetitions} repetitions with {k} labels is more work than "
+            f"one run does ({len(grid) * repetitions} repetitions in all; at most {most} with "
+            f"{k} labels): give fewer repetitions or fewer sizes (n1, n2)")
     children = np.random.SeedSequence(seed).spawn(len(grid))
     rows = []
     for (a, b), child in zip(grid, children):
@@ -194,5 +211,5 @@ def multiclass_coverage(
         })
     system_text = (f"{k} labels, plurality of {len(accs)} (others {list(accs[:-1])}, "
                    f"candidate {accs[-1]}, hard share {law.hard})")
-    return MulticlassCoverageResult(pd.DataFrame(rows, columns=list(COLUMNS)), k,
+    return LabelCoverageResult(pd.DataFrame(rows, columns=list(COLUMNS)), k,
                                     float(confidence), method, seed, system_text)
