@@ -1,32 +1,69 @@
-"""Binary confusion matrices and system cost matrices as immutable, validated values.
+"""Confusion and cost matrices over K labels, as immutable, validated values.
 
-Orientation, once for the whole package: **rows are the true class, columns the
-prediction, order (P, N)**::
+Orientation, once for the whole package: **rows are the true class, columns the prediction**
+(for a cost matrix, the system's output), both in the order of the matrix's ``labels``::
+
+                  predicted a   predicted b   predicted c
+    class a          N[a, a]       N[a, b]       N[a, c]
+    class b          N[b, a]       N[b, b]       N[b, c]
+    class c          N[c, a]       N[c, b]       N[c, c]
+
+This is scikit-learn's ``confusion_matrix(y, y_hat, labels=labels)``. A binary matrix is the
+case K = 2 with labels ``(positive, negative)``, ``("P", "N")`` unless named otherwise, and
+its four cells have names::
 
                  predicted P   predicted N
     class P          tp            fn
     class N          fp            tn
 
-This is the seeds' layout and scikit-learn's ``confusion_matrix(y, y_hat, labels=[pos, neg])``.
-Every public API names cells (``tp``, ``fn``, ``fp``, ``tn``) so nobody has to remember it.
+``tp, fn, fp, tn``, ``positives``, ``negatives`` and the binary constructors (keywords,
+``from_mapping``, ``parse``, ``from_array``, ``from_sklearn``) are views of the same object:
+``Confusion(tp=80, fn=20, fp=40, tn=160) == Confusion([[80, 20], [40, 160]], labels=["P",
+"N"])``. Asked of a matrix over more than two labels they raise
+:class:`~causalcost.errors.NotBinaryError`, which names the general call.
+
+Labels are names (strings). Where two labelled things meet (a confusion and its costs, a
+labelled DataFrame and the labels asked for) they are matched **by name**: the same names in
+another order are reordered, other names are refused; an unlabelled array is read in the
+order of the labels it is given with.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from causalcost.display import EXACT_LIMIT, format_number, html_table
+from causalcost.cells import (
+    _REAL,
+    CELLS,
+    CLASSES,
+    OUTCOMES,
+    _as_count,
+    _as_real,
+    _Cells,
+    _check_real,
+    _cost,
+    _exact,
+    _exact_cost,
+    _num,
+    _show,
+    _sum,
+    cells_array,
+    label_frame,
+    matrix_cost,
+    parse_cells,
+)
+from causalcost.display import EXACT_LIMIT, format_matrix, format_number, html_table
 from causalcost.errors import (
     CostMatrixError,
     CountError,
     InputTypeError,
-    OverflowInputError,
+    NotBinaryError,
     ValidationError,
 )
 
@@ -34,214 +71,271 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "CELLS", "CLASSES", "OUTCOMES", "Confusion", "CostMatrix", "format_number", "parse_cells",
+    "CELLS", "CLASSES", "OUTCOMES", "Confusion", "CostMatrix", "check_labels", "format_number",
+    "parse_cells",
 ]
+# the private helpers other modules import from here
+_REEXPORTED = (_as_count, _as_real, _Cells, _check_real, _cost, _exact, _exact_cost, _num, _sum,
+               EXACT_LIMIT)
 
-#: Cell names in the order of ``to_array().ravel()``.
-CELLS: tuple[str, str, str, str] = ("tp", "fn", "fp", "tn")
-#: Class labels in row/column order.
-CLASSES: tuple[str, str] = ("P", "N")
-#: The confusion node's outcomes, in table order (true class, then prediction).
-OUTCOMES: tuple[str, str, str, str] = ("TP", "FN", "FP", "TN")
-_REAL = (int, float, np.integer, np.floating)
+_MISSING: Any = type("_Missing", (), {"__repr__": lambda self: "<missing>"})()
 
 
-def _check_real(name: str, value: Any) -> None:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, _REAL):
-        raise InputTypeError(f"{name} must be a real number, got {type(value).__name__} "
-                             f"{_show(value)}")
+# ------------------------------------------------------------------------------- labels
+def check_labels(labels: Iterable[Any] | None, k: int, what: str = "matrix") -> tuple[str, ...]:
+    """The K label names of a (K, K) matrix: ``("P", "N")`` for K = 2 and ``("0", .., "K-1")``
+    otherwise when not given; names are ``str(label)`` and must be distinct.
 
-
-def _show(value: Any) -> str:
-    """``repr`` of a bad value, short even for a huge integer or a long string."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and (
-            abs(int(value)) > 10**30):
-        return f"(an integer near 2**{abs(int(value)).bit_length() - 1})"
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _as_real(name: str, value: Any, error: type[ValidationError]) -> float:
-    """A finite float; integers must fit in float64's range."""
-    _check_real(name, value)
-    try:
-        value = float(value)
-    except OverflowError:
-        raise error(f"{name} must be finite: {_show(value)} is beyond float64's range "
-                    "(about 1.8e308)") from None
-    if not math.isfinite(value):
-        raise error(f"{name} must be finite, got {value!r}")
-    return value
-
-
-def _as_count(name: str, value: Any, error: type[ValidationError]) -> float | int:
-    """A finite cell, exact: floats as given, integers as floats up to 2**53, ints beyond."""
-    _check_real(name, value)
-    if isinstance(value, (int, np.integer)):
-        value = int(value)
-        if abs(value) <= EXACT_LIMIT:
-            return float(value)
-        try:
-            float(value)
-        except OverflowError:
-            raise error(f"{name} must be finite: {_show(value)} is beyond float64's range "
-                        "(about 1.8e308)") from None
-        return value
-    return _as_real(name, value, error)
-
-
-def _exact(value: float | int) -> float | int:
-    """Integral values as Python ints (for exact sums), fractional ones unchanged."""
-    return int(value) if isinstance(value, int) or float(value).is_integer() else value
-
-
-def _num(value: float | int) -> float | int:
-    """The stored form of a computed cell: a float, or a Python int beyond 2**53."""
-    if isinstance(value, int) and abs(value) > EXACT_LIMIT:
-        return value
-    return float(value)
-
-
-def _sum(*values: float | int) -> float | int:
-    """Exact sum of integral cells (any size); a float sum as soon as one is fractional."""
-    try:
-        return _num(sum(_exact(v) for v in values))
-    except OverflowError:
-        raise CountError("the cells add up beyond float64's range (about 1.8e308): "
-                         "rescale the counts") from None
-
-
-def parse_cells(text: str, *, what: str = "cells") -> dict[str, float]:
-    """Parse ``"tp=80,fn=20,fp=40,tn=160"`` (any order, any subset) into a dict.
-
-    Integers above ``2**53`` stay exact Python ints; every other value is a float.
-
-    Examples
-    --------
-    >>> parse_cells("fn=5,fp=1")
-    {'fn': 5.0, 'fp': 1.0}
+    >>> check_labels(None, 2), check_labels([0, 1, 2], 3)
+    (('P', 'N'), ('0', '1', '2'))
+    >>> check_labels([1, "1"], 2)
+    Traceback (most recent call last):
+    causalcost.errors.ValidationError: matrix: labels must have distinct names, got [1, '1']
     """
-    if not isinstance(text, str):
-        raise InputTypeError(f"{what} must be a string such as 'tp=80,fn=20,fp=40,tn=160', got "
-                             f"{type(text).__name__} {_show(text)}")
-    out: dict[str, float] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep or key not in CELLS:
-            raise ValidationError(
-                f"{what}: cannot read {part!r}; write cells as name=value with names among "
-                f"{', '.join(CELLS)}, e.g. 'tp=80,fn=20,fp=40,tn=160'"
-            )
-        if key in out:
-            raise ValidationError(f"{what}: cell {key!r} is given twice")
-        out[key] = _parse_number(what, key, value.strip())
-    return out
+    if labels is None:
+        return CLASSES if k == 2 else tuple(str(i) for i in range(k))
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise InputTypeError(f"{what}: labels must be a list of label names, got "
+                             f"{type(labels).__name__} {_show(labels)}")
+    given = list(labels)
+    if any(v is None or (isinstance(v, float) and v != v) for v in given):
+        raise ValidationError(f"{what}: a label may not be null, got {_show(given)}")
+    names = tuple(str(v) for v in given)
+    if len(names) != k:
+        raise ValidationError(f"{what}: {len(names)} labels {_show(given)} for a {k} x {k} "
+                              "matrix; give one label per row (rows the true class)")
+    if len(set(names)) != k:
+        raise ValidationError(f"{what}: labels must have distinct names, got {_show(given)}")
+    return names
 
 
-def _parse_number(what: str, key: str, value: str) -> float:
-    try:
-        return _num(int(value))  # type: ignore[return-value]
-    except ValueError:
-        pass
-    try:
-        return float(value)
-    except ValueError:
-        raise ValidationError(f"{what}: {key}={value!r} is not a number") from None
+def _permutation(have: tuple[str, ...], want: tuple[str, ...], what: str) -> list[int]:
+    """Positions in ``have`` of each name of ``want``; refuses other names."""
+    if set(have) != set(want):
+        raise ValidationError(
+            f"{what} has the labels {list(have)}, not {list(want)}: labels are matched by "
+            "name; give both over the same label names (or rename with .with_labels)")
+    return [have.index(name) for name in want]
 
 
-def _read_array(array: Any, what: str, error: type[ValidationError]) -> np.ndarray:
-    """``array`` as a (2, 2) numpy array of its elements (validated later, cell by cell)."""
+def _is_frame(value: Any) -> bool:
+    pandas = sys.modules.get("pandas")  # not a DataFrame if pandas was never imported
+    return pandas is not None and isinstance(value, pandas.DataFrame)
+
+
+def _frame_matrix(frame: pd.DataFrame, what: str) -> tuple[np.ndarray, tuple[str, ...] | None]:
+    """A labelled frame's matrix with its columns in its rows' order, and its labels (None for
+    default integer axes 0..K-1, read as an array)."""
+    import pandas as pd
+
+    arr = frame.to_numpy(dtype=object)
+    k = len(frame.index)
+    default = pd.RangeIndex(k)
+    if frame.index.equals(default) and frame.columns.equals(default):
+        return arr, None
+    rows = check_labels(list(frame.index), k, f"{what} (rows)")
+    cols = check_labels(list(frame.columns), len(frame.columns), f"{what} (columns)")
+    if set(rows) != set(cols):
+        raise ValidationError(
+            f"{what}: a labelled DataFrame needs the same labels on its rows (true class) and "
+            f"columns (prediction), by name; rows {list(rows)}, columns {list(cols)}")
+    return arr[:, [cols.index(name) for name in rows]], rows
+
+
+def _read_matrix(value: Any, labels: Iterable[Any] | None, what: str,
+                 error: type[ValidationError]) -> tuple[list[Any], tuple[str, ...]]:
+    """The cells (row by row, unvalidated) and label names of a (K, K) matrix given as an
+    array, a nested list, a labelled DataFrame or an object with ``to_numpy()`` (and
+    optionally ``labels``); the object's labels are matched to ``labels`` by name."""
+    given: Any = None
+    if _is_frame(value):
+        value, given = _frame_matrix(value, what)
+    elif hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
+        given = getattr(value, "labels", None)
+        value = value.to_numpy()
+    if isinstance(value, (str, bytes, Mapping)) or value is None:
+        raise InputTypeError(f"{what} must be a (K, K) array of numbers (rows the true class), "
+                             f"got {type(value).__name__} {_show(value)}")
     try:  # object dtype keeps each element's own type: a bool stays a bool (and is refused)
-        arr = np.asarray(array, dtype=object)
+        arr = np.asarray(value, dtype=object)
     except (ValueError, TypeError) as exc:
-        raise error(f"{what} must be a 2x2 array [[tp, fn], [fp, tn]]; cannot read it ({exc})") \
-            from None
-    if arr.shape != (2, 2):
-        raise error(f"{what} must have shape (2, 2) as [[tp, fn], [fp, tn]], got shape "
-                    f"{arr.shape}")
-    return arr
+        raise error(f"{what} must be a square (K, K) array (rows the true class); cannot read "
+                    f"it ({exc})") from None
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] < 2:
+        raise error(f"{what} must be a square (K, K) array with K >= 2 labels (rows the true "
+                    f"class), got shape {arr.shape}")
+    k = arr.shape[0]
+    if given is None:
+        names = check_labels(labels, k, what)
+    else:
+        have = check_labels(given, k, what)
+        names = have if labels is None else check_labels(labels, k, what)
+        if names != have:
+            order = _permutation(have, names, what)
+            arr = arr[np.ix_(order, order)]
+    return [v.item() if isinstance(v, np.generic) else v for v in arr.ravel()], names
 
 
-def _cells_array(cells: tuple[float | int, ...]) -> np.ndarray:
-    """A 2x2 array; object dtype when a cell is an exact int beyond 2**53."""
-    exact = any(isinstance(v, int) for v in cells)
-    return np.array([[cells[0], cells[1]], [cells[2], cells[3]]],
-                    dtype=object if exact else float)
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, bytes, bool, np.bool_, *_REAL))
 
 
-def _exact_cost(cells: tuple[float | int, ...], costs: _Cells) -> float:
-    """``sum(cells x costs)`` in exact rational arithmetic, rounded once: an intermediate
-    overflow of float64 cannot spoil it; ``inf`` if the result itself does not fit."""
-    exact = sum(Fraction(c) * Fraction(v) for c, v in zip(costs.cells(), cells, strict=True))
-    try:
-        return float(exact)
-    except OverflowError:
-        return math.inf
+# ------------------------------------------------------------------------------ the base
+class _Matrix:
+    """What confusion and cost matrices share: a (K, K) matrix and its K label names.
 
-
-def _cost(cells: tuple[float | int, ...], costs: _Cells, what: str = "cost") -> float:
-    """``sum(cells x costs)``; refuses a result that overflows float64 (assumes valid cells).
-
-    Computed in float64; when that overflows (possibly only in an intermediate sum, with costs
-    of both signs) it is recomputed exactly, and refused only if the result cannot be held.
+    Cells are stored row by row as floats, or exact Python ints beyond ``2**53``.
     """
-    with np.errstate(all="ignore"):
-        value = float(np.dot(np.array([float(v) for v in cells]), np.array(costs.cells())))
-    if not math.isfinite(value):
-        value = _exact_cost(cells, costs)
-    if not math.isfinite(value):
-        costs_text = ", ".join(f"{k}={format_number(v)}" for k, v in costs.to_dict().items()
-                               if v)
-        raise OverflowInputError(
-            f"costs too large: the {what} overflows float64 (costs {costs_text or '0'} with "
-            f"{format_number(_sum(*cells))} instances); rescale the costs (divide them all by "
-            "the same factor)")
-    return value
 
+    matrix: tuple[tuple[float, ...], ...]
+    labels: tuple[str, ...]
+    _what = "matrix"
+    _columns = "predicted"
 
-class _Cells:
-    """Shared behaviour of 2x2 matrices with named cells ``tp, fn, fp, tn``."""
+    def _setup(self, args: tuple[Any, ...], labels: Any, matrix: Any,
+               binary: dict[str, Any], defaults: Mapping[str, float] | None) -> None:
+        name = type(self).__name__
+        if matrix is not _MISSING or (len(args) == 1 and not _scalar(args[0])):
+            if matrix is _MISSING:
+                matrix = args[0]
+            elif args:
+                raise InputTypeError(f"{name}() got the matrix twice (positionally and as "
+                                     "matrix=)")
+            if any(v is not _MISSING for v in binary.values()):
+                raise InputTypeError(f"{name}(): give either a (K, K) matrix or the binary "
+                                     "cells tp, fn, fp, tn, not both")
+            cells, names = _read_matrix(matrix, labels, self._what, self._error)
+        else:
+            cells = _binary_cells(name, args, binary, defaults)
+            names = check_labels(labels, 2, self._what)
+        k = len(names)
+        stored = self._check(cells, names)
+        object.__setattr__(self, "matrix", tuple(tuple(stored[i * k:(i + 1) * k])
+                                                 for i in range(k)))
+        object.__setattr__(self, "labels", names)
 
-    tp: float
-    fn: float
-    fp: float
-    tn: float
+    _error: type[ValidationError] = ValidationError
 
-    def cells(self) -> tuple[float, float, float, float]:
-        """The cells as ``(tp, fn, fp, tn)``."""
-        return (self.tp, self.fn, self.fp, self.tn)
+    def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
+        raise NotImplementedError
 
-    def to_dict(self) -> dict[str, float]:
-        """``{"tp": .., "fn": .., "fp": .., "tn": ..}``."""
-        return dict(zip(CELLS, self.cells()))
+    # -- general ----------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        """The number of labels K."""
+        return len(self.labels)
+
+    def to_numpy(self) -> np.ndarray:
+        """The (K, K) array, rows the true class in the order of :attr:`labels`; dtype
+        ``float``, or ``object`` (exact Python ints) when a count is beyond ``2**53``."""
+        return cells_array([v for row in self.matrix for v in row], self.k)
 
     def to_array(self) -> np.ndarray:
-        """The 2x2 array ``[[tp, fn], [fp, tn]]`` (rows true class, columns prediction)."""
-        return _cells_array(self.cells())
+        """The same as :meth:`to_numpy` (for K = 2, ``[[tp, fn], [fp, tn]]``)."""
+        return self.to_numpy()
 
     def to_frame(self) -> pd.DataFrame:
-        """DataFrame with rows ``true P, true N`` and columns ``predicted P, predicted N``."""
-        import pandas as pd
+        """DataFrame with the labels on both axes: rows ``true``, columns ``predicted``."""
+        return label_frame(self.to_numpy(), self.labels, columns=self._columns)
 
-        return pd.DataFrame(
-            self.to_array(),
-            index=pd.Index(list(CLASSES), name="true"),
-            columns=pd.Index(list(CLASSES), name="predicted"),
-        )
+    def with_labels(self, labels: Iterable[Any]) -> Any:
+        """The same matrix under other label names (position by position)."""
+        return type(self)(self.matrix, labels=labels)
+
+    def reorder(self, labels: Iterable[Any]) -> Any:
+        """The same matrix with its labels in another order (matched by name).
+
+        >>> Confusion([[1, 2], [3, 4]], labels=["a", "b"]).reorder(["b", "a"]).matrix
+        ((4.0, 3.0), (2.0, 1.0))
+        """
+        want = check_labels(labels, self.k, self._what)
+        if want == self.labels:
+            return self
+        order = _permutation(self.labels, want, self._what)
+        return type(self)([[self.matrix[i][j] for j in order] for i in order], labels=want)
 
     def __repr__(self) -> str:
-        cells = ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, self.cells()))
-        return f"{type(self).__name__}({cells})"
+        name = type(self).__name__
+        if self.k == 2:
+            cells = ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, self.cells()))
+            named = "" if self.labels == CLASSES else f", labels={self.labels!r}"
+            return f"{name}({cells}{named})"
+        return f"{name}({format_matrix(self.matrix, len(name) + 1)}, labels={self.labels!r})"
 
     def _repr_html_(self) -> str:
         return html_table(self.to_frame(), caption=f"{type(self).__name__}: rows true class, "
                                                    "columns prediction")
 
+    # -- binary views -----------------------------------------------------------------
+    def _binary(self, what: str) -> tuple[Any, Any, Any, Any]:
+        if self.k != 2:
+            raise NotBinaryError(
+                f"{type(self).__name__} over {self.k} labels {list(self.labels)} has no "
+                f"{what!r}: tp, fn, fp, tn, positives and negatives name the cells of two "
+                "labels (positive first); use .to_numpy() (rows the true class), .to_frame() "
+                "or .class_sizes")
+        (a, b), (c, d) = self.matrix
+        return a, b, c, d
 
-@dataclass(frozen=True, repr=False)
-class Confusion(_Cells):
-    """A binary confusion matrix: how often each (true class, prediction) pair occurred.
+    def cells(self) -> tuple[float, float, float, float]:
+        """The cells as ``(tp, fn, fp, tn)`` (two labels only)."""
+        return self._binary("cells")
+
+    def to_dict(self) -> dict[str, float]:
+        """``{"tp": .., "fn": .., "fp": .., "tn": ..}`` (two labels only)."""
+        return dict(zip(CELLS, self._binary("to_dict")))
+
+    @property
+    def tp(self) -> float:
+        """Cell (positive, positive): a true positive (two labels only)."""
+        return self._binary("tp")[0]
+
+    @property
+    def fn(self) -> float:
+        """Cell (positive, negative): a false negative (two labels only)."""
+        return self._binary("fn")[1]
+
+    @property
+    def fp(self) -> float:
+        """Cell (negative, positive): a false positive (two labels only)."""
+        return self._binary("fp")[2]
+
+    @property
+    def tn(self) -> float:
+        """Cell (negative, negative): a true negative (two labels only)."""
+        return self._binary("tn")[3]
+
+
+def _binary_cells(name: str, args: tuple[Any, ...], given: dict[str, Any],
+                  defaults: Mapping[str, float] | None) -> list[Any]:
+    if len(args) > 4:
+        raise InputTypeError(f"{name}() takes the four cells tp, fn, fp, tn, got {len(args)} "
+                             "values; give a (K, K) matrix as one argument")
+    cells = dict(zip(CELLS, args))
+    for key, value in given.items():
+        if value is not _MISSING:
+            if key in cells:
+                raise InputTypeError(f"{name}() got two values for {key}")
+            cells[key] = value
+    missing = [k for k in CELLS if k not in cells and (defaults is None or k not in defaults)]
+    if missing:
+        raise InputTypeError(f"{name}() is missing the cell(s) {', '.join(missing)}: give tp, "
+                             "fn, fp, tn, or a (K, K) matrix with labels=")
+    return [cells[k] if k in cells else defaults[k] for k in CELLS]  # type: ignore[index]
+
+
+def _cell_name(i: int, labels: tuple[str, ...], column: str) -> str:
+    """A cell's name in messages: ``tp`` .. ``tn`` for two labels, else its two labels."""
+    k = len(labels)
+    if k == 2:
+        return CELLS[i]
+    return f"(true {labels[i // k]!r}, {column} {labels[i % k]!r})"
+
+
+# -------------------------------------------------------------------------- confusions
+@dataclass(frozen=True, repr=False, init=False)
+class Confusion(_Matrix):
+    """A confusion matrix: how often each (true class, prediction) pair occurred.
 
     Cells are non-negative finite numbers. They are usually integer counts; fractional
     values are allowed for expected counts (``rates x class sizes``), and
@@ -249,20 +343,27 @@ class Confusion(_Cells):
 
     Cells are stored as floats, which hold every integer up to ``2**53`` exactly. Integer
     counts beyond that (given as Python or numpy integers) are kept as exact Python ints, and
-    the derived counts (``positives``, ``errors``, ...) add them exactly, so the count form of
-    the bounds stays exact at any size (``to_array`` then has dtype ``object``).
+    the derived counts (``class_sizes``, ``errors``, ...) add them exactly, so the count form of
+    the bounds stays exact at any size (``to_numpy`` then has dtype ``object``).
 
     Parameters
     ----------
+    matrix : (K, K) array-like, DataFrame or object with ``to_numpy()``
+        ``N[c, j]``, rows the true class (see the module). A labelled DataFrame or an object
+        with ``labels`` is matched to ``labels`` by name.
+    labels : sequence, optional
+        The K labels in row order; ``("P", "N")`` for K = 2 when not given.
     tp, fn, fp, tn : float
-        True positives (class P predicted P), false negatives (P predicted N),
-        false positives (N predicted P), true negatives (N predicted N).
+        Instead of ``matrix``, the binary cells (also positionally, in this order): true
+        positives (class P predicted P), false negatives, false positives, true negatives.
 
     Raises
     ------
     CountError
         If a cell is negative, infinite, NaN or beyond float64's range, or the cells' total
         overflows float64.
+    ValidationError
+        A matrix that is not square (K >= 2), or labels that are not K distinct names.
     InputTypeError
         If a cell is not a real number (a string, None, a bool, ...); also a ``TypeError``.
 
@@ -273,57 +374,91 @@ class Confusion(_Cells):
     (100.0, 200.0, 60.0)
     >>> m.to_array().tolist()
     [[80.0, 20.0], [40.0, 160.0]]
+    >>> m == Confusion([[80, 20], [40, 160]], labels=["P", "N"])
+    True
+    >>> three = Confusion.from_matrix([[5, 1, 0], [0, 4, 0], [2, 0, 3]], labels=["a", "b", "c"])
+    >>> three
+    Confusion([[5, 1, 0],
+               [0, 4, 0],
+               [2, 0, 3]], labels=('a', 'b', 'c'))
+    >>> three.class_sizes, three.errors, three.total
+    ((6.0, 4.0, 5.0), 3.0, 15.0)
     """
 
-    tp: float
-    fn: float
-    fp: float
-    tn: float
+    matrix: tuple[tuple[float, ...], ...]
+    labels: tuple[str, ...]
+    _what = "confusion matrix"
+    _error = CountError
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = _as_count(f.name, getattr(self, f.name), CountError)
+    def __init__(self, *cells: Any, labels: Iterable[Any] | None = None, matrix: Any = _MISSING,
+                 tp: Any = _MISSING, fn: Any = _MISSING, fp: Any = _MISSING,
+                 tn: Any = _MISSING) -> None:
+        self._setup(cells, labels, matrix, {"tp": tp, "fn": fn, "fp": fp, "tn": tn}, None)
+
+    def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
+        out = []
+        for i, cell in enumerate(cells):
+            name = _cell_name(i, labels, "predicted")
+            value = _as_count(name if len(labels) == 2 else f"cell {name}", cell, CountError)
             if value < 0:
-                raise CountError(f"confusion cell {f.name} must be >= 0, got {value!r}")
-            object.__setattr__(self, f.name, value)
-        total = _sum(*self.cells())
+                raise CountError(f"confusion cell {name} must be >= 0, got {value!r}")
+            out.append(value)
+        total = _sum(*out)
         try:
             finite = math.isfinite(float(total))
         except OverflowError:
             finite = False
         if not finite:
-            raise CountError(
-                f"confusion cells too large: their total overflows float64 (cells "
-                f"{', '.join(format_number(v) for v in self.cells())}); rescale them")
+            shown = ", ".join(format_number(v) for v in out[:9]) + (", ..." if len(out) > 9
+                                                                     else "")
+            raise CountError(f"confusion cells too large: their total overflows float64 "
+                             f"(cells {shown}); rescale them")
+        return out
 
     # -- derived quantities -------------------------------------------------------------
     @property
+    def class_sizes(self) -> tuple[float, ...]:
+        """Instances of each true class (row totals), in label order."""
+        return tuple(_sum(*row) for row in self.matrix)
+
+    @property
+    def predicted_sizes(self) -> tuple[float, ...]:
+        """Instances predicted as each label (column totals), in label order."""
+        return tuple(_sum(*col) for col in zip(*self.matrix))
+
+    @property
     def positives(self) -> float:
-        """Instances of class P (``tp + fn``)."""
-        return _sum(self.tp, self.fn)
+        """Instances of class P (``tp + fn``; two labels only)."""
+        tp, fn, _, _ = self._binary("positives")
+        return _sum(tp, fn)
 
     @property
     def negatives(self) -> float:
-        """Instances of class N (``fp + tn``)."""
-        return _sum(self.fp, self.tn)
+        """Instances of class N (``fp + tn``; two labels only)."""
+        _, _, fp, tn = self._binary("negatives")
+        return _sum(fp, tn)
 
     @property
     def total(self) -> float:
         """All instances."""
-        return _sum(self.tp, self.fn, self.fp, self.tn)
+        return _sum(*(v for row in self.matrix for v in row))
 
     @property
     def errors(self) -> float:
-        """Mistakes (``fn + fp``)."""
-        return _sum(self.fn, self.fp)
+        """Mistakes: the cells off the diagonal (binary: ``fn + fp``)."""
+        return _sum(*(v for i, row in enumerate(self.matrix) for j, v in enumerate(row)
+                      if i != j))
 
     @property
     def is_integral(self) -> bool:
         """Whether every cell is a whole number (a count rather than an expectation)."""
-        return all(float(v).is_integer() for v in self.cells())
+        return all(float(v).is_integer() for row in self.matrix for v in row)
 
-    def cost(self, costs: CostMatrix) -> float:
+    def cost(self, costs: CostMatrix | Any) -> float:
         """Total cost of these outcomes under ``costs`` (element-wise product, summed).
+
+        ``costs`` is a :class:`CostMatrix` (its labels matched to these by name) or a (K, K)
+        array in this matrix's label order.
 
         >>> Confusion(tp=40, fn=60, fp=20, tn=180).cost(CostMatrix(fn=5, fp=1))
         320.0
@@ -331,13 +466,30 @@ class Confusion(_Cells):
         Raises
         ------
         OverflowInputError
-            If the cost overflows float64 (it would be infinite or NaN).
+            If the cost overflows float64 (it would be infinite or NaN); it is computed
+            exactly when only an intermediate sum overflows.
+        ValidationError
+            Costs over other labels.
         """
-        if not isinstance(costs, CostMatrix):
-            raise InputTypeError(f"costs must be a CostMatrix, got {type(costs).__name__}")
-        return _cost(self.cells(), costs)
+        c = as_costs(costs, self.labels)
+        flat = [v for row in c.matrix for v in row]
+        if self.k == 2:
+            shown = ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, flat) if v)
+        else:
+            shown = f"up to {format_number(max(abs(v) for v in flat))}"
+        return matrix_cost([v for row in self.matrix for v in row], flat, "cost", shown)
 
     # -- conversions --------------------------------------------------------------------
+    @classmethod
+    def from_matrix(cls, matrix: Any, labels: Iterable[Any] | None = None) -> Confusion:
+        """Build from a (K, K) matrix ``N[c, j]`` (rows the true class) and its K labels; the
+        same as ``Confusion(matrix, labels=labels)``.
+
+        >>> Confusion.from_matrix([[80, 20], [40, 160]])
+        Confusion(tp=80, fn=20, fp=40, tn=160)
+        """
+        return cls(matrix, labels=labels)
+
     @classmethod
     def from_array(cls, array: Sequence[Sequence[float]] | np.ndarray) -> Confusion:
         """Build from a 2x2 array ``[[tp, fn], [fp, tn]]`` (rows true class, order P, N).
@@ -373,24 +525,34 @@ class Confusion(_Cells):
         return cls.from_mapping(parse_cells(text, what="confusion matrix"))
 
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame) -> Confusion:
+    def from_frame(cls, frame: pd.DataFrame, labels: Iterable[Any] | None = None) -> Confusion:
         """Build from a DataFrame indexed by true class and with predictions as columns.
 
-        Labels ``"P"`` and ``"N"`` are looked up by name, so row/column order is free.
+        Labels are looked up by name, so row/column order is free: ``"P"`` and ``"N"`` for a
+        binary frame, else the frame's own K labels (in ``labels``' order when given).
+
+        >>> import pandas as pd
+        >>> f = pd.DataFrame([[1, 2], [3, 4]], index=["b", "a"], columns=["a", "b"])
+        >>> Confusion.from_frame(f, labels=["a", "b"])
+        Confusion(tp=3, fn=4, fp=1, tn=2, labels=('a', 'b'))
         """
         import pandas as pd
 
         if not isinstance(frame, pd.DataFrame):
             raise InputTypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-        try:
-            cells = {k: frame.loc[t, p] for k, (t, p) in
-                     zip(CELLS, (("P", "P"), ("P", "N"), ("N", "P"), ("N", "N")))}
-        except KeyError as exc:
-            raise ValidationError(
-                "a confusion DataFrame needs index and columns labelled 'P' and 'N' "
-                f"(true class rows, prediction columns); missing {exc}"
-            ) from None
-        return cls(**{k: v.item() if isinstance(v, np.generic) else v for k, v in cells.items()})
+        binary = labels is None and frame.shape == (2, 2) and {"P", "N"} <= set(frame.index)
+        if binary or labels is None and _frame_matrix(frame, "frame")[1] is None:
+            try:
+                cells = {k: frame.loc[t, p] for k, (t, p) in
+                         zip(CELLS, (("P", "P"), ("P", "N"), ("N", "P"), ("N", "N")))}
+            except KeyError as exc:
+                raise ValidationError(
+                    "a confusion DataFrame needs index and columns labelled 'P' and 'N' "
+                    f"(true class rows, prediction columns), or its K labels; missing {exc}"
+                ) from None
+            return cls(**{k: v.item() if isinstance(v, np.generic) else v
+                          for k, v in cells.items()})
+        return cls(frame, labels=labels)
 
     @classmethod
     def from_sklearn(
@@ -402,6 +564,7 @@ class Confusion(_Cells):
         scikit-learn orders rows and columns by ``labels`` (sorted labels by default), so
         for 0/1 targets with 1 positive its matrix is ``[[tn, fp], [fn, tp]]``. Pass the
         same ``labels`` you gave scikit-learn (or its sorted default) and the positive one.
+        For K labels use :meth:`from_matrix` with the same ``labels``.
 
         >>> Confusion.from_sklearn([[160, 40], [20, 80]])  # labels (0, 1), positive 1
         Confusion(tp=80, fn=20, fp=40, tn=160)
@@ -422,36 +585,60 @@ class Confusion(_Cells):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Iterable[Any], y_pred: Iterable[Any], positive: Any = 1
+        cls, y_true: Iterable[Any], y_pred: Iterable[Any], positive: Any = 1, *,
+        labels: Sequence[Any] | None = None,
     ) -> Confusion:
-        """Count outcomes of predictions against labels with scikit-learn.
+        """Count outcomes of predictions against labels.
+
+        Two labels: ``positive`` and the one other label found (any values). With
+        ``labels=[...]``, the K labels, counted by
+        :func:`causalcost.data.predictions.count_confusion` (pandas Series aligned by index).
 
         >>> Confusion.from_predictions([1, 1, 0, 0], [1, 0, 0, 1])
         Confusion(tp=1, fn=1, fp=1, tn=1)
+        >>> Confusion.from_predictions(["a", "b", "c"], ["a", "c", "c"], labels=["a", "b", "c"])
+        Confusion([[1, 0, 0],
+                   [0, 0, 1],
+                   [0, 0, 1]], labels=('a', 'b', 'c'))
         """
-        from sklearn.metrics import confusion_matrix
+        from causalcost.data.predictions import count_confusion
 
+        if labels is not None:
+            return count_confusion(y_true, y_pred, labels=labels)
         try:
-            y_true = np.asarray(list(y_true))
-            y_pred = np.asarray(list(y_pred))
-            observed = set(np.unique(np.concatenate([y_true, y_pred])).tolist())
+            t = np.asarray(list(y_true))
+            p = np.asarray(list(y_pred))
+            observed = set(np.unique(np.concatenate([t, p])).tolist())
             others = observed - {positive}
         except (TypeError, ValueError) as exc:
             raise InputTypeError(f"y_true and y_pred must be sequences of hashable, comparable "
                                  f"labels and positive one such label ({exc})") from None
-        if y_true.ndim != 1 or y_true.shape != y_pred.shape:
+        if t.ndim != 1 or t.shape != p.shape:
             raise ValidationError(f"y_true and y_pred must be flat sequences of the same length, "
-                                  f"got shapes {y_true.shape} and {y_pred.shape}")
+                                  f"got shapes {t.shape} and {p.shape}")
         if len(others) > 1:
             raise ValidationError(
                 f"binary labels expected: besides the positive {positive!r} found "
-                f"{sorted(map(str, others))}"
+                f"{sorted(map(str, others))}; give labels=[...] to count K labels"
             )
         if not others:  # only positives were seen
-            tp = int(np.sum((y_true == positive) & (y_pred == positive)))
+            tp = int(np.sum((t == positive) & (p == positive)))
             return cls(tp=tp, fn=0, fp=0, tn=0)
-        cm = confusion_matrix(y_true, y_pred, labels=[positive, others.pop()])
-        return cls.from_array(cm)
+        both = count_confusion(y_true, y_pred, labels=[positive, others.pop()])
+        return cls(both.matrix)
+
+
+def _read_array(array: Any, what: str, error: type[ValidationError]) -> np.ndarray:
+    """``array`` as a (2, 2) numpy array of its elements (validated later, cell by cell)."""
+    try:  # object dtype keeps each element's own type: a bool stays a bool (and is refused)
+        arr = np.asarray(array, dtype=object)
+    except (ValueError, TypeError) as exc:
+        raise error(f"{what} must be a 2x2 array [[tp, fn], [fp, tn]]; cannot read it ({exc})") \
+            from None
+    if arr.shape != (2, 2):
+        raise error(f"{what} must have shape (2, 2) as [[tp, fn], [fp, tn]], got shape "
+                    f"{arr.shape}")
+    return arr
 
 
 def _label_positions(labels: Any, positive: Any) -> tuple[int, int]:
@@ -479,23 +666,30 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-@dataclass(frozen=True, repr=False)
-class CostMatrix(_Cells):
-    """The price of each system outcome: a cost per (true class, prediction) cell.
+# ------------------------------------------------------------------------------- costs
+@dataclass(frozen=True, repr=False, init=False)
+class CostMatrix(_Matrix):
+    """The price of each system outcome: a cost ``C[c, s]`` per (true class, system output).
 
-    A mistake never costs less than the hit of the same class:
-    ``tp <= fn`` and ``tn <= fp``. Hits default to 0.
+    Costs are finite; a mistake never costs less than the hit of the same true class:
+    ``C[c, c] <= C[c, s]`` (binary: ``tp <= fn`` and ``tn <= fp``). Binary hits default to 0
+    and mistakes to 1.
 
     Parameters
     ----------
+    matrix : (K, K) array-like, DataFrame or object with ``to_numpy()``
+        ``C[c, s]``, rows the true class; labelled inputs are matched to ``labels`` by name.
+    labels : sequence, optional
+        The K labels in row order; ``("P", "N")`` for K = 2 when not given.
     tp, fn, fp, tn : float
-        Cost of a true positive, false negative, false positive and true negative.
+        Instead of ``matrix``, the binary costs of a true positive, false negative, false
+        positive and true negative.
 
     Raises
     ------
     CostMatrixError
-        If a cost is not finite (or what a mistake adds, ``fn - tp`` or ``fp - tn``, overflows
-        float64), or a hit costs more than the mistake of its class.
+        If a cost is not finite (or what a mistake adds, ``C[c, s] - C[c, c]``, overflows
+        float64), or a hit costs more than a mistake of its class.
     InputTypeError
         If a cost is not a real number; also a ``TypeError``.
 
@@ -505,33 +699,50 @@ class CostMatrix(_Cells):
     CostMatrix(tp=0, fn=5, fp=1, tn=0)
     >>> CostMatrix(fn=5, fp=1).to_array().tolist()
     [[0.0, 5.0], [1.0, 0.0]]
+    >>> CostMatrix([[0, 1, 1], [5, 0, 5], [2, 2, 0]], labels=["ok", "flu", "covid"]).labels
+    ('ok', 'flu', 'covid')
     """
 
-    tp: float = 0.0
-    fn: float = 1.0
-    fp: float = 1.0
-    tn: float = 0.0
+    matrix: tuple[tuple[float, ...], ...]
+    labels: tuple[str, ...]
+    _what = "cost matrix"
+    _error = CostMatrixError
+    _defaults = {"tp": 0.0, "fn": 1.0, "fp": 1.0, "tn": 0.0}
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = _as_real(f"cost {f.name}", getattr(self, f.name), CostMatrixError)
-            object.__setattr__(self, f.name, value)
-        if self.tp > self.fn:
-            raise CostMatrixError(
-                f"cost tp={self.tp:g} exceeds cost fn={self.fn:g}: a hit on a positive must not "
-                "cost more than missing it; raise fn or lower tp"
-            )
-        if self.tn > self.fp:
-            raise CostMatrixError(
-                f"cost tn={self.tn:g} exceeds cost fp={self.fp:g}: a hit on a negative must not "
-                "cost more than a false alarm; raise fp or lower tn"
-            )
-        for mistake, hit in (("fn", "tp"), ("fp", "tn")):
-            if not math.isfinite(getattr(self, mistake) - getattr(self, hit)):
-                raise CostMatrixError(
-                    f"cost {mistake} - {hit} (what a mistake adds) overflows float64 with "
-                    f"{mistake}={getattr(self, mistake):g}, {hit}={getattr(self, hit):g}; "
-                    "rescale the costs")
+    def __init__(self, *cells: Any, labels: Iterable[Any] | None = None, matrix: Any = _MISSING,
+                 tp: Any = _MISSING, fn: Any = _MISSING, fp: Any = _MISSING,
+                 tn: Any = _MISSING) -> None:
+        self._setup(cells, labels, matrix, {"tp": tp, "fn": fn, "fp": fp, "tn": tn},
+                    self._defaults)
+
+    def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
+        k = len(labels)
+        out = [_as_real(f"cost {_cell_name(i, labels, 'output')}", v, CostMatrixError)
+               for i, v in enumerate(cells)]
+        for c in range(k):
+            for s in range(k):
+                if out[c * k + c] > out[c * k + s]:
+                    raise CostMatrixError(_hit_message(c, s, out, labels))
+        for c in range(k):
+            for s in range(k):
+                if s != c and not math.isfinite(out[c * k + s] - out[c * k + c]):
+                    miss, hit = out[c * k + s], out[c * k + c]
+                    if k == 2:
+                        m, h = CELLS[c * 2 + s], CELLS[c * 3]
+                        text = f"cost {m} - {h} (what a mistake adds) overflows float64 with " \
+                               f"{m}={miss:g}, {h}={hit:g}"
+                    else:
+                        text = (f"cost (true {labels[c]!r}, output {labels[s]!r}) = {miss:g} "
+                                f"minus the hit's cost {hit:g} (what a mistake adds) overflows "
+                                "float64")
+                    raise CostMatrixError(f"{text}; rescale the costs")
+        return out
+
+    @classmethod
+    def from_matrix(cls, matrix: Any, labels: Iterable[Any] | None = None) -> CostMatrix:
+        """Build from a (K, K) matrix ``C[c, s]`` and its K labels; the same as
+        ``CostMatrix(matrix, labels=labels)``."""
+        return cls(matrix, labels=labels)
 
     @classmethod
     def from_mapping(cls, costs: Mapping[str, float]) -> CostMatrix:
@@ -564,3 +775,40 @@ class CostMatrix(_Cells):
         """
         arr = _read_array(array, "a cost array", CostMatrixError)
         return cls(*(v.item() if isinstance(v, np.generic) else v for v in arr.ravel()))
+
+
+def _hit_message(c: int, s: int, out: list[float], labels: tuple[str, ...]) -> str:
+    k = len(labels)
+    hit, miss = out[c * k + c], out[c * k + s]
+    if k == 2 and c == 0:
+        return (f"cost tp={hit:g} exceeds cost fn={miss:g}: a hit on a positive must not cost "
+                "more than missing it; raise fn or lower tp")
+    if k == 2:
+        return (f"cost tn={hit:g} exceeds cost fp={miss:g}: a hit on a negative must not cost "
+                "more than a false alarm; raise fp or lower tn")
+    a, b = labels[c], labels[s]
+    return (f"cost (true {a!r}, output {a!r}) = {hit:g} exceeds cost (true {a!r}, output "
+            f"{b!r}) = {miss:g}: the right output must not cost more than a wrong one for the "
+            "same true class (rows are the true class); lower the first or raise the second")
+
+
+def as_costs(costs: Any, labels: Iterable[Any] | None = None) -> CostMatrix:
+    """``costs`` as a :class:`CostMatrix` over ``labels``: a CostMatrix (reordered by name), a
+    (K, K) array (read in ``labels``' order) or an object with ``to_numpy()`` and ``labels``.
+
+    >>> as_costs([[0, 1], [4, 0]], ["b", "a"]).reorder(["a", "b"]).matrix
+    ((0.0, 4.0), (1.0, 0.0))
+
+    Raises
+    ------
+    InputTypeError
+        Anything else (a string, a mapping, a number).
+    ValidationError
+        Costs over other label names, or of another size.
+    """
+    if isinstance(costs, CostMatrix):
+        return costs if labels is None else costs.reorder(labels)
+    if _scalar(costs) or isinstance(costs, Mapping):
+        raise InputTypeError(f"costs must be a CostMatrix or a (K, K) array of costs (rows the "
+                             f"true class), got {type(costs).__name__} {_show(costs)}")
+    return CostMatrix(costs, labels=labels)
