@@ -176,10 +176,11 @@ def matrix_cost(counts: Sequence[float | int], costs: Sequence[float], what: str
     if not math.isfinite(value):
         value = _exact_dot(counts, costs)
     if not math.isfinite(value):
+        total = _sum(*counts)
+        shown = format_number(total) if abs(total) < 10**20 else f"{float(total):.6g}"
         raise OverflowInputError(
             f"costs too large: the {what} overflows float64 (costs {shown_costs or '0'} with "
-            f"{format_number(_sum(*counts))} instances); rescale the costs (divide them all by "
-            "the same factor)")
+            f"{shown} instances); rescale the costs (divide them all by the same factor)")
     return value
 
 

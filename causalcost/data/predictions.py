@@ -274,13 +274,19 @@ class PredictionReader:
                 pass  # read every row to name the problem with its row count
         return votes_from_values(values, what, self.positive)
 
+    def aligned(self, values: Any, what: str = "y_pred") -> np.ndarray:
+        """``values`` as an array in ``y_true``'s row order (two Series aligned by index), of
+        ``y_true``'s length."""
+        array = _values(_aligned(self.y_true, values, what), what)
+        if len(array) != self.rows:
+            raise DataError(f"{what} has {len(array)} values but y_true has {self.rows}; give "
+                            "both on the same rows")
+        return array
+
     def codes(self, y_pred: Any, what: str = "y_pred") -> np.ndarray:
         """The label index of each prediction (binary: 0 positive, 1 negative), rows aligned
         with ``y_true``."""
-        values = _values(_aligned(self.y_true, y_pred, what), what)
-        if len(values) != self.rows:
-            raise DataError(f"{what} has {len(values)} values but y_true has {self.rows}; give "
-                            "both on the same rows")
+        values = self.aligned(y_pred, what)
         if self.labels is None:
             return (~self._vote(values, what)).astype(np.int64)
         return self.labels.codes(values, what)

@@ -18,6 +18,7 @@ monotone worst case, so valid for a monotone sheet too).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +29,9 @@ import pandas as pd
 from causalcost.data.multiclass_runs import label_frame
 from causalcost.display import format_number, html_block, html_table
 from causalcost.errors import CountError, DataError, InfeasibleInputError, ValidationError
+from causalcost.evaluation.candidates import as_confusion
 from causalcost.pricing.multiclass import multiclass_bound
 from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
-from causalcost.pricing.multiclass_inputs import check_counts
 from causalcost.pricing.multiclass_result import MulticlassBound
 from causalcost.sheet.multiclass_sheet import MulticlassSheet
 
@@ -40,56 +41,12 @@ __all__ = ["MulticlassReport", "compare_multiclass", "evaluate_multiclass",
 
 # ----------------------------------------------------------------------------- candidates
 def multiclass_confusion(candidate: Any, labels: Sequence[str]) -> np.ndarray:
-    """The candidate's K x K confusion ``N[c, j]`` from any accepted form.
-
-    Accepted: a (K, K) array or nested list (rows the true class, columns the prediction); a
-    DataFrame labelled with the labels (reordered); a DataFrame with columns ``truth`` and
-    ``prediction`` (one row per instance); a pair ``(truth, predictions)`` of sequences.
-    Values of predictions are matched to the labels as strings.
-
-    Examples
-    --------
-    >>> multiclass_confusion((["a", "b", "b"], ["a", "a", "b"]), ["a", "b"]).tolist()
-    [[1, 0], [1, 1]]
-
-    Raises
-    ------
-    DataError
-        A prediction or truth value that is not a label (named).
-    ValidationError, CountError
-        A matrix of the wrong shape or with bad counts.
-    """
-    names = [str(v) for v in labels]
-    k = len(names)
-    if isinstance(candidate, pd.DataFrame):
-        if {"truth", "prediction"} <= set(map(str, candidate.columns)):
-            return _count(candidate["truth"].tolist(), candidate["prediction"].tolist(), names)
-        rows, cols = [str(v) for v in candidate.index], [str(v) for v in candidate.columns]
-        if sorted(rows) == sorted(names) and sorted(cols) == sorted(names):
-            frame = candidate.copy()
-            frame.index, frame.columns = rows, cols
-            candidate = frame.loc[names, names].to_numpy()
-        else:
-            candidate = candidate.to_numpy()
-    elif isinstance(candidate, tuple) and len(candidate) == 2 and not np.isscalar(candidate[0]) \
-            and np.ndim(candidate[0]) == 1:
-        return _count(list(candidate[0]), list(candidate[1]), names)
-    return check_counts("candidate", candidate, 2, k)
-
-
-def _count(truth: list[Any], pred: list[Any], names: list[str]) -> np.ndarray:
-    if len(truth) != len(pred):
-        raise DataError(f"truth has {len(truth)} values and prediction {len(pred)}; give one "
-                        "prediction per instance")
-    index = {n: i for i, n in enumerate(names)}
-    out = np.zeros((len(names), len(names)), dtype=np.int64)
-    for what, values in (("truth", truth), ("prediction", pred)):
-        bad = next((v for v in values if str(v) not in index), None)
-        if bad is not None or any(v is None for v in values):
-            raise DataError(f"{what} holds {bad!r}, which is not one of the sheet's labels "
-                            f"{names}")
-    np.add.at(out, ([index[str(v)] for v in truth], [index[str(v)] for v in pred]), 1)
-    return out
+    """Deprecated: use ``causalcost.as_confusion(candidate, labels=labels)`` (a
+    :class:`~causalcost.Confusion`; ``.to_numpy()`` is this array)."""
+    warnings.warn("causalcost.multiclass_confusion is deprecated: use "
+                  "causalcost.as_confusion(candidate, labels=labels) (a Confusion; .to_numpy() "
+                  "for the array)", DeprecationWarning, stacklevel=2)
+    return as_confusion(candidate, labels=labels).to_numpy()
 
 
 # ------------------------------------------------------------------------------ reports
@@ -225,7 +182,7 @@ def evaluate_multiclass(sheet: MulticlassSheet, candidate: Any, *,
     ----------
     sheet : MulticlassSheet
     candidate : K x K confusion or predictions
-        Any form :func:`multiclass_confusion` accepts.
+        Any form :func:`causalcost.as_confusion` accepts.
     confidence : float, optional
         Add the high-confidence worst case (needs the sheet's forced runs).
 
@@ -253,7 +210,7 @@ def evaluate_multiclass(sheet: MulticlassSheet, candidate: Any, *,
     >>> r.eval1, r.worst_cost, r.best_cost
     (8.0, 8.0, 8.0)
     """
-    n = multiclass_confusion(candidate, sheet.labels)
+    n = as_confusion(candidate, labels=sheet.labels).to_numpy()
     k = sheet.k
     sizes = [sum(float(v) for v in row) for row in n.tolist()]
     warnings: list[str] = []
