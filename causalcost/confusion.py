@@ -173,7 +173,15 @@ def _read_matrix(value: Any, labels: Iterable[Any] | None, what: str,
         if names != have:
             order = _permutation(have, names, what)
             arr = arr[np.ix_(order, order)]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iuf" and (
+            value.dtype.kind == "f" or value.size == 0
+            or int(np.abs(value).max()) <= EXACT_LIMIT):
+        return _Floats(np.asarray(arr, dtype=float).ravel().tolist()), names
     return [v.item() if isinstance(v, np.generic) else v for v in arr.ravel()], names
+
+
+class _Floats(list):  # type: ignore[type-arg]
+    """Cells read from a numeric numpy array: Python floats, integers exact (up to 2**53)."""
 
 
 def _scalar(value: Any) -> bool:
@@ -396,6 +404,9 @@ class Confusion(_Matrix):
         self._setup(cells, labels, matrix, {"tp": tp, "fn": fn, "fp": fp, "tn": tn}, None)
 
     def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
+        if isinstance(cells, _Floats) and all(0 <= v < math.inf for v in cells) and \
+                math.isfinite(sum(cells)):
+            return cells  # else the loop names the bad cell
         out = []
         for i, cell in enumerate(cells):
             name = _cell_name(i, labels, "predicted")
@@ -413,6 +424,16 @@ class Confusion(_Matrix):
                                                                      else "")
             raise CountError(f"confusion cells too large: their total overflows float64 "
                              f"(cells {shown}); rescale them")
+        return out
+
+    @classmethod
+    def trusted(cls, rows: list[list[float]], labels: tuple[str, ...]) -> Confusion:
+        """A confusion from counts valid by construction (non-negative floats, integral up to
+        ``2**53``, rows the true class) and label names, without checking them again: for
+        counting code that made them (assumes validated arguments)."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "matrix", tuple(tuple(row) for row in rows))
+        object.__setattr__(out, "labels", tuple(labels))
         return out
 
     # -- derived quantities -------------------------------------------------------------

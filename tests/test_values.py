@@ -276,3 +276,16 @@ def test_labelled_frames_need_the_same_labels_on_both_axes() -> None:
     assert cc.Confusion(plain, labels=list("xyz")).labels == ("x", "y", "z")
     with pytest.raises(cc.ValidationError, match="labelled 'P' and 'N'"):
         cc.Confusion.from_frame(pd.DataFrame([[1, 2], [3, 4]]))
+
+
+@pytest.mark.parametrize(("cells", "match"), [
+    ([[1.0, -1.0], [0.0, 0.0]], "fn must be >= 0, got -1.0"),
+    ([[1.0, np.nan], [0.0, 0.0]], "fn must be finite, got nan"),
+    ([[1.0, np.inf], [0.0, 0.0]], "fn must be finite, got inf"),
+    ([[1e308, 1e308], [0.0, 0.0]], "total overflows float64"),
+])
+def test_numpy_arrays_are_checked_like_lists(cells, match: str) -> None:
+    for given_ in (cells, np.array(cells)):
+        with pytest.raises(cc.CountError, match=match):
+            cc.Confusion(given_)
+    assert cc.Confusion(np.array([[1, 2], [3, 4]], dtype=np.uint8)) == cc.Confusion(1, 2, 3, 4)

@@ -43,8 +43,8 @@ from causalcost.data.frames import (
 from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.errors import DataError, InputTypeError, ValidationError
 
-__all__ = ["PredictionReader", "confusion_at_threshold", "confusion_from_predictions",
-           "count_confusion", "count_groups", "label_values"]
+__all__ = ["PredictionReader", "align_series", "confusion_at_threshold",
+           "confusion_from_predictions", "count_confusion", "count_groups", "label_values"]
 
 _LEN = "__causalcost_len"
 
@@ -116,6 +116,19 @@ def _sorted(values: list[Any]) -> list[Any]:
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and distinct values (nulls coded -1); numpy text arrays by sorting (faster than
+    pandas' hashing of their object form)."""
+    if values.dtype.kind in "US":
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.ravel(), uniques.astype(object)
+    if values.dtype.kind in "iub" and values.size:
+        low, high = int(values.min()), int(values.max())
+        if high - low < 1 << 16:  # small integer range: a table, no hashing
+            shifted = values.astype(np.int64) - low
+            present = np.flatnonzero(np.bincount(shifted))
+            table = np.zeros(high - low + 1, dtype=np.int64)
+            table[present] = np.arange(len(present))
+            return table[shifted], (present + low).astype(values.dtype)
     import pandas as pd
 
     return pd.factorize(values, use_na_sentinel=True)
@@ -127,6 +140,7 @@ class _Labels:
     def __init__(self, labels: Iterable[Any], positive: Any = None) -> None:
         self.values = label_values(labels, positive)
         self.names = check_labels(self.values, len(self.values), "labels")
+        self._known: dict[tuple[Any, ...], np.ndarray] = {}
 
     def codes(self, values: np.ndarray, what: str, weights: np.ndarray | None = None,
               ) -> np.ndarray:
@@ -140,6 +154,11 @@ class _Labels:
         if (codes < 0).any():
             raise DataError(f"{what} has {rows(codes < 0)} row(s) with no label (null or NaN); "
                             "fill or drop them")
+        key = (values.dtype.str, *_plain(uniques))
+        try:
+            return self._known[key][codes]
+        except (KeyError, TypeError):
+            pass
         found = [_match(v, self.values, self.names) for v in _plain(uniques)]
         for i, (value, at) in enumerate(zip(_plain(uniques), found)):
             if at is None:
@@ -152,7 +171,12 @@ class _Labels:
             twins = [v for v, a in zip(_plain(uniques), found) if a == at]
             raise DataError(f"{what} holds both {twins[0]!r} and {twins[1]!r}, which read as the "
                             f"same label {self.names[at]!r}: use one spelling per label")
-        return np.asarray(found, dtype=np.int64)[codes]
+        mapped = np.asarray(found, dtype=np.int64)
+        try:
+            self._known[key] = mapped
+        except TypeError:  # values that cannot be hashed as a key
+            pass
+        return mapped[codes]
 
     @classmethod
     def found(cls, arrays: Sequence[tuple[str, np.ndarray]]) -> _Labels | None:
@@ -160,6 +184,11 @@ class _Labels:
         otherwise: the binary rules apply)."""
         uniques: list[Any] = []
         for _, values in arrays:
+            if values.dtype.kind in "iub" and values.size:
+                low, high = values.min(), values.max()
+                if high.item() - low.item() <= 1:  # the values are exactly low and high
+                    uniques += _plain(np.unique([low, high]))
+                    continue
             uniques += _plain(_factorize(values)[1])  # nulls are refused when counting
         distinct = list(dict.fromkeys(uniques))  # hash equality: 1 and 1.0 are one value
         if len(distinct) <= 2:
@@ -194,23 +223,44 @@ def _values(values: Any, what: str) -> np.ndarray:
     return array
 
 
-def _aligned(truth: Any, values: Any, what: str) -> Any:
-    """``values`` in ``truth``'s row order when both are pandas Series (refused when their
-    indexes hold other labels); anything else as given."""
+def align_series(values: Any, index: Any, what: str, against: str = "y_true") -> Any:
+    """A pandas Series ``values`` in the row order of ``index`` (a pandas Index): as is when
+    the indexes are equal, reindexed when they hold the same unique labels in another order,
+    refused otherwise; anything that is not a Series is returned as given (its order is the
+    rows' order).
+
+    >>> import pandas as pd
+    >>> align_series(pd.Series([1, 2], index=["b", "a"]), pd.Index(["a", "b"]), "p").tolist()
+    [2, 1]
+
+    Raises
+    ------
+    DataError
+        A Series whose index holds other (or repeated) labels.
+    """
     import pandas as pd
 
-    if not (isinstance(truth, pd.Series) and isinstance(values, pd.Series)):
+    if not isinstance(values, pd.Series):
         return values
-    index, given = truth.index, values.index
+    given = values.index
     if given.equals(index):
         return values
     if (index.is_unique and given.is_unique and len(given) == len(index)
             and index.isin(given).all()):
         return values.reindex(index)
     raise DataError(
-        f"{what} is a pandas Series whose index does not match y_true's ({len(given)} labels "
-        f"for {len(index)} rows, or other labels): align it ({what}.reindex(y_true.index)) or "
-        "pass both as arrays in the same row order")
+        f"{what} is a pandas Series whose index does not match {against}'s ({len(given)} labels "
+        f"for {len(index)} rows, or other labels): align it ({what}.reindex({against}.index)) "
+        "or pass both as arrays in the same row order")
+
+
+def _aligned(truth: Any, values: Any, what: str) -> Any:
+    """``values`` in ``truth``'s row order when both are pandas Series; else as given."""
+    import pandas as pd
+
+    if not isinstance(truth, pd.Series):
+        return values
+    return align_series(values, truth.index, what)
 
 
 class PredictionReader:
@@ -263,7 +313,7 @@ class PredictionReader:
     def _vote(self, values: np.ndarray, what: str) -> np.ndarray:
         """Binary votes with the label rules, checked once per distinct set of values."""
         codes, uniques = _factorize(values)
-        key = (what, values.dtype.str, tuple(_plain(uniques)))
+        key = (values.dtype.str, tuple(_plain(uniques)))  # the votes do not depend on ``what``
         if (codes >= 0).all():
             try:
                 hash(key)
@@ -299,8 +349,8 @@ class PredictionReader:
         """The confusion of per-row label indices (as :meth:`codes` gives) against ``y_true``."""
         k = len(self.names)
         truth = self._truth if self.labels is not None else (~self._truth).astype(np.int64)
-        counts = np.bincount(truth * k + predicted, minlength=k * k).reshape(k, k)
-        return Confusion(counts, labels=self.names)
+        counts = np.bincount(truth * k + predicted, minlength=k * k).astype(float)
+        return Confusion.trusted(counts.reshape(k, k).tolist(), self.names)
 
 
 def count_confusion(y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None,

@@ -169,3 +169,18 @@ def test_frame_columns_binary_unchanged() -> None:
         cc.confusion_from_predictions(data, "y", "m")
     assert cc.confusion_from_predictions(data, "y", "m", labels=["well", "sick"]).labels == \
         ("well", "sick")
+
+
+@settings(max_examples=80, deadline=None)
+@given(values=st.one_of(
+    st.lists(st.integers(-(2**40), 2**40), max_size=30).map(np.array),
+    st.lists(st.integers(-3, 3), max_size=30).map(lambda v: np.array(v, dtype=np.int8)),
+    st.lists(st.booleans(), max_size=30).map(lambda v: np.array(v, dtype=bool)),
+    st.lists(st.sampled_from(["a", "bb", "c"]), max_size=30).map(np.array)))
+def test_factorize_fast_paths_against_pandas(values) -> None:
+    from causalcost.data.predictions import _factorize
+
+    codes, uniques = _factorize(values)
+    assert codes.shape == values.shape
+    assert [uniques[c] for c in codes] == values.tolist()          # codes index the values
+    assert sorted(map(str, uniques.tolist())) == sorted(map(str, pd.unique(values).tolist()))
