@@ -58,7 +58,14 @@ def format_cells(matrix: Any) -> str:
     >>> from causalcost.confusion import CostMatrix
     >>> format_cells(CostMatrix(fn=5, fp=1))
     'tp=0 fn=5 fp=1 tn=0'
+    >>> format_cells(CostMatrix([[0, 1, 1], [5, 0, 5], [2, 2, 0]], labels=["ok", "flu", "c"]))
+    'ok: 0 1 1; flu: 5 0 5; c: 2 2 0'
+
+    More than two labels: one row per true class, ``label: cells`` in label order.
     """
+    if getattr(matrix, "k", 2) != 2:
+        return "; ".join(f"{label}: " + " ".join(format_number(v) for v in row)
+                         for label, row in zip(matrix.labels, matrix.matrix))
     return " ".join(f"{k}={format_number(v)}" for k, v in matrix.to_dict().items())
 
 

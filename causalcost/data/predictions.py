@@ -484,7 +484,8 @@ def confusion_at_threshold(
     y_true : array-like
         True labels (bool, 0/1, or strings with ``positive=``).
     scores : array-like of float
-        One finite score per instance; higher means more positive.
+        One finite score per instance; higher means more positive. Two pandas Series are
+        aligned by index (see the module).
     threshold : float
         Predict positive where ``score >= threshold``.
     positive : optional
@@ -496,6 +497,7 @@ def confusion_at_threshold(
     Confusion(tp=1, fn=1, fp=1, tn=1)
     """
     truth = votes_from_values(y_true, "y_true", positive)
+    scores = _aligned(y_true, scores, "scores")
     try:
         values = np.asarray(scores, dtype=float)
     except (TypeError, ValueError):

@@ -184,3 +184,12 @@ def test_factorize_fast_paths_against_pandas(values) -> None:
     assert codes.shape == values.shape
     assert [uniques[c] for c in codes] == values.tolist()          # codes index the values
     assert sorted(map(str, uniques.tolist())) == sorted(map(str, pd.unique(values).tolist()))
+
+
+def test_scores_series_are_aligned_with_the_truth() -> None:
+    y = pd.Series([1, 1, 0, 0], index=["a", "b", "c", "d"])
+    s = pd.Series([0.9, 0.4, 0.6, 0.1], index=["a", "b", "c", "d"])
+    expected = cc.confusion_at_threshold(y.to_numpy(), s.to_numpy(), 0.5)
+    assert cc.confusion_at_threshold(y, s.iloc[[3, 1, 0, 2]], 0.5) == expected
+    with pytest.raises(cc.DataError, match="index does not match"):
+        cc.confusion_at_threshold(y, s.set_axis(["a", "b", "c", "x"]), 0.5)
