@@ -160,7 +160,7 @@ def test_costs_over_other_labels_are_refused() -> None:
     c = cc.CostMatrix(1 - np.eye(3), labels=["covid", "flu", "Ok"])
     with pytest.raises(cc.ValidationError, match=r"labels are matched by name"):
         n.cost(c)
-    with pytest.raises(cc.ValidationError, match="3 labels"):
+    with pytest.raises(cc.ValidationError, match="2 labels but the other inputs have 3"):
         n.cost(cc.CostMatrix(fn=1, fp=1))
     with pytest.raises(cc.InputTypeError, match="CostMatrix"):
         n.cost({"fn": 1})
@@ -218,7 +218,7 @@ def test_frozen_and_equal_by_value() -> None:
     (lambda: cc.Confusion([[1]]), cc.CountError, "K >= 2"),
     (lambda: cc.Confusion(np.eye(2), labels=[1, "1"]), cc.ValidationError, "distinct names"),
     (lambda: cc.Confusion(np.eye(3), labels=["a", "b"]), cc.ValidationError,
-     r"2 labels .* for a 3 x 3 matrix"),
+     r"3 x 3, so it has 3 labels but the other inputs have 2"),
     (lambda: cc.Confusion(np.eye(2), labels=list("ab"), tp=1), cc.InputTypeError, "not both"),
     (lambda: cc.Confusion([["a", 1], [1, 1]]), cc.InputTypeError, "tp must be a real number"),
     (lambda: cc.Confusion([[1e308, 1e308], [1, 1]]), cc.CountError, "total overflows"),
