@@ -109,10 +109,19 @@ def _plain(values: np.ndarray) -> list[Any]:
 
 
 def _sorted(values: list[Any]) -> list[Any]:
+    """Sorted; values of mixed types as numbers first (by value), then the rest by text.
+
+    >>> _sorted(["b", 10, 2.5, "a"])
+    [2.5, 10, 'a', 'b']
+    """
     try:
         return sorted(values)
-    except TypeError:  # mixed types: by type, then value as text
-        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+    except TypeError:
+        def key(v: Any) -> tuple[int, float, str]:
+            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+                return (0, float(v), "")
+            return (1, 0.0, str(v))
+        return sorted(values, key=key)
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
