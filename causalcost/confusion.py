@@ -345,47 +345,39 @@ class Confusion(LabelledMatrix):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Iterable[Any], y_pred: Iterable[Any], positive: Any = 1, *,
-        labels: Sequence[Any] | None = None,
+        cls, y_true: Iterable[Any], y_pred: Iterable[Any], positive: Any = 1
     ) -> Confusion:
-        """Count outcomes of predictions against labels.
+        """Count outcomes of binary predictions against labels with scikit-learn, by position.
 
-        Two labels: ``positive`` and the one other label found (any values). With
-        ``labels=[...]``, the K labels, counted by
-        :func:`causalcost.data.predictions.count_confusion` (pandas Series aligned by index).
+        For K labels, pandas Series aligned by index and the label rules of the data, use
+        :func:`causalcost.count_confusion`.
 
         >>> Confusion.from_predictions([1, 1, 0, 0], [1, 0, 0, 1])
         Confusion(tp=1, fn=1, fp=1, tn=1)
-        >>> Confusion.from_predictions(["a", "b", "c"], ["a", "c", "c"], labels=["a", "b", "c"])
-        Confusion([[1, 0, 0],
-                   [0, 0, 1],
-                   [0, 0, 1]], labels=('a', 'b', 'c'))
         """
-        from causalcost.data.predictions import count_confusion
+        from sklearn.metrics import confusion_matrix
 
-        if labels is not None:
-            return count_confusion(y_true, y_pred, labels=labels)
         try:
-            t = np.asarray(list(y_true))
-            p = np.asarray(list(y_pred))
-            observed = set(np.unique(np.concatenate([t, p])).tolist())
+            y_true = np.asarray(list(y_true))
+            y_pred = np.asarray(list(y_pred))
+            observed = set(np.unique(np.concatenate([y_true, y_pred])).tolist())
             others = observed - {positive}
         except (TypeError, ValueError) as exc:
             raise InputTypeError(f"y_true and y_pred must be sequences of hashable, comparable "
                                  f"labels and positive one such label ({exc})") from None
-        if t.ndim != 1 or t.shape != p.shape:
+        if y_true.ndim != 1 or y_true.shape != y_pred.shape:
             raise ValidationError(f"y_true and y_pred must be flat sequences of the same length, "
-                                  f"got shapes {t.shape} and {p.shape}")
+                                  f"got shapes {y_true.shape} and {y_pred.shape}")
         if len(others) > 1:
             raise ValidationError(
                 f"binary labels expected: besides the positive {positive!r} found "
-                f"{sorted(map(str, others))}; give labels=[...] to count K labels"
+                f"{sorted(map(str, others))}; for K labels use causalcost.count_confusion"
             )
         if not others:  # only positives were seen
-            tp = int(np.sum((t == positive) & (p == positive)))
+            tp = int(np.sum((y_true == positive) & (y_pred == positive)))
             return cls(tp=tp, fn=0, fp=0, tn=0)
-        both = count_confusion(y_true, y_pred, labels=[positive, others.pop()])
-        return cls(both.matrix)
+        cm = confusion_matrix(y_true, y_pred, labels=[positive, others.pop()])
+        return cls.from_array(cm)
 
 
 def _label_positions(labels: Any, positive: Any) -> tuple[int, int]:
