@@ -150,11 +150,18 @@ class _Labels:
         self.values = label_values(labels, positive)
         self.names = check_labels(self.values, len(self.values), "labels")
         self._known: dict[tuple[Any, ...], np.ndarray] = {}
+        self._text = all(isinstance(v, str) for v in self.values)
 
     def codes(self, values: np.ndarray, what: str, weights: np.ndarray | None = None,
               ) -> np.ndarray:
         """The label index of each value; refuses nulls, unknown values and two values that
         read as the same label. ``weights``: rows per value (for the counts in messages)."""
+        if self._text and values.dtype.kind == "U" and len(self.values) <= 32:
+            direct = np.full(len(values), -1, dtype=np.int64)
+            for i, label in enumerate(self.values):  # a few vectorised comparisons, no sort
+                direct[values == label] = i
+            if (direct >= 0).all():
+                return direct
         codes, uniques = _factorize(values)
 
         def rows(mask: np.ndarray) -> int:

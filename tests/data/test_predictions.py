@@ -47,6 +47,9 @@ def test_counts_match_numpy_and_sklearn(case) -> None:
     np.testing.assert_array_equal(n.to_numpy(), expected)
     if y:
         np.testing.assert_array_equal(expected, confusion_matrix(y, p, labels=labels))
+        # numpy text arrays take the vectorised path: the same counts
+        np.testing.assert_array_equal(
+            count_confusion(np.array(y), np.array(p), labels=labels).to_numpy(), expected)
 
 
 @settings(max_examples=60, deadline=None)
@@ -96,6 +99,7 @@ def test_labels_are_matched_by_value_or_name() -> None:
 
 @pytest.mark.parametrize(("y", "p", "labels", "match"), [
     (["a", "b"], ["a", "x"], ["a", "b"], r"y_pred holds 'x' \(1 row\(s\)\), which is not one"),
+    (np.array(["a", "b"]), np.array(["a", "x"]), ["a", "b"], r"y_pred holds 'x' \(1 row"),
     (["a", None], ["a", "a"], ["a", "b"], "y_true has 1 row"),
     ([1, "1"], [1, 1], ["1", "2"], "holds both 1 and '1'"),
     (["a", "b"], ["a", "b"], ["a", "b", "a"], "distinct names"),
