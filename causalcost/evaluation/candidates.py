@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causalcost.cells import _show
 from causalcost.confusion import CELLS, CLASSES, Confusion, check_labels
-from causalcost.errors import CausalCostError, CountError, ValidationError
+from causalcost.errors import CausalCostError, CountError, InputTypeError, ValidationError
 
 __all__ = ["FIELD_LIMIT", "as_confusion", "candidate_matrices", "candidates_frame",
            "confusions_from_predictions", "read_candidates_csv", "read_candidates_frame",
@@ -231,6 +232,11 @@ def as_confusion(candidate: object, name: object = None, *,
     from causalcost.data.predictions import count_confusion
 
     what = "candidate" if name is None else f"candidate {name!r}"
+    if not isinstance(candidate, (Confusion, Mapping, pd.DataFrame, tuple)) and (
+            not hasattr(candidate, "to_numpy") and _ndim(candidate) != 2):
+        raise InputTypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "
+                             "array of counts (rows the true class) or a tuple (y_true, y_pred); "
+                             f"got {type(candidate).__name__} {_show(candidate)}")
     try:
         if isinstance(candidate, Confusion):
             return candidate if labels is None else candidate.reorder(labels)
@@ -242,13 +248,19 @@ def as_confusion(candidate: object, name: object = None, *,
             return count_confusion(candidate["truth"], candidate["prediction"], labels=labels)
         if isinstance(candidate, tuple) and len(candidate) == 2:
             return count_confusion(candidate[0], candidate[1], labels=labels)
-        if candidate is None or isinstance(candidate, (str, bytes, int, float)):
-            raise TypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "
-                            "array of counts (rows the true class) or a tuple (y_true, y_pred); "
-                            f"got {type(candidate).__name__}")
         return Confusion(candidate, labels=labels)
     except CausalCostError as exc:
         raise type(exc)(f"{what}: {exc}") from None
+
+
+def _ndim(value: object) -> int:
+    """Dimensions of an array-like (-1 for text, None, and nested lists that are ragged)."""
+    if value is None or isinstance(value, (str, bytes)):
+        return -1
+    try:
+        return int(np.ndim(value))
+    except ValueError:
+        return -1
 
 
 def _not_a_number(path: Path, names: list[str], values: list[list[str]],
