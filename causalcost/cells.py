@@ -12,7 +12,7 @@ These helpers assume nothing about the matrix's shape; the names of the four bin
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -160,12 +160,13 @@ def _exact_cost(cells: tuple[float | int, ...], costs: Any) -> float:
 
 
 def matrix_cost(counts: Sequence[float | int], costs: Sequence[float], what: str,
-                shown_costs: str) -> float:
+                shown_costs: str | Callable[[], str]) -> float:
     """``sum(counts x costs)`` (flat, same order); refuses a result that overflows float64.
 
     Computed in float64; when that overflows (possibly only in an intermediate sum, with costs
     of both signs) it is recomputed exactly, and refused only if the result cannot be held.
-    Assumes validated cells (finite, and counts whose total fits in float64).
+    Assumes validated cells (finite, and counts whose total fits in float64). ``shown_costs``
+    (text, or a function giving it) describes the costs in the message.
 
     >>> matrix_cost([1e308, 1.0], [1.0, -1.0], "cost", "..."), matrix_cost([2, 3], [1, 2], "", "")
     (1e+308, 8.0)
@@ -178,8 +179,9 @@ def matrix_cost(counts: Sequence[float | int], costs: Sequence[float], what: str
     if not math.isfinite(value):
         total = _sum(*counts)
         shown = format_number(total) if abs(total) < 10**20 else f"{float(total):.6g}"
+        costs_text = shown_costs() if callable(shown_costs) else shown_costs
         raise OverflowInputError(
-            f"costs too large: the {what} overflows float64 (costs {shown_costs or '0'} with "
+            f"costs too large: the {what} overflows float64 (costs {costs_text or '0'} with "
             f"{shown} instances); rescale the costs (divide them all by the same factor)")
     return value
 

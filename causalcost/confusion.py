@@ -65,6 +65,7 @@ from causalcost.labelled import (
     _frame_matrix,
     _read_array,
     check_labels,
+    plain_floats,
 )
 
 if TYPE_CHECKING:
@@ -143,9 +144,9 @@ class Confusion(LabelledMatrix):
         self._setup(cells, labels, matrix, {"tp": tp, "fn": fn, "fp": fp, "tn": tn}, None)
 
     def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
-        if isinstance(cells, _Floats) and all(0 <= v < math.inf for v in cells) and \
-                math.isfinite(sum(cells)):
-            return cells  # else the loop names the bad cell
+        quick = cells if isinstance(cells, _Floats) else plain_floats(cells)
+        if quick is not None and all(v >= 0 for v in quick) and math.isfinite(sum(quick)):
+            return quick  # else the loop names the bad cell
         out = []
         for i, cell in enumerate(cells):
             name = _cell_name(i, labels, "predicted")
@@ -171,8 +172,7 @@ class Confusion(LabelledMatrix):
         ``2**53``, rows the true class) and label names, without checking them again: for
         counting code that made them (assumes validated arguments)."""
         out = object.__new__(cls)
-        object.__setattr__(out, "matrix", tuple(tuple(row) for row in rows))
-        object.__setattr__(out, "labels", tuple(labels))
+        out._store(tuple(tuple(row) for row in rows), tuple(labels))
         return out
 
     # -- derived quantities -------------------------------------------------------------
@@ -232,12 +232,14 @@ class Confusion(LabelledMatrix):
             Costs over other labels.
         """
         c = as_costs(costs, self.labels)
-        flat = [v for row in c.matrix for v in row]
-        if self.k == 2:
-            shown = ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, flat) if v)
-        else:
-            shown = f"up to {format_number(max(abs(v) for v in flat))}"
-        return matrix_cost([v for row in self.matrix for v in row], flat, "cost", shown)
+        flat = c._flat
+
+        def shown() -> str:
+            if self.k == 2:
+                return ", ".join(f"{k}={format_number(v)}" for k, v in zip(CELLS, flat) if v)
+            return f"up to {format_number(max(abs(v) for v in flat))}"
+
+        return matrix_cost(self._flat, flat, "cost", shown)
 
     # -- conversions --------------------------------------------------------------------
     @classmethod

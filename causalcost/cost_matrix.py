@@ -22,6 +22,7 @@ from causalcost.labelled import (
     _read_array,
     _scalar,
     _show,
+    plain_floats,
 )
 
 __all__ = ["CostMatrix", "as_costs"]
@@ -77,25 +78,27 @@ class CostMatrix(LabelledMatrix):
 
     def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
         k = len(labels)
-        out = [_as_real(f"cost {_cell_name(i, labels, 'output')}", v, CostMatrixError)
-               for i, v in enumerate(cells)]
-        for c in range(k):
-            for s in range(k):
-                if out[c * k + c] > out[c * k + s]:
-                    raise CostMatrixError(_hit_message(c, s, out, labels))
-        for c in range(k):
-            for s in range(k):
-                if s != c and not math.isfinite(out[c * k + s] - out[c * k + c]):
-                    miss, hit = out[c * k + s], out[c * k + c]
-                    if k == 2:
-                        m, h = CELLS[c * 2 + s], CELLS[c * 3]
-                        text = f"cost {m} - {h} (what a mistake adds) overflows float64 with " \
-                               f"{m}={miss:g}, {h}={hit:g}"
-                    else:
-                        text = (f"cost (true {labels[c]!r}, output {labels[s]!r}) = {miss:g} "
-                                f"minus the hit's cost {hit:g} (what a mistake adds) overflows "
-                                "float64")
-                    raise CostMatrixError(f"{text}; rescale the costs")
+        out = plain_floats(cells) or [
+            _as_real(f"cost {_cell_name(i, labels, 'output')}", v, CostMatrixError)
+            for i, v in enumerate(cells)]
+        rows = [out[c * k:(c + 1) * k] for c in range(k)]
+        for c, row in enumerate(rows):
+            if row[c] > min(row):
+                s = next(s for s, v in enumerate(row) if row[c] > v)
+                raise CostMatrixError(_hit_message(c, s, out, labels))
+        for c, row in enumerate(rows):
+            if not math.isfinite(max(row) - row[c]):
+                s = next(s for s, v in enumerate(row) if not math.isfinite(v - row[c]))
+                miss, hit = row[s], row[c]
+                if k == 2:
+                    m, h = CELLS[c * 2 + s], CELLS[c * 3]
+                    text = f"cost {m} - {h} (what a mistake adds) overflows float64 with " \
+                           f"{m}={miss:g}, {h}={hit:g}"
+                else:
+                    text = (f"cost (true {labels[c]!r}, output {labels[s]!r}) = {miss:g} "
+                            f"minus the hit's cost {hit:g} (what a mistake adds) overflows "
+                            "float64")
+                raise CostMatrixError(f"{text}; rescale the costs")
         return out
 
     @classmethod
@@ -167,7 +170,9 @@ def as_costs(costs: Any, labels: Iterable[Any] | None = None) -> CostMatrix:
         Costs over other label names, or of another size.
     """
     if isinstance(costs, CostMatrix):
-        return costs if labels is None else costs.reorder(labels)
+        if labels is None or costs.labels == labels:
+            return costs
+        return costs.reorder(labels)
     if _scalar(costs) or isinstance(costs, Mapping):
         raise InputTypeError(f"costs must be a CostMatrix or a (K, K) array of costs (rows the "
                              f"true class), got {type(costs).__name__} {_show(costs)}")

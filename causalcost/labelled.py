@@ -130,6 +130,21 @@ class _Floats(list):  # type: ignore[type-arg]
     """Cells read from a numeric numpy array: Python floats, integers exact (up to 2**53)."""
 
 
+def plain_floats(cells: Iterable[Any]) -> list[float] | None:
+    """``cells`` as finite floats when each is a plain ``float`` or an ``int`` within
+    ``2**53`` (the common case, checked quickly); None otherwise, and the cell-by-cell check
+    names the problem."""
+    out = []
+    for v in cells:
+        kind = type(v)
+        if kind is int and -EXACT_LIMIT <= v <= EXACT_LIMIT:
+            v = float(v)
+        elif kind is not float or v - v != 0:  # inf and nan: v - v is nan
+            return None
+        out.append(v)
+    return out
+
+
 def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, bytes, bool, np.bool_, *_REAL))
 
@@ -143,6 +158,7 @@ class LabelledMatrix:
 
     matrix: tuple[tuple[float, ...], ...]
     labels: tuple[str, ...]
+    _flat: tuple[Any, ...]
     _what = "matrix"
     _columns = "predicted"
 
@@ -164,9 +180,13 @@ class LabelledMatrix:
             names = check_labels(labels, 2, self._what)
         k = len(names)
         stored = self._check(cells, names)
-        object.__setattr__(self, "matrix", tuple(tuple(stored[i * k:(i + 1) * k])
-                                                 for i in range(k)))
-        object.__setattr__(self, "labels", names)
+        self._store(tuple(tuple(stored[i * k:(i + 1) * k]) for i in range(k)), names)
+
+    def _store(self, matrix: tuple[tuple[Any, ...], ...], labels: tuple[str, ...]) -> None:
+        """Set the fields (and the flat cells the binary views read), once."""
+        object.__setattr__(self, "matrix", matrix)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "_flat", tuple(v for row in matrix for v in row))
 
     _error: type[ValidationError] = ValidationError
 
@@ -229,8 +249,7 @@ class LabelledMatrix:
                 f"{what!r}: tp, fn, fp, tn, positives and negatives name the cells of two "
                 "labels (positive first); use .to_numpy() (rows the true class), .to_frame() "
                 "or .class_sizes")
-        (a, b), (c, d) = self.matrix
-        return a, b, c, d
+        return self._flat  # type: ignore[return-value]
 
     def cells(self) -> tuple[float, float, float, float]:
         """The cells as ``(tp, fn, fp, tn)`` (two labels only)."""
