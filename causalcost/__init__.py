@@ -39,6 +39,10 @@ _LAZY: dict[str, str] = {
     # same instances declared or proven, candidates from predictions (issues 16, 17)
     "row_fingerprint": "sheet.instances",
     "confusions_from_predictions": "evaluation.candidates",
+    # one confusion and one cost type for K labels, one reader of predictions (issue 23)
+    "as_confusion": "evaluation.candidates",
+    "count_confusion": "data.predictions",
+    "NotBinaryError": "errors",
     # start-up (issue 18): numpy loads with the first value object, not with the package
     "CELLS": "confusion",
     "OUTCOMES": "confusion",
@@ -225,12 +229,27 @@ _DEPRECATED_JUDGE: dict[str, tuple[str, str, str]] = {
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
     from .data.forced_runs import forced_runs
-    from .data.predictions import confusion_at_threshold, confusion_from_predictions
+    from .data.predictions import (
+        confusion_at_threshold,
+        confusion_from_predictions,
+        count_confusion,
+    )
     from .data.readers import read_table
     from .data.runs import ForcedRuns
-    from .errors import CausalCostWarning, DataError, InputTypeError, OverflowInputError
+    from .errors import (
+        CausalCostWarning,
+        DataError,
+        InputTypeError,
+        NotBinaryError,
+        OverflowInputError,
+    )
     from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
-    from .evaluation.candidates import candidates_frame, read_candidates_csv, read_candidates_frame
+    from .evaluation.candidates import (
+        as_confusion,
+        candidates_frame,
+        read_candidates_csv,
+        read_candidates_frame,
+    )
     from .evaluation.comparison import compare
 
     # constant slot (issue 17)
@@ -359,6 +378,9 @@ __all__ = [
     # same instances declared or proven, candidates from predictions (issues 16, 17)
     "row_fingerprint",
     "confusions_from_predictions",
+    "as_confusion",
+    "count_confusion",
+    "NotBinaryError",
     "CausalCostWarning",
     "candidates_frame",
     "generate_signing_key",

@@ -21,8 +21,8 @@ from causalcost.errors import InputTypeError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXACT_LIMIT", "format_number", "format_cells", "format_interval", "wrapped",
-           "html_table", "html_block", "html_side_by_side"]
+__all__ = ["EXACT_LIMIT", "format_number", "format_cells", "format_interval", "format_matrix",
+           "wrapped", "html_table", "html_block", "html_side_by_side"]
 
 #: Largest integer a float64 holds exactly: counts above it are kept as Python ints.
 EXACT_LIMIT = 2**53
@@ -58,8 +58,30 @@ def format_cells(matrix: Any) -> str:
     >>> from causalcost.confusion import CostMatrix
     >>> format_cells(CostMatrix(fn=5, fp=1))
     'tp=0 fn=5 fp=1 tn=0'
+    >>> format_cells(CostMatrix([[0, 1, 1], [5, 0, 5], [2, 2, 0]], labels=["ok", "flu", "c"]))
+    'ok: 0 1 1; flu: 5 0 5; c: 2 2 0'
+
+    More than two labels: one row per true class, ``label: cells`` in label order.
     """
+    if getattr(matrix, "k", 2) != 2:
+        return "; ".join(f"{label}: " + " ".join(format_number(v) for v in row)
+                         for label, row in zip(matrix.labels, matrix.matrix))
     return " ".join(f"{k}={format_number(v)}" for k, v in matrix.to_dict().items())
+
+
+def format_matrix(rows: Iterable[Iterable[float]], indent: int = 0) -> str:
+    """A K x K matrix as a nested list, one row a line, columns aligned, numbers as
+    :func:`format_number` writes them; ``indent`` is the column of the opening bracket (the
+    rows after the first line up under the first).
+
+    >>> print(format_matrix([[5, 10.5, 0], [100, 0, 2]]))
+    [[  5, 10.5, 0],
+     [100,    0, 2]]
+    """
+    texts = [[format_number(v) for v in row] for row in rows]
+    widths = [max(len(row[j]) for row in texts) for j in range(len(texts[0]))] if texts else []
+    lines = ["[" + ", ".join(t.rjust(w) for t, w in zip(row, widths)) + "]" for row in texts]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
 def wrapped(lines: Iterable[str], width: int = 99) -> list[str]:

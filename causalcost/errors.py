@@ -102,3 +102,12 @@ class NoDataWarning(CausalCostWarning):
 
 
 __all__ += ["NoDataWarning"]
+
+
+class NotBinaryError(CausalCostError, AttributeError):
+    """A binary name (``tp``, ``positives``, ...) asked of a matrix over more than two labels;
+    the message names the general call to use (an ``AttributeError``, so ``hasattr`` is
+    ``False``)."""
+
+
+__all__ += ["NotBinaryError"]

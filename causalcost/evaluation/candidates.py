@@ -22,18 +22,20 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import CELLS, Confusion
-from causalcost.errors import CausalCostError, ValidationError
+from causalcost.cells import _show
+from causalcost.confusion import CELLS, CLASSES, Confusion, check_labels
+from causalcost.errors import CausalCostError, CountError, InputTypeError, ValidationError
 
-__all__ = ["FIELD_LIMIT", "candidates_frame", "confusions_from_predictions", "read_candidates_csv",
-           "read_candidates_frame", "score_rule"]
+__all__ = ["FIELD_LIMIT", "as_confusion", "candidate_matrices", "candidates_frame",
+           "confusions_from_predictions", "read_candidates_csv", "read_candidates_frame",
+           "score_rule"]
 
 _CSV_COLUMNS = ("name", *CELLS)
 #: The longest field a candidates file may hold (the ``csv`` module's limit).
@@ -207,18 +209,58 @@ def _careful(path: Path, text: str) -> pd.DataFrame:
     return _frame(names, m)
 
 
-def as_confusion(candidate: object, name: object) -> Confusion:
-    """``candidate`` (a Confusion or a mapping of tp, fn, fp, tn) as a Confusion; errors name
-    the candidate."""
-    if isinstance(candidate, Confusion):
-        return candidate
-    if not isinstance(candidate, Mapping):
-        raise TypeError(f"candidate {name!r} must be a Confusion or a mapping of tp, fn, fp, "
-                        f"tn; got {type(candidate).__name__}")
+def as_confusion(candidate: object, name: object = None, *,
+                 labels: Sequence[Any] | None = None) -> Confusion:
+    """``candidate`` in any accepted form as a :class:`~causalcost.Confusion` over ``labels``;
+    errors name the candidate.
+
+    Accepted: a Confusion (its labels matched to ``labels`` by name); a mapping of ``tp, fn,
+    fp, tn`` (binary, positive first); a (K, K) list or array of counts, rows the true class
+    in ``labels``' order; a DataFrame labelled on both axes (matched by name); a DataFrame with
+    columns ``truth`` and ``prediction``, or a **tuple** ``(y_true, y_pred)``, counted by
+    :func:`causalcost.data.predictions.count_confusion` (Series aligned by index).
+
+    Examples
+    --------
+    >>> as_confusion((["a", "b", "b"], ["a", "a", "b"]), labels=["a", "b"]).to_numpy().tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    >>> as_confusion({"tp": 1, "fn": 2, "fp": 3, "tn": 4}, "x")
+    Confusion(tp=1, fn=2, fp=3, tn=4)
+    """
+    import pandas as pd
+
+    from causalcost.data.predictions import count_confusion
+
+    what = "candidate" if name is None else f"candidate {name!r}"
+    if not isinstance(candidate, (Confusion, Mapping, pd.DataFrame, tuple)) and (
+            not hasattr(candidate, "to_numpy") and _ndim(candidate) != 2):
+        raise InputTypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "
+                             "array of counts (rows the true class) or a tuple (y_true, y_pred); "
+                             f"got {type(candidate).__name__} {_show(candidate)}")
     try:
-        return Confusion.from_mapping(candidate)
+        if isinstance(candidate, Confusion):
+            return candidate if labels is None else candidate.reorder(labels)
+        if isinstance(candidate, Mapping):
+            binary = Confusion.from_mapping(candidate)
+            return binary if labels is None else binary.with_labels(labels)
+        if isinstance(candidate, pd.DataFrame) and {"truth", "prediction"} <= set(
+                map(str, candidate.columns)):
+            return count_confusion(candidate["truth"], candidate["prediction"], labels=labels)
+        if isinstance(candidate, tuple) and len(candidate) == 2:
+            return count_confusion(candidate[0], candidate[1], labels=labels)
+        return Confusion(candidate, labels=labels)
     except CausalCostError as exc:
-        raise type(exc)(f"candidate {name!r}: {exc}") from None
+        raise type(exc)(f"{what}: {exc}") from None
+
+
+def _ndim(value: object) -> int:
+    """Dimensions of an array-like (-1 for text, None, and nested lists that are ragged)."""
+    if value is None or isinstance(value, (str, bytes)):
+        return -1
+    try:
+        return int(np.ndim(value))
+    except ValueError:
+        return -1
 
 
 def _not_a_number(path: Path, names: list[str], values: list[list[str]],
@@ -233,9 +275,16 @@ def _not_a_number(path: Path, names: list[str], values: list[list[str]],
                                       f"{text.strip()[:40]!r} is not a number") from None
 
 
-def _frame(names: list[str], m: np.ndarray) -> pd.DataFrame:
-    return pd.DataFrame(m, index=pd.Index(names, name="candidate", dtype=object),
-                        columns=list(CELLS))
+def _frame(names: list[str], m: np.ndarray, labels: tuple[str, ...] = CLASSES) -> pd.DataFrame:
+    if len(labels) == 2:
+        columns: Any = list(CELLS)
+    else:
+        columns = pd.MultiIndex.from_product([list(labels), list(labels)],
+                                             names=["true", "predicted"])
+    frame = pd.DataFrame(m, index=pd.Index(names, name="candidate", dtype=object),
+                         columns=columns)
+    frame.attrs["labels"] = list(labels)
+    return frame
 
 
 def read_candidates_csv(path: str | Path) -> dict[str, Confusion]:
@@ -271,10 +320,105 @@ def read_candidates_csv(path: str | Path) -> dict[str, Confusion]:
     return {name: Confusion(*row) for name, row in zip(frame.index, frame.to_numpy().tolist())}
 
 
-def candidates_frame(*parts: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame,
-                     ) -> pd.DataFrame:
+def _name(name: object) -> str:
+    return str(name)
+
+
+def _refuse_twins(names: list[str]) -> None:
+    index = pd.Index(names)
+    if index.has_duplicates:
+        twice = index[index.duplicated()][0]
+        raise ValidationError(f"two candidates are named {twice!r} (names are compared as text, "
+                              "so 1 and '1' are one name); rename one")
+
+
+def _frame_labels(part: pd.DataFrame) -> tuple[str, ...] | None:
+    """The labels of a K-label candidate frame (columns (true, predicted)); None for a binary
+    frame (columns tp, fn, fp, tn)."""
+    if not isinstance(part.columns, pd.MultiIndex):
+        return None
+    if part.columns.nlevels != 2:
+        raise ValidationError("a K-label candidate frame has two column levels (true class, "
+                              f"prediction), got {part.columns.nlevels}")
+    return tuple(dict.fromkeys(str(v) for v in part.columns.get_level_values(0)))
+
+
+def _frame_counts(part: pd.DataFrame, labels: tuple[str, ...]) -> np.ndarray:
+    """A candidate frame's counts as (n, K, K), its cells looked up by label name."""
+    own = _frame_labels(part)
+    k = len(labels)
+    if own is None:
+        missing = [c for c in CELLS if c not in part.columns]
+        if missing:
+            raise ValidationError(f"a candidate frame needs the columns tp, fn, fp, tn; "
+                                  f"missing {missing}")
+        if k != 2:
+            raise ValidationError(f"a binary candidate frame (tp, fn, fp, tn) cannot be read "
+                                  f"over the {k} labels {list(labels)}")
+        return part[list(CELLS)].to_numpy(dtype=float).reshape(-1, 2, 2)
+    columns = {(str(t), str(p)): i for i, (t, p) in enumerate(part.columns)}
+    if set(own) != set(labels) or len(columns) != k * k or len(part.columns) != k * k:
+        raise ValidationError(
+            f"a K-label candidate frame's columns must be the (true, predicted) pairs of the "
+            f"labels {list(labels)}, matched by name; its labels are {list(own)} "
+            f"({len(part.columns)} columns)")
+    try:
+        order = [columns[(t, p)] for t in labels for p in labels]
+    except KeyError as exc:
+        raise ValidationError(f"a K-label candidate frame lacks the column {exc.args[0]}") \
+            from None
+    m = part.to_numpy(dtype=float)[:, order].reshape(-1, k, k)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.isfinite(m) & (m >= 0)).all(axis=(1, 2))
+    if bad.any():
+        name = part.index[int(np.flatnonzero(bad)[0])]
+        raise CountError(f"candidate {name!r}: counts must be finite and >= 0")
+    return m
+
+
+def _target(parts: tuple[Any, ...], labels: Sequence[Any] | None) -> tuple[str, ...]:
+    """The labels of the candidates: given, else those of the first candidate over more than
+    two labels, else ("P", "N")."""
+    if labels is not None:
+        return check_labels(labels, len(list(labels)), "labels")
+    for part in parts:
+        if isinstance(part, pd.DataFrame):
+            own = _frame_labels(part)
+            if own is not None:
+                return own
+        elif isinstance(part, Mapping):
+            for candidate in part.values():
+                if isinstance(candidate, Confusion) and candidate.k > 2:
+                    return candidate.labels
+    return CLASSES
+
+
+def candidates_frame(*parts: Mapping[Any, Any] | pd.DataFrame,
+                     labels: Sequence[Any] | None = None) -> pd.DataFrame:
     """Candidates from several sources (mappings of name to confusion, candidate frames) as one
     frame for :func:`~causalcost.compare`, refusing a name used twice.
+
+    Parameters
+    ----------
+    *parts : mapping of name to candidate, or candidate frame
+        A candidate is anything :func:`as_confusion` reads. Names are compared as text.
+    labels : sequence, optional
+        The K labels (row order). Without it: the labels of the first candidate over more than
+        two labels, else the binary ``("P", "N")``. Labelled candidates are matched to them by
+        name (reordered, or refused when the names differ).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``candidate``. Two labels: columns ``tp, fn, fp, tn`` (the positive label
+        first). K labels: columns ``(true, predicted)`` for every pair of labels, in label
+        order. ``attrs["labels"]`` holds the labels; :func:`candidate_matrices` reads it back
+        as a (candidates, K, K) array.
+
+    Raises
+    ------
+    ValidationError
+        A name used twice, or candidates over other labels.
 
     Examples
     --------
@@ -284,29 +428,47 @@ def candidates_frame(*parts: Mapping[str, Confusion | Mapping[str, float]] | pd.
     ['coin', 'good']
     >>> candidates_frame({"a": cc.Confusion(1, 0, 0, 1)}, {"a": cc.Confusion(0, 1, 1, 0)})
     Traceback (most recent call last):
-    causalcost.errors.ValidationError: two candidates are named 'a'
-    """
+    causalcost.errors.ValidationError: two candidates are named 'a' (names are compared as text, so 1 and '1' are one name); rename one
+    >>> frame = candidates_frame({"x": [[5, 1, 0], [0, 4, 0], [2, 0, 3]]}, labels=["a", "b", "c"])
+    >>> frame.loc["x", ("c", "a")], frame.attrs["labels"]
+    (np.float64(2.0), ['a', 'b', 'c'])
+    """  # noqa: E501
+    target = _target(parts, labels)
+    k = len(target)
+    named = labels is not None or k > 2
     names: list[str] = []
     rows: list[np.ndarray] = []
     for part in parts:
         if isinstance(part, pd.DataFrame):
-            missing = [k for k in CELLS if k not in part.columns]
-            if missing:
-                raise ValidationError(f"a candidate frame needs the columns tp, fn, fp, tn; "
-                                      f"missing {missing}")
-            names += [str(n) for n in part.index]
-            rows.append(part[list(CELLS)].to_numpy(dtype=float))
+            rows.append(_frame_counts(part, target))
+            names += [_name(n) for n in part.index]
         elif isinstance(part, Mapping):
             for name, candidate in part.items():
-                names.append(str(name))
-                rows.append(np.array([as_confusion(candidate, name).cells()], dtype=float))
+                names.append(_name(name))
+                c = as_confusion(candidate, name, labels=target if named else None)
+                if c.k != k:
+                    raise ValidationError(f"candidate {name!r} has {c.k} labels, the others "
+                                          f"{k} ({list(target)})")
+                rows.append(np.asarray(c.to_numpy(), dtype=float)[None])
         else:
             raise TypeError(f"candidates must be mappings of name to Confusion or candidate "
                             f"frames, got {type(part).__name__}")
-    if len(set(names)) != len(names):
-        twice = pd.Index(names)[pd.Index(names).duplicated()][0]
-        raise ValidationError(f"two candidates are named {twice!r}")
-    return _frame(names, np.concatenate(rows) if rows else np.empty((0, 4)))
+    _refuse_twins(names)
+    m = np.concatenate(rows) if rows else np.empty((0, k, k))
+    return _frame(names, m.reshape(len(m), k * k), target)
+
+
+def candidate_matrices(frame: pd.DataFrame) -> tuple[tuple[str, ...], np.ndarray]:
+    """The labels and the (candidates, K, K) counts ``N[i, c, j]`` of a candidate frame (binary
+    or K labels, as :func:`candidates_frame` makes).
+
+    >>> labels, m = candidate_matrices(candidates_frame({"x": [[1, 2], [3, 4]]}))
+    >>> labels, m.tolist()
+    (('P', 'N'), [[[1.0, 2.0], [3.0, 4.0]]])
+    """
+    own = _frame_labels(frame)
+    labels = own if own is not None else tuple(frame.attrs.get("labels", CLASSES))
+    return labels, _frame_counts(frame, labels)
 
 
 def score_rule(scores: Mapping[str, Any] | None, threshold: float | None) -> tuple[float, str]:
@@ -343,27 +505,36 @@ def score_rule(scores: Mapping[str, Any] | None, threshold: float | None) -> tup
                  "[0, 1]; give threshold= / --threshold to choose)")
 
 
-def confusions_from_predictions(y_true: Any, *, predictions: Mapping[str, Any] | None = None,
-                                scores: Mapping[str, Any] | None = None,
+def confusions_from_predictions(y_true: Any, *, predictions: Mapping[Any, Any] | None = None,
+                                scores: Mapping[Any, Any] | None = None,
                                 threshold: float | None = None, positive: Any = None,
+                                labels: Sequence[Any] | None = None,
                                 ) -> dict[str, Confusion]:
     """Each candidate's confusion from its predictions (labels) or scores on ``y_true``.
+
+    Read by one :class:`~causalcost.data.predictions.PredictionReader` (the rules of
+    :func:`~causalcost.data.predictions.count_confusion`): pandas Series are aligned with
+    ``y_true`` by index, values matched to the labels by value or name.
 
     Parameters
     ----------
     y_true : array-like
-        The true classes, one a row: bool, 0/1 (1 positive), or labels with ``positive``.
+        The true classes, one a row: bool, 0/1 (1 positive), labels with ``positive``, or any
+        labels with ``labels``.
     predictions : mapping of name to array-like, optional
         Each candidate's predicted labels on the same rows (the same label rules as ``y_true``).
     scores : mapping of name to array-like, optional
         Each candidate's scores for the positive class on the same rows: it predicts positive
-        where ``score >= threshold``.
+        where ``score >= threshold`` (two labels only: a cut is binary by nature).
     threshold : float, optional
         The scores' cut. Without it, probabilities (all scores in [0, 1]) are cut at 0.5, the
         documented default (:func:`score_rule`); other scores are refused.
     positive : label, optional
         The positive label of ``y_true`` and ``predictions`` (needed for labels other than
         bool or 0/1).
+    labels : sequence, optional
+        The K labels in row order. Without it and without ``positive``, values beyond two are
+        read as K labels: the sorted union of ``y_true``'s and the predictions' values.
 
     Returns
     -------
@@ -373,11 +544,12 @@ def confusions_from_predictions(y_true: Any, *, predictions: Mapping[str, Any] |
     Raises
     ------
     DataError
-        Labels that are not two classes with a known positive, scores that are not finite
-        numbers, or arrays of another length than ``y_true``.
+        Values that are not labels (named), scores that are not finite numbers, arrays of
+        another length than ``y_true``, or Series whose index does not match ``y_true``'s.
     ValidationError
-        A name used twice, neither ``predictions`` nor ``scores``, or scores outside [0, 1]
-        without a ``threshold``.
+        A name used twice (names are compared as text: ``1`` and ``"1"`` are one name),
+        neither ``predictions`` nor ``scores``, scores for more than two labels, or scores
+        outside [0, 1] without a ``threshold``.
 
     Examples
     --------
@@ -385,8 +557,11 @@ def confusions_from_predictions(y_true: Any, *, predictions: Mapping[str, Any] |
     ...                             predictions={"a": ["sick", "sick", "well", "well"]},
     ...                             scores={"b": [0.9, 0.2, 0.6, 0.7]}, positive="sick")
     {'a': Confusion(tp=1, fn=1, fp=1, tn=1), 'b': Confusion(tp=2, fn=0, fp=1, tn=1)}
+    >>> confusions_from_predictions(["ok", "flu", "covid"], predictions={
+    ...     "m": ["ok", "covid", "covid"]})["m"].labels
+    ('covid', 'flu', 'ok')
     """
-    from causalcost.data.labels import votes_from_values
+    from causalcost.data.predictions import PredictionReader
     from causalcost.errors import DataError
 
     if not predictions and not scores:
@@ -395,32 +570,29 @@ def confusions_from_predictions(y_true: Any, *, predictions: Mapping[str, Any] |
         if given is not None and not isinstance(given, Mapping):
             raise ValidationError(f"{what} must be a mapping of candidate name to an array, "
                                   f"got {type(given).__name__}")
+    _refuse_twins([_name(n) for part in (predictions or {}, scores or {}) for n in part])
+    reader = PredictionReader(y_true, (predictions or {}).values(), labels=labels,
+                              positive=positive)
+    if scores and len(reader.names) != 2:
+        raise ValidationError(
+            f"scores= cut at a threshold give two labels, but y_true is read over the "
+            f"{len(reader.names)} labels {list(reader.names)}: give each candidate's labels "
+            "as predictions=")
     cut = score_rule(scores, threshold)[0] if scores else 0.5
-    truth = votes_from_values(y_true, "y_true", positive)
     out: dict[str, Confusion] = {}
-
-    def add(name: Any, vote: np.ndarray, what: str) -> None:
-        key = str(name)
-        if key in out:
-            raise ValidationError(f"two candidates are named {key!r}")
-        if len(vote) != len(truth):
-            raise DataError(f"{what}[{key!r}] has {len(vote)} values but y_true has "
-                            f"{len(truth)}; give both on the same rows")
-        tp = int(np.sum(truth & vote))
-        fn = int(np.sum(truth & ~vote))
-        fp = int(np.sum(~truth & vote))
-        out[key] = Confusion(tp=tp, fn=fn, fp=fp, tn=int(truth.size) - tp - fn - fp)
-
-    for name, labels in (predictions or {}).items():
-        add(name, votes_from_values(labels, f"predictions[{str(name)!r}]", positive),
-            "predictions")
+    for name, values in (predictions or {}).items():
+        out[_name(name)] = reader.confusion(values, f"predictions[{_name(name)!r}]")
     for name, values in (scores or {}).items():
+        what = f"scores[{_name(name)!r}]"
         try:
-            s = np.asarray(values, dtype=float)
+            s = np.asarray(values.to_numpy() if isinstance(values, pd.Series) else values,
+                           dtype=float)
         except (TypeError, ValueError):
-            raise DataError(f"scores[{str(name)!r}] must hold numbers (scores for the positive "
-                            "class); give labels as predictions=") from None
+            raise DataError(f"{what} must hold numbers (scores for the positive class); give "
+                            "labels as predictions=") from None
         if s.ndim != 1 or not np.isfinite(s).all():
-            raise DataError(f"scores[{str(name)!r}] must be one-dimensional finite numbers")
-        add(name, s >= cut, "scores")
+            raise DataError(f"{what} must be one-dimensional finite numbers")
+        aligned = reader.aligned(values, what).astype(float)
+        out[_name(name)] = reader.from_codes((aligned < cut).astype(np.int64))
     return out
+
