@@ -193,12 +193,12 @@ _LAZY: dict[str, str] = {
     "MulticlassKinds": "pricing.multiclass_kinds",
     "count_multiclass_kinds": "pricing.multiclass_kinds",
     "read_multiclass_kinds": "pricing.multiclass_kinds",
-    "MulticlassTable": "inference.multiclass_table",
-    "MulticlassSystem": "network.multiclass_system",
-    "MulticlassSystemBuilder": "network.multiclass_builder",
+    "MulticlassTable": "inference.table",  # deprecated alias of InterventionalTable (warns)
+    "MulticlassSystem": "network.system",  # deprecated alias of System (warns)
+    "MulticlassSystemBuilder": "network.builder",  # deprecated alias of SystemBuilder (warns)
     "multiclass_fusioner": "network.multiclass_fusioners",
     "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
-    "multiclass_to_pgmpy": "network.multiclass_pgmpy",
+    "multiclass_to_pgmpy": "network.labelled",  # deprecated: system.network (warns)
     "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.multiclass_runs",
@@ -327,7 +327,8 @@ def __getattr__(name: str) -> object:
     if module is None:
         raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later look-ups skip __getattr__
+    if not name.lower().startswith("multiclass"):  # deprecated aliases warn on every use
+        globals()[name] = value  # later look-ups skip __getattr__
     return value
 
 
