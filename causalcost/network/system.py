@@ -58,8 +58,8 @@ from causalcost.network.votes import describes, recognise_vote, vote_inputs
 if TYPE_CHECKING:
     import pandas as pd
 
-    from causalcost.network.labelled import Declaration, LabelledModel, Latent
     from causalcost.network._pgmpy import DiscreteBayesianNetwork
+    from causalcost.network.labelled import Declaration, LabelledModel, Latent
     from causalcost.network.picture import SystemPicture
 
 __all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL", "confusion_cpd",
