@@ -217,11 +217,12 @@ def label_exact_table(system: System, slot: str | None = None) -> Interventional
     return InterventionalTable.from_array(t, labels=system.labels, slot=slot, method="exact")
 
 
-def _draw_votes(rng: np.random.Generator, system: System, c: int, slot: int,
-                size: int) -> np.ndarray:
-    """Votes ``(size, n)`` of every model but the slot (the slot's column is 0) on class c."""
-    n, k = len(system.models), system.k
-    votes = np.zeros((size, n), dtype=np.int64)
+def _draw_keys(rng: np.random.Generator, system: System, c: int, slot: int, size: int,
+               contribution: np.ndarray) -> np.ndarray:
+    """Keys ``sum_i contribution[i, vote_i]`` of ``size`` instances of class c, every model
+    but the slot voting (one uniform number per model and instance, inverse CDF)."""
+    k = system.k
+    keys = np.zeros(size, dtype=np.int64)
     zs = {lat.name: rng.choice(len(lat.states), size=size, p=lat.probabilities[c])
           for lat in system.latents}
     for m_i, m in enumerate(system.members):
@@ -229,12 +230,11 @@ def _draw_votes(rng: np.random.Generator, system: System, c: int, slot: int,
             continue
         cum = np.cumsum(m.rates[c], axis=1)  # (latent states, K)
         u = rng.random(size)
-        if m.latent is None:
-            votes[:, m_i] = np.minimum(np.searchsorted(cum[0], u, side="right"), k - 1)
-        else:
-            rows = cum[zs[m.latent]]
-            votes[:, m_i] = np.minimum((u[:, None] >= rows).sum(axis=1), k - 1)
-    return votes
+        vote = np.zeros(size, dtype=np.int64)
+        for s in range(k - 1):
+            vote += u >= (cum[0, s] if m.latent is None else cum[zs[m.latent], s])
+        keys += contribution[m_i][vote]
+    return keys
 
 
 def label_sampled_table(system: System, slot: str | None = None, *,
@@ -262,7 +262,7 @@ def label_sampled_table(system: System, slot: str | None = None, *,
     True
     """
     from causalcost.inference.sampling import _check_samples, _check_seed
-    from causalcost.network.labelled import _count_keys, decide_keys
+    from causalcost.network.labelled import _count_keys, decide_code, distinct_codes
 
     samples, seed = _check_samples(samples), _check_seed(seed)
     check_interval_settings(confidence, interval)
@@ -285,16 +285,13 @@ def label_sampled_table(system: System, slot: str | None = None, *,
         while done < samples:
             size = min(SAMPLE_CHUNK, samples - done)
             done += size
-            votes = _draw_votes(rng, system, c, i, size)
-            keys = contribution[np.arange(n)[None, :], votes]
-            keys[:, i] = 0
-            base, seen = np.unique(keys.sum(axis=1), return_counts=True)
+            base, seen, _ = distinct_codes(_draw_keys(rng, system, c, i, size, contribution))
             for j in range(k):
                 full = base + contribution[i, j]
                 if by_keys:
-                    outs = decide_keys(f, full, strides, sizes, weights,
-                                       np.full(len(full), j) if f.tie == "slot" else None)
-                    np.add.at(counts[c, j], outs, seen)
+                    outs = [decide_code(f, code * k + j, strides, sizes, weights,
+                                        f.tie == "slot") for code in full.tolist()]
+                    np.add.at(counts[c, j], np.asarray(outs, dtype=np.int64), seen)
                 elif table is not None:  # a pgmpy table: draw each instance's output
                     for code, m in zip(full.tolist(), seen.tolist()):
                         counts[c, j] += rng.multinomial(m, table[code] / table[code].sum())

@@ -374,23 +374,49 @@ def _count_keys(fusioner: Any, k: int, n: int) -> tuple[np.ndarray, np.ndarray, 
     return group, strides, distinct
 
 
+#: Codes up to this bound are tallied with ``np.bincount`` (no sort); beyond, ``np.unique``.
+LOOKUP_LIMIT = 1 << 22
+
+
+def distinct_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(distinct codes, how many of each, inverse or None)`` of non-negative integer codes:
+    a tally by ``np.bincount`` when the codes are small (the inverse is then the codes
+    themselves: None), else ``np.unique``."""
+    top = int(codes.max()) + 1 if codes.size else 1
+    if top <= LOOKUP_LIMIT:
+        tally = np.bincount(codes, minlength=top)
+        present = np.flatnonzero(tally)
+        return present, tally[present], None
+    unique, inverse, counts = np.unique(codes, return_inverse=True, return_counts=True)
+    return unique, counts, inverse.ravel()
+
+
+def decide_code(fusioner: Any, code: int, strides: np.ndarray, sizes: np.ndarray,
+                weights: Sequence[float], by_slot: bool) -> int:
+    """The rule's output for one ``key * K + slot vote`` code (see :func:`_count_keys`)."""
+    k = strides.shape[1]
+    key, vote = divmod(int(code), k)
+    scores = [0.0] * k
+    for g in range(strides.shape[0]):
+        for s in range(k):
+            scores[s] += (key // int(strides[g, s])) % (int(sizes[g]) + 1) * weights[g]
+    return int(fusioner.from_counts(scores, vote if by_slot else None))
+
+
 def decide_keys(fusioner: Any, keys: np.ndarray, strides: np.ndarray, sizes: np.ndarray,
                 weights: Sequence[float], slot_votes: np.ndarray | None = None) -> np.ndarray:
     """The rule's output for each count key (and slot vote, for ``tie="slot"``), each
     distinct pair decided once."""
     k = strides.shape[1]
     pair = keys.astype(np.int64) * k + (0 if slot_votes is None else slot_votes)
-    unique, inverse = np.unique(pair, return_inverse=True)
-    out = np.empty(len(unique), dtype=np.int64)
-    for i, code in enumerate(unique.tolist()):
-        key, vote = divmod(int(code), k)
-        scores = [0.0] * k
-        for g in range(strides.shape[0]):
-            for s in range(k):
-                count = (key // int(strides[g, s])) % (int(sizes[g]) + 1)
-                scores[s] += count * weights[g]
-        out[i] = fusioner.from_counts(scores, vote if slot_votes is not None else None)
-    return out[inverse.ravel()]
+    codes, _, inverse = distinct_codes(pair)
+    out = np.array([decide_code(fusioner, c, strides, sizes, weights, slot_votes is not None)
+                    for c in codes.tolist()], dtype=np.int64)
+    if inverse is not None:
+        return out[inverse]
+    lookup = np.zeros(int(codes[-1]) + 1, dtype=np.int64)
+    lookup[codes] = out
+    return lookup[pair]
 
 
 def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
@@ -417,17 +443,15 @@ def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
     if f.kind in ("plurality", "priority", "k_of_n", "weighted"):
         group, strides, weights = _count_keys(f, k, n)
         sizes = np.bincount(group, minlength=len(weights))
-        keys = np.zeros((k,) * n, dtype=np.int64)
-        for i in range(n):
-            shape = [1] * n
-            shape[i] = k
-            keys = keys + strides[group[i]].reshape(shape)
+        keys = np.zeros(1, dtype=np.int64)
+        for i in range(n):  # model 0 slowest, as in the table's C order
+            keys = (keys[:, None] + strides[group[i]][None, :]).ravel()
         votes = None
         if slot_index is not None:
             shape = [1] * n
             shape[slot_index] = k
             votes = np.broadcast_to(np.arange(k).reshape(shape), (k,) * n).ravel()
-        outputs = decide_keys(f, keys.ravel(), strides, sizes, weights, votes)
+        outputs = decide_keys(f, keys, strides, sizes, weights, votes)
     else:
         outputs = np.array([f.output(v, v[slot_index] if slot_index is not None else None)
                             for v in itertools.product(range(k), repeat=n)], dtype=np.int64)
