@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     per = {key: statistics.median(v) / drawn[key] for key, v in times.items()}
     ratio = per["labels"] / per["binary"]
     took = {key: statistics.median(v) * 1e3 for key, v in times.items()}
-    print(f"sampling, 10 models, samples={n}: 3 labels {took['labels']:.1f} ms ({drawn['labels']} instances), binary "
+    print(f"sampling, 10 models, samples={n}: 3 labels {took['labels']:.1f} ms "
+          f"({drawn['labels']} instances), binary "
           f"{took['binary']:.1f} ms ({n} instances); per instance "
           f"{per['labels'] * 1e9:.0f} ns "
           f"vs {per['binary'] * 1e9:.0f} ns: {ratio:.2f}x (target <= 2x: "

@@ -422,6 +422,21 @@ def decide_keys(fusioner: Any, keys: np.ndarray, strides: np.ndarray, sizes: np.
 def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
     """``P(output | votes)`` with shape ``(K,) * n + (K,)`` (votes in model order).
 
+    >>> import causalcost as cc
+    >>> s = (cc.SystemBuilder([0.5, 0.3, 0.2], labels=["a", "b", "c"])
+    ...      .add_model("m1", confusion=np.eye(3)).add_model("m2", confusion=np.eye(3))
+    ...      .set_fusioner("plurality", tie="slot").build(slot="m2"))
+    >>> fusion_table(s)[2, 1].tolist()  # a tie between c and b: the slot's vote (b) wins
+    [0.0, 1.0, 0.0]
+    """
+    k, n = system.k, len(system.models)
+    columns = _fusion_columns(system, slot)  # [output, votes]
+    return np.ascontiguousarray(columns.T).reshape((k,) * n + (k,))
+
+
+def _fusion_columns(system: System, slot: str | None = None) -> np.ndarray:
+    """:func:`fusion_table` as pgmpy lays a CPD out: shape ``(K, K^n)``, [output, votes].
+
     Vote-reading rules are decided once per distinct count vector and spread over the grid
     with numpy (a 14-model, 3-label table is filled in well under a second); with
     ``tie="slot"`` the slot's vote breaks ties, so ``slot`` is needed.
@@ -432,14 +447,14 @@ def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
         A table beyond :data:`MAX_TABLE_ENTRIES` entries.
     """
     f = system.fusioner
-    if f.table is not None:
-        return np.asarray(f.table, dtype=float)
     k, n = system.k, len(system.models)
+    if f.table is not None:
+        return np.asarray(f.table, dtype=float).reshape(k ** n, k).T
     if k ** (n + 1) > MAX_TABLE_ENTRIES:
         raise NetworkStructureError(f"the system node's table would have {k}^{n + 1} entries; "
                                     "the pgmpy network is only built for smaller systems")
     slot_index = system.models.index(system.require_slot(slot)) if f.tie == "slot" else None
-    out = np.zeros((k ** n, k))
+    out = np.zeros((k, k ** n))
     if f.kind in ("plurality", "priority", "k_of_n", "weighted"):
         group, strides, weights = _count_keys(f, k, n)
         sizes = np.bincount(group, minlength=len(weights))
@@ -455,8 +470,8 @@ def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
     else:
         outputs = np.array([f.output(v, v[slot_index] if slot_index is not None else None)
                             for v in itertools.product(range(k), repeat=n)], dtype=np.int64)
-    out[np.arange(k ** n), outputs] = 1.0
-    return out.reshape((k,) * n + (k,))
+    out[outputs, np.arange(k ** n)] = 1.0
+    return out
 
 
 def to_pgmpy(system: System) -> Any:
@@ -494,8 +509,7 @@ def to_pgmpy(system: System) -> Any:
                                    state_names={m.name: labels, cls: labels,
                                                 lat.name: list(lat.states)}))
     n = len(system.models)
-    table = fusion_table(system)
-    cpds.append(TabularCPD(sysn, k, table.reshape(k ** n, k).T, evidence=list(system.models),
+    cpds.append(TabularCPD(sysn, k, _fusion_columns(system), evidence=list(system.models),
                            evidence_card=[k] * n,
                            state_names={sysn: labels, **{m: labels for m in system.models}}))
     net.add_cpds(*cpds)
