@@ -233,17 +233,22 @@ class InterventionalTable:
             raise ValidationError("interventional probabilities must lie in [0, 1]")
         if not np.abs(p.sum(axis=2) - 1.0).max() <= 1e-9:
             raise ValidationError("each (class, forced value) row of the table must sum to 1")
+        self._freeze(p)
+        self._check_extras(p)
+
+    def _freeze(self, p: np.ndarray) -> None:
+        """Keep ``p`` and the per-cell arrays (counts, interval ends) read-only, each of
+        ``p``'s shape."""
         p.setflags(write=False)
         object.__setattr__(self, "probabilities", p)
         for name in ("counts", "lower", "upper"):
             arr = getattr(self, name)
             if arr is not None:
                 arr = np.array(arr, dtype=float)
-                if arr.shape != (2, 2, 4):
-                    raise ValidationError(f"{name} must have shape (2, 2, 4), got {arr.shape}")
+                if arr.shape != p.shape:
+                    raise ValidationError(f"{name} must have shape {p.shape}, got {arr.shape}")
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
-        self._check_extras(p)
 
     @property
     def is_binary(self) -> bool:
@@ -274,16 +279,7 @@ class InterventionalTable:
         if not (p.min() >= -1e-12 and p.max() <= 1 + 1e-12) or \
                 not np.abs(p.sum(axis=2) - 1.0).max() <= 1e-9:
             raise ValidationError("every row T[c, j, :] must be a probability distribution")
-        p.setflags(write=False)
-        object.__setattr__(self, "probabilities", p)
-        for name in ("counts", "lower", "upper"):
-            arr = getattr(self, name)
-            if arr is not None:
-                arr = np.array(arr, dtype=float)
-                if arr.shape != (k, j, k):
-                    raise ValidationError(f"{name} must have shape {(k, j, k)}, got {arr.shape}")
-                arr.setflags(write=False)
-                object.__setattr__(self, name, arr)
+        self._freeze(p)
         self._check_extras(p)
 
     @classmethod
