@@ -232,3 +232,26 @@ def test_too_many_samples_is_a_one_line_error(capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "query", str(network), "--method", "sampling", "--samples",
                        str(10**12))
     assert code == 2 and "ceiling" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_two_label_file_queries_as_the_binary_view(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    path = tmp_path / "two.toml"
+    path.write_text(NETWORK.replace('["ok", "flu", "covid"]', '["sick", "well"]')
+                    .replace("[0.6, 0.3, 0.1]", "[0.3, 0.7]")
+                    .replace("[[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]",
+                             "[[0.9, 0.1], [0.2, 0.8]]")
+                    .replace("[[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]",
+                             "[[0.8, 0.2], [0.1, 0.9]]")
+                    .replace("[[0.7, 0.15, 0.15], [0.15, 0.7, 0.15], [0.15, 0.15, 0.7]]",
+                             "[[0.7, 0.3], [0.1, 0.9]]"))
+    system = cc.load_network(path)
+    assert system.labels == ("sick", "well")
+    code, out, _ = run(capsys, "query", str(path), "--json")
+    assert code == 0
+    data = json.loads(out)
+    t = ve_table(system)
+    assert data["error_rates"]["P"]["N"] == pytest.approx(t[0, 1, 1], abs=1e-12)
+    assert data["error_rates"]["N"]["P"] == pytest.approx(t[1, 0, 0], abs=1e-12)
+    code, out, _ = run(capsys, "query", str(path))
+    assert code == 0 and "monotonicity not decided" in out
