@@ -446,7 +446,12 @@ class SystemBuilder:
         from causalcost.network.assemble import assemble
 
         if self._labelled is not None:
-            return self._labelled.build(slot)
+            from causalcost.network.system import System
+
+            declaration, rule = self._labelled.declare()
+            d = self._labelled
+            return System.declared(declaration, rule, slot=slot, class_node=d.class_node,
+                                   system_node=d.system_node, name=d.name)
         if self._fusioner is None or self._rule is None:
             raise NetworkStructureError("no fusioner: call set_fusioner(...) before build()")
         nodes = dict(self._nodes)

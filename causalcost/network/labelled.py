@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -48,10 +48,7 @@ from causalcost.errors import (
     ValidationError,
 )
 
-if TYPE_CHECKING:
-    from causalcost.network.system import System
-
-__all__ = ["Latent", "LabelledModel", "Declaration", "LabelledDeclaration", "from_pgmpy",
+__all__ = ["Latent", "LabelledModel", "Declaration", "LabelledDeclaration", "read_pgmpy",
            "to_pgmpy", "fusion_table", "MAX_TABLE_ENTRIES", "rule_words"]
 
 _TOL = 1e-9
@@ -235,8 +232,9 @@ class LabelledDeclaration:
         """See :meth:`causalcost.SystemBuilder.set_fusioner`."""
         self.fusion = (kind, dict(options))
 
-    def build(self, slot: str | None) -> System:
-        """The validated :class:`~causalcost.System`.
+    def declare(self) -> tuple[Declaration, Any]:
+        """The checked declaration and its fusion rule (``SystemBuilder.build`` makes the
+        :class:`~causalcost.System`).
 
         Raises
         ------
@@ -244,7 +242,6 @@ class LabelledDeclaration:
             No model, repeated names, no fusioner.
         """
         from causalcost.network.multiclass_fusioners import multiclass_fusioner
-        from causalcost.network.system import System
 
         check_structure(self.labels, self.latents, self.models,
                         (self.class_node, self.system_node))
@@ -253,10 +250,8 @@ class LabelledDeclaration:
         kind, options = self.fusion
         fusioner = multiclass_fusioner(kind, labels=self.labels,
                                        models=[m.name for m in self.models], **options)
-        declaration = Declaration(self.labels, self.prior, tuple(self.latents),
-                                  tuple(self.models))
-        return System.declared(declaration, fusioner, slot=slot, class_node=self.class_node,
-                               system_node=self.system_node, name=self.name)
+        return Declaration(self.labels, self.prior, tuple(self.latents),
+                           tuple(self.models)), fusioner
 
 
 # -- pgmpy -------------------------------------------------------------------------------
@@ -278,9 +273,10 @@ def _states(network: Any, node: str) -> tuple[str, ...]:
     return tuple(str(s) for s in cpd.state_names[node])
 
 
-def from_pgmpy(network: Any, *, class_node: str, system_node: str, slot: str | None = None,
-               name: str = "system", models: Sequence[str] | None = None) -> System:
-    """A system declared by its labels from a pgmpy network (the module's shape).
+def read_pgmpy(network: Any, *, class_node: str, system_node: str,
+               models: Sequence[str] | None = None) -> tuple[Declaration, Any]:
+    """The declaration and fusion rule of a pgmpy network of the module's shape
+    (:meth:`causalcost.System.from_pgmpy` makes the system).
 
     The labels are the class node's states in order; the system node's table (deterministic
     or not) becomes a ``table`` fusioner. ``models`` orders the models (default: the system
@@ -296,7 +292,6 @@ def from_pgmpy(network: Any, *, class_node: str, system_node: str, slot: str | N
         A missing CPD.
     """
     from causalcost.network.multiclass_fusioners import MulticlassFusioner
-    from causalcost.network.system import System
 
     nodes = set(map(str, network.nodes()))
     for node, role in ((class_node, "class_node"), (system_node, "system_node")):
@@ -348,9 +343,7 @@ def from_pgmpy(network: Any, *, class_node: str, system_node: str, slot: str | N
     check_structure(labels, latents, members)
     fusion = _values(network, system_node, list(models))
     fusioner = MulticlassFusioner("table", labels, tuple(models), table=fusion)
-    declaration = Declaration(labels, prior, tuple(latents), tuple(members))
-    return System.declared(declaration, fusioner, slot=slot, class_node=class_node,
-                           system_node=system_node, name=name)
+    return Declaration(labels, prior, tuple(latents), tuple(members)), fusioner
 
 
 def _count_keys(fusioner: Any, k: int, n: int) -> tuple[np.ndarray, np.ndarray, list[float]]:
@@ -419,7 +412,7 @@ def decide_keys(fusioner: Any, keys: np.ndarray, strides: np.ndarray, sizes: np.
     return lookup[pair]
 
 
-def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
+def fusion_table(system: Any, slot: str | None = None) -> np.ndarray:
     """``P(output | votes)`` with shape ``(K,) * n + (K,)`` (votes in model order).
 
     >>> import causalcost as cc
@@ -434,7 +427,7 @@ def fusion_table(system: System, slot: str | None = None) -> np.ndarray:
     return np.ascontiguousarray(columns.T).reshape((k,) * n + (k,))
 
 
-def _fusion_columns(system: System, slot: str | None = None) -> np.ndarray:
+def _fusion_columns(system: Any, slot: str | None = None) -> np.ndarray:
     """:func:`fusion_table` as pgmpy lays a CPD out: shape ``(K, K^n)``, [output, votes].
 
     Vote-reading rules are decided once per distinct count vector and spread over the grid
@@ -474,7 +467,7 @@ def _fusion_columns(system: System, slot: str | None = None) -> np.ndarray:
     return out
 
 
-def to_pgmpy(system: System) -> Any:
+def to_pgmpy(system: Any) -> Any:
     """The pgmpy ``DiscreteBayesianNetwork`` of a system declared by its labels (new on each
     call; without a confusion node). With ``tie="slot"`` the table is written for the
     system's slot."""

@@ -315,10 +315,12 @@ class System:
                 f"{type(network).__name__}"
             )
         if _multiclass(network, class_node):  # K >= 3 class states: the labelled shape
-            from causalcost.network.labelled import from_pgmpy as labelled_from_pgmpy
+            from causalcost.network.labelled import read_pgmpy
 
-            return labelled_from_pgmpy(network, class_node=class_node, system_node=system_node,
-                                       slot=slot, name=name, models=models)
+            declaration, rule = read_pgmpy(network, class_node=class_node,
+                                           system_node=system_node, models=models)
+            return cls.declared(declaration, rule, slot=slot, class_node=class_node,
+                                system_node=system_node, name=name)
         return cls._validated(network, class_node=class_node, system_node=system_node,
                               slot=slot, positive=positive, confusion_node=confusion_node,
                               models=models, name=name, fusioner=fusioner)
