@@ -161,7 +161,12 @@ class ErrorRates:
 
 @dataclass(frozen=True, eq=False)
 class InterventionalTable:
-    """``P(Conf^S | Class, do(Pred^M = x))`` for both classes and both forced slot values.
+    """``T[c, j, s] = P(S = s | Class = c, do(slot = j))``, for any number of labels.
+
+    A K = 2 table (labels positive first) is held in its binary view over the four confusion
+    outcomes (``probabilities`` of shape (2, 2, 4), :attr:`error_rates`); a table of K > 2
+    labels holds ``T`` itself (``probabilities`` of shape (K, J, K)). :meth:`to_numpy` gives
+    ``T`` for every K; :meth:`from_array` makes a table from ``T`` and its labels.
 
     Attributes
     ----------
@@ -170,8 +175,9 @@ class InterventionalTable:
     method : str
         ``"exact"``, ``"sampling"`` or ``"counts"``.
     probabilities : numpy.ndarray
-        Shape ``(2, 2, 4)``: ``[class, forced value, outcome]`` with classes and forced values in
-        order (P, N) and outcomes (TP, FN, FP, TN). Each ``[c, x]`` row sums to 1.
+        K = 2: shape ``(2, 2, 4)``, ``[class, forced value, outcome]`` with classes and forced
+        values in order (P, N) and outcomes (TP, FN, FP, TN). K > 2: ``T``, shape (K, J, K).
+        Each ``[c, x]`` row sums to 1.
     counts : numpy.ndarray or None
         For sampled or counted tables, the number of trials behind each cell's proportion
         (the instances of that class in that forced run, repeated across its four outcomes),
@@ -188,6 +194,12 @@ class InterventionalTable:
         For tables computed from a network: the exact check that the system is monotone in
         the slot (None when it could not be decided). :func:`causalcost.bound_from_rates`
         uses it to refuse the monotone worst case for a system that is not monotone.
+    labels : tuple of str
+        The labels of class and output (binary: positive first).
+    slot_states : tuple of str or None
+        The slot's states, the ``j`` axis (None: the labels, as for a voting slot).
+    samples : int or None
+        Simulated instances per class (sampling a system declared by its labels).
 
     Examples
     --------
