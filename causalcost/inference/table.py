@@ -36,6 +36,8 @@ __all__ = [
 
 #: Interval methods accepted by :meth:`InterventionalTable.from_counts` (statsmodels names).
 INTERVAL_METHODS = {"wilson": "wilson", "clopper-pearson": "beta", "beta": "beta"}
+#: ``InterventionalTable.trusted``'s (name, default) per init field, per class.
+_INIT_DEFAULTS: dict[type, tuple[tuple[str, Any], ...]] = {}
 #: How a table was obtained.
 TABLE_METHODS = ("exact", "sampling", "counts")
 
@@ -406,10 +408,12 @@ class InterventionalTable:
         rows sum to 1 and that nobody else holds. Public construction validates.
         """
         table = object.__new__(cls)
-        for f in dataclasses.fields(cls):
-            if f.init:
-                value = fields.pop(f.name, f.default)
-                object.__setattr__(table, f.name, value)
+        defaults = _INIT_DEFAULTS.get(cls)
+        if defaults is None:  # the init fields and defaults, read once per class
+            defaults = _INIT_DEFAULTS[cls] = tuple(
+                (f.name, f.default) for f in dataclasses.fields(cls) if f.init)
+        for name, default in defaults:
+            object.__setattr__(table, name, fields.pop(name, default))
         if fields:
             raise TypeError(f"unknown fields {sorted(fields)}")
         table.probabilities.setflags(write=False)
