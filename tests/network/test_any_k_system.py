@@ -255,3 +255,21 @@ def test_a_two_label_file_queries_as_the_binary_view(capsys: pytest.CaptureFixtu
     assert data["error_rates"]["N"]["P"] == pytest.approx(t[1, 0, 0], abs=1e-12)
     code, out, _ = run(capsys, "query", str(path))
     assert code == 0 and "monotonicity not decided" in out
+
+
+def test_the_light_system_cpd_is_the_cpd_pgmpy_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large system tables skip pgmpy's copies; forced on a small system the CPD equals the
+    one pgmpy's constructor makes, and VariableElimination on do() agrees with the engine."""
+    from causalcost.network import labelled
+
+    system = random_system(8, 3, 4, latent=True, tie="slot")
+    columns = labelled._fusion_columns(system)
+    light = labelled.system_cpd("System", columns, list(system.models), list(system.labels),
+                                large=0)
+    full = labelled.system_cpd("System", columns, list(system.models), list(system.labels))
+    assert light == full and vars(light).keys() == vars(full).keys()
+    assert light.name_to_no == full.name_to_no and light.no_to_name == full.no_to_name
+    monkeypatch.setattr(labelled, "LARGE_TABLE", 0)
+    fresh = cc.System.declared(system.declaration, system.fusioner, slot=system.slot)
+    np.testing.assert_allclose(ve_table(fresh), cc.interventional_table(fresh).to_numpy(),
+                               rtol=1e-10, atol=1e-12)
