@@ -516,8 +516,9 @@ def system_cpd(node: str, columns: np.ndarray, models: list[str], labels: list[s
 
     pgmpy's constructor copies the values three times (0.5 s for 14 models and 3 labels); a
     table of more than ``large`` entries (default :data:`LARGE_TABLE`) is given to a CPD
-    constructed on its first model only, whose variables, cardinality, values and state names are then set to the whole
-    table's (the same attributes pgmpy's constructor sets; the tests compare the two).
+    constructed on its first model only, whose variables, cardinality, values and state
+    names are then set to the whole table's (the same attributes pgmpy's constructor sets;
+    the tests compare the two).
     """
     from causalcost.network._pgmpy import TabularCPD
 
