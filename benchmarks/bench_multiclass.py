@@ -44,7 +44,7 @@ TARGET_RATIO = 20.0
 LABELS = ("a", "b", "c")
 
 
-def build(n: int, seed: int = 20261124) -> cc.MulticlassSystem:
+def build(n: int, seed: int = 20261124) -> cc.System:
     """The benchmark system with ``n`` models (see the module docstring)."""
     rng = np.random.default_rng([seed, n])
     k = len(LABELS)
@@ -62,7 +62,7 @@ def build(n: int, seed: int = 20261124) -> cc.MulticlassSystem:
     return b.set_fusioner("plurality").build(slot=f"m{n - 1}")
 
 
-def pgmpy_table(system: cc.MulticlassSystem, network: object) -> np.ndarray:
+def pgmpy_table(system: cc.System, network: object) -> np.ndarray:
     """T[c, j, s] by pgmpy: do([slot]), VariableElimination, K x K queries."""
     mutilated = network.do([system.slot])  # type: ignore[attr-defined]
     with warnings.catch_warnings():
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results: dict[str, object] = {}
     system = build(10)
-    network = cc.multiclass_to_pgmpy(system)
+    network = system.network
     ours = cc.interventional_table(system).to_numpy()
     theirs = pgmpy_table(system, network)
     assert np.allclose(ours, theirs, atol=1e-9), "pgmpy and causalcost disagree"

@@ -197,12 +197,12 @@ _LAZY: dict[str, str] = {
     "MulticlassKinds": "pricing.multiclass_kinds",
     "count_multiclass_kinds": "pricing.multiclass_kinds",
     "read_multiclass_kinds": "pricing.multiclass_kinds",
-    "MulticlassTable": "inference.multiclass_table",
-    "MulticlassSystem": "network.multiclass_system",
-    "MulticlassSystemBuilder": "network.multiclass_builder",
+    "MulticlassTable": "inference.table",  # deprecated alias of InterventionalTable (warns)
+    "MulticlassSystem": "network.system",  # deprecated alias of System (warns)
+    "MulticlassSystemBuilder": "network.builder",  # deprecated alias of SystemBuilder (warns)
     "multiclass_fusioner": "network.fusioners",
     "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
-    "multiclass_to_pgmpy": "network.multiclass_pgmpy",
+    "multiclass_to_pgmpy": "network.labelled",  # deprecated: system.network (warns)
     "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.runs",  # deprecated alias of ForcedRuns (warns)

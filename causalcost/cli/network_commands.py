@@ -40,6 +40,9 @@ def _cmd_query(args: argparse.Namespace) -> int:
         print_json(table.to_dict())
         return 0
     print(f"system {system.name!r}: slot {table.slot!r}, method {table.method}")
+    if not table.is_binary:
+        _print_labelled(table)
+        return 0
     print(table)
     print()
     print("interventional error rates (system failure rate, by true class and forced slot value)")
@@ -60,6 +63,20 @@ def _cmd_query(args: argparse.Namespace) -> int:
     except CausalCostError as exc:
         print(f"\nmonotonicity not decided: {exc}")
     return 0
+
+
+def _print_labelled(table: Any) -> None:
+    """The K x K x K table: one K x K block per true class (rows: the forced slot label,
+    columns: the system's output), with intervals when sampled."""
+    labels = list(table.labels)
+    print(f"labels: {', '.join(labels)}")
+    print(table)
+    print("(one block per true class; rows: the forced slot label; columns: the output)")
+    if table.has_intervals:
+        print(f"\n{table.confidence:.0%} {table.interval_method} intervals per cell, "
+              f"{table.samples} instances per class (--json gives ci_low and ci_high)")
+    print("\nmonotonicity of a K-label system depends on the costs: check it with "
+          "cc.check_multiclass_monotonicity(system, costs)")
 
 
 _DATA_FLAGS = (("--truth", "truth"), ("--models", "models"), ("--fusioner", "fusioner"),
@@ -127,9 +144,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     # is synced and renamed over it (a failed export leaves an old file intact)
     write_atomic_with(args.output, lambda temporary: system.to_bif(str(temporary)))
     print(f"wrote {args.output}; read it back with:")
+    labelled = system.declaration is not None and system.k > 2
     print(f"  causalcost query {args.output} --class-node {system.class_node} "
           f"--system-node {system.system_node} \\")  # a shell line continued
-    print(f"    --positive {system.positive} --slot {system.slot or '<model>'}")
+    positive = "" if labelled else f"--positive {system.positive} "
+    print(f"    {positive}--slot {system.slot or '<model>'}")
     return 0
 
 
@@ -168,8 +187,9 @@ def register(sub: Any) -> None:
     data = p.add_argument_group("logged predictions (--data)")
     data.add_argument("--data", metavar="FILE", help="a .csv or .parquet file, read lazily")
     vote_arguments(data, required=False)
-    p.add_argument("--do", choices=("P", "N"), default=None,
-                   help="also draw the graph mutilated by do(slot = P or N)")
+    p.add_argument("--do", default=None, metavar="STATE",
+                   help="also draw the graph mutilated by do(slot = STATE): P or N, or a "
+                        "label of a K-label system")
     p.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,
                    help="a .png or .svg path")
     p.epilog = examples("causalcost draw thesis_and --do P -o dag.svg")

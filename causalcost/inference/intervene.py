@@ -128,6 +128,11 @@ def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityC
     >>> check.is_monotone, check.violation, check.method
     (False, {'a': 'P'}, 'enumeration')
     """
+    if system.declaration is not None:
+        raise NetworkStructureError(
+            "check_monotonicity decides it from a binary network's tables; for a system "
+            "declared by its labels monotonicity depends on the costs: use "
+            "cc.check_multiclass_monotonicity(system, costs)")
     return monotonicity_of(system, system.require_slot(slot))
 
 

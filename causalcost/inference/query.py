@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from causalcost.errors import ValidationError
+from causalcost.errors import InputTypeError, ValidationError
 from causalcost.inference.exact import exact_table_of
 from causalcost.inference.sampling import sampled_table_of
 from causalcost.inference.table import ErrorRates, InterventionalTable
@@ -25,7 +25,14 @@ def interventional_table(
     interval: str = "wilson",
     progress: bool | None = None,
 ) -> InterventionalTable:
-    """``P(Conf^S | Class = c, do(slot = x))`` for both classes and both forced values.
+    """``T[c, j, s] = P(S = s | Class = c, do(slot = j))`` for every class, slot state and
+    output; for a binary network also its view ``P(Conf^S | Class = c, do(slot = x))``.
+
+    One entry point for every K: a network of any shape (binary) is contracted exactly
+    (:mod:`causalcost.inference.exact`) or forward-sampled
+    (:mod:`causalcost.inference.sampling`); a system declared by its labels goes through the
+    vote-splitting engine (:mod:`causalcost.inference.label_votes`). Both sample at most
+    ``10**9`` instances.
 
     Parameters
     ----------
@@ -50,22 +57,19 @@ def interventional_table(
     >>> round(t.probability("N", "N", "TN"), 6)
     0.5
     """
-    if getattr(system, "is_multiclass", False):  # K-label systems (issue 19)
-        from causalcost.inference.multiclass_exact import (
-            multiclass_exact_table,
-            multiclass_sampled_table,
-        )
-
-        if method == "exact":
-            return multiclass_exact_table(system, slot)  # type: ignore[arg-type, return-value]
-        if method == "sampling":
-            return multiclass_sampled_table(  # type: ignore[return-value]
-                system, slot, samples=samples, seed=seed,  # type: ignore[arg-type]
-                confidence=confidence, interval=interval)
+    if not isinstance(system, System):
+        raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")
     if method not in METHODS:
         raise ValidationError(
             f"method ({method!r}) must be one of {', '.join(map(repr, METHODS))}")
     slot = system.require_slot(slot)  # validated once, here
+    if system.declaration is not None:  # declared by its labels: the vote-splitting engine
+        from causalcost.inference.label_votes import label_exact_table, label_sampled_table
+
+        if method == "exact":
+            return label_exact_table(system, slot)
+        return label_sampled_table(system, slot, samples=samples, seed=seed,
+                                   confidence=confidence, interval=interval)
     if method == "exact":
         return exact_table_of(system, slot)
     return sampled_table_of(system, slot, samples=samples, seed=seed, confidence=confidence,

@@ -1,9 +1,13 @@
 """Interventional tables and the slot's four interventional error rates.
 
-An :class:`InterventionalTable` holds ``P(Conf^S = k | Class = c, do(Pred^M = x))`` for the two
-classes ``c``, the two forced slot values ``x`` and the four confusion outcomes ``k``, however it
-was obtained (exact inference, sampling, or counts from two forced runs of the real system).
-:class:`ErrorRates` keeps the four numbers the cost layer needs::
+An :class:`InterventionalTable` holds ``T[c, j, s] = P(S = s | Class = c, do(slot = j))`` for
+every true class ``c`` (rows: the true class, as everywhere in causalcost), every state ``j`` of
+the slot (its own axis, :attr:`~InterventionalTable.slot_states`: the labels for a voting slot)
+and every system output ``s``, however it was obtained (exact inference, sampling, or counts
+from forced runs of the real system). A binary table (K = 2, labels positive first) keeps its
+view ``P(Conf^S = k | Class = c, do(Pred^M = x))`` over the four confusion outcomes ``k`` in
+:attr:`~InterventionalTable.probabilities`, and :class:`ErrorRates` keeps the four numbers the
+binary cost layer needs::
 
     e_P(x) = P(Conf^S = FN | Class = P, do(Pred^M = x))
     e_N(x) = P(Conf^S = FP | Class = N, do(Pred^M = x))
@@ -12,6 +16,7 @@ was obtained (exact inference, sampling, or counts from two forced runs of the r
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +24,7 @@ import numpy as np
 
 from causalcost.confusion import CLASSES, OUTCOMES, Confusion
 from causalcost.display import format_interval, html_block, html_table
-from causalcost.errors import ValidationError
+from causalcost.errors import UnknownNameError, ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
 
 if TYPE_CHECKING:
@@ -31,6 +36,8 @@ __all__ = [
 
 #: Interval methods accepted by :meth:`InterventionalTable.from_counts` (statsmodels names).
 INTERVAL_METHODS = {"wilson": "wilson", "clopper-pearson": "beta", "beta": "beta"}
+#: ``InterventionalTable.trusted``'s (name, default) per init field, per class.
+_INIT_DEFAULTS: dict[type, tuple[tuple[str, Any], ...]] = {}
 #: How a table was obtained.
 TABLE_METHODS = ("exact", "sampling", "counts")
 
@@ -156,7 +163,12 @@ class ErrorRates:
 
 @dataclass(frozen=True, eq=False)
 class InterventionalTable:
-    """``P(Conf^S | Class, do(Pred^M = x))`` for both classes and both forced slot values.
+    """``T[c, j, s] = P(S = s | Class = c, do(slot = j))``, for any number of labels.
+
+    A K = 2 table (labels positive first) is held in its binary view over the four confusion
+    outcomes (``probabilities`` of shape (2, 2, 4), :attr:`error_rates`); a table of K > 2
+    labels holds ``T`` itself (``probabilities`` of shape (K, J, K)). :meth:`to_numpy` gives
+    ``T`` for every K; :meth:`from_array` makes a table from ``T`` and its labels.
 
     Attributes
     ----------
@@ -165,8 +177,9 @@ class InterventionalTable:
     method : str
         ``"exact"``, ``"sampling"`` or ``"counts"``.
     probabilities : numpy.ndarray
-        Shape ``(2, 2, 4)``: ``[class, forced value, outcome]`` with classes and forced values in
-        order (P, N) and outcomes (TP, FN, FP, TN). Each ``[c, x]`` row sums to 1.
+        K = 2: shape ``(2, 2, 4)``, ``[class, forced value, outcome]`` with classes and forced
+        values in order (P, N) and outcomes (TP, FN, FP, TN). K > 2: ``T``, shape (K, J, K).
+        Each ``[c, x]`` row sums to 1.
     counts : numpy.ndarray or None
         For sampled or counted tables, the number of trials behind each cell's proportion
         (the instances of that class in that forced run, repeated across its four outcomes),
@@ -183,6 +196,12 @@ class InterventionalTable:
         For tables computed from a network: the exact check that the system is monotone in
         the slot (None when it could not be decided). :func:`causalcost.bound_from_rates`
         uses it to refuse the monotone worst case for a system that is not monotone.
+    labels : tuple of str
+        The labels of class and output (binary: positive first).
+    slot_states : tuple of str or None
+        The slot's states, the ``j`` axis (None: the labels, as for a voting slot).
+    samples : int or None
+        Simulated instances per class (sampling a system declared by its labels).
 
     Examples
     --------
@@ -204,9 +223,22 @@ class InterventionalTable:
     interval_method: str | None = None
     seed: int | None = None
     monotonicity: MonotonicityCheck | None = None
+    #: The labels of the class and of the system output (binary: positive first).
+    labels: tuple[str, ...] = ("P", "N")
+    #: The slot's states, the ``j`` axis (None: the labels, as for a voting slot).
+    slot_states: tuple[str, ...] | None = None
+    #: Simulated instances per class (sampling of a system declared by its labels).
+    samples: int | None = None
     _rates: ErrorRates = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        labels = tuple(str(v) for v in self.labels)
+        object.__setattr__(self, "labels", labels)
+        if self.slot_states is not None:
+            object.__setattr__(self, "slot_states", tuple(str(v) for v in self.slot_states))
+        if not self.is_binary:
+            self._check_general()
+            return
         p = np.array(self.probabilities, dtype=float)
         if p.shape != (2, 2, 4):
             raise ValidationError(f"probabilities must have shape (2, 2, 4), got {p.shape}")
@@ -215,17 +247,126 @@ class InterventionalTable:
             raise ValidationError("interventional probabilities must lie in [0, 1]")
         if not np.abs(p.sum(axis=2) - 1.0).max() <= 1e-9:
             raise ValidationError("each (class, forced value) row of the table must sum to 1")
+        self._freeze(p)
+        self._check_extras(p)
+
+    def _freeze(self, p: np.ndarray) -> None:
+        """Keep ``p`` and the per-cell arrays (counts, interval ends) read-only, each of
+        ``p``'s shape."""
         p.setflags(write=False)
         object.__setattr__(self, "probabilities", p)
         for name in ("counts", "lower", "upper"):
             arr = getattr(self, name)
             if arr is not None:
                 arr = np.array(arr, dtype=float)
-                if arr.shape != (2, 2, 4):
-                    raise ValidationError(f"{name} must have shape (2, 2, 4), got {arr.shape}")
+                if arr.shape != p.shape:
+                    raise ValidationError(f"{name} must have shape {p.shape}, got {arr.shape}")
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
+
+    @property
+    def is_binary(self) -> bool:
+        """Whether this is a K = 2 table held in its binary (class, forced, outcome) view."""
+        return len(self.labels) == 2 and (self.slot_states is None
+                                          or self.slot_states == self.labels)
+
+    @property
+    def k(self) -> int:
+        """The number of labels."""
+        return len(self.labels)
+
+    @property
+    def states(self) -> tuple[str, ...]:
+        """The slot's states (the ``j`` axis): :attr:`slot_states`, or the labels."""
+        return self.slot_states if self.slot_states is not None else self.labels
+
+    def _check_general(self) -> None:
+        """Shape ``(K, J, K)``, distributions, intervals: a table of K labels."""
+        k, j = len(self.labels), len(self.states)
+        if k < 2 or len(set(self.labels)) != k:
+            raise ValidationError(f"labels must be at least 2 distinct names, got "
+                                  f"{list(self.labels)}")
+        p = np.array(self.probabilities, dtype=float)
+        if p.shape != (k, j, k):
+            raise ValidationError(f"probabilities must have shape {(k, j, k)} (class, slot "
+                                  f"state, output), got {p.shape}")
+        if not (p.min() >= -1e-12 and p.max() <= 1 + 1e-12) or \
+                not np.abs(p.sum(axis=2) - 1.0).max() <= 1e-9:
+            raise ValidationError("every row T[c, j, :] must be a probability distribution")
+        self._freeze(p)
         self._check_extras(p)
+
+    @classmethod
+    def from_array(
+        cls, t: Any, *, labels: Any, slot: str, method: str = "exact",
+        slot_states: Any = None, lower: Any = None, upper: Any = None, counts: Any = None,
+        samples: int | None = None, confidence: float | None = None,
+        interval_method: str | None = None, seed: int | None = None,
+        monotonicity: MonotonicityCheck | None = None,
+    ) -> InterventionalTable:
+        """A table from ``T[c, j, s]`` (shape ``(K, J, K)``) and its labels; a K = 2 table
+        (its slot's states the labels) is held in its binary view, labels positive first.
+
+        >>> t = np.zeros((3, 3, 3))
+        >>> for j in range(3):
+        ...     t[:, j, j] = 1
+        >>> table = InterventionalTable.from_array(t, labels=("a", "b", "c"), slot="m")
+        >>> table.probability("a", "b", "b"), table.to_numpy().shape
+        (1.0, (3, 3, 3))
+        """
+        labels = tuple(str(v) for v in labels)
+        states = None if slot_states is None else tuple(str(v) for v in slot_states)
+        arr = np.asarray(t, dtype=float)
+        extra = {"counts": counts, "lower": lower, "upper": upper}
+        if len(labels) == 2 and (states is None or states == labels):
+            if arr.shape != (2, 2, 2):
+                raise ValidationError(f"probabilities must have shape (2, 2, 2), got "
+                                      f"{arr.shape}")
+            arr = _outcome_view(arr)
+            extra = {k: None if v is None else _outcome_view(np.asarray(v, dtype=float))
+                     for k, v in extra.items()}
+            if counts is not None:  # trials per (class, forced) row, on all four outcomes
+                n = np.asarray(counts, dtype=float)[:, :, :1]
+                extra["counts"] = np.repeat(n, 4, axis=2)
+            states = None
+        return cls(slot=slot, method=method, probabilities=arr, confidence=confidence,
+                   interval_method=interval_method, seed=seed, monotonicity=monotonicity,
+                   labels=labels, slot_states=states, samples=samples, **extra)
+
+    def to_numpy(self) -> np.ndarray:
+        """A copy of ``T[c, j, s]``: shape ``(K, J, K)`` (rows the true class).
+
+        >>> import causalcost as cc
+        >>> cc.interventional_table(cc.load_network("thesis_and")).to_numpy()[0].tolist()
+        [[0.8, 0.2], [0.0, 1.0]]
+        """
+        if self.is_binary:
+            return _label_view(self.probabilities)
+        return np.array(self.probabilities)
+
+    @property
+    def low(self) -> np.ndarray | None:
+        """Lower interval ends of ``T[c, j, s]`` (sampled or counted tables), else None."""
+        return None if self.lower is None else (
+            _label_view(self.lower) if self.is_binary else self.lower)
+
+    @property
+    def high(self) -> np.ndarray | None:
+        """Upper interval ends of ``T[c, j, s]`` (sampled or counted tables), else None."""
+        return None if self.upper is None else (
+            _label_view(self.upper) if self.is_binary else self.upper)
+
+    def _index(self, name: object, names: tuple[str, ...], what: str) -> int:
+        if str(name) in names:
+            return names.index(str(name))
+        raise UnknownNameError(f"{what} {name!r} is not one of {list(names)}")
+
+    def forced_counts(self, class_sizes: object) -> np.ndarray:
+        """Expected forced runs ``F[j, c, s] = n_c T[c, j, s]`` for the class sizes ``n_c``."""
+        n = np.asarray(class_sizes, dtype=float)
+        if n.shape != (self.k,) or np.any(n < 0) or not np.all(np.isfinite(n)):
+            raise ValidationError(f"class_sizes must be {self.k} non-negative numbers")
+        return np.transpose(self.to_numpy() * n[:, None, None], (1, 0, 2))
 
     def _check_extras(self, p: np.ndarray) -> None:
         """Method, sample sizes, intervals, confidence and seed: ranges and agreement."""
@@ -267,10 +408,12 @@ class InterventionalTable:
         rows sum to 1 and that nobody else holds. Public construction validates.
         """
         table = object.__new__(cls)
-        for f in dataclasses.fields(cls):
-            if f.init:
-                value = fields.pop(f.name, f.default)
-                object.__setattr__(table, f.name, value)
+        defaults = _INIT_DEFAULTS.get(cls)
+        if defaults is None:  # the init fields and defaults, read once per class
+            defaults = _INIT_DEFAULTS[cls] = tuple(
+                (f.name, f.default) for f in dataclasses.fields(cls) if f.init)
+        for name, default in defaults:
+            object.__setattr__(table, name, fields.pop(name, default))
         if fields:
             raise TypeError(f"unknown fields {sorted(fields)}")
         table.probabilities.setflags(write=False)
@@ -278,7 +421,12 @@ class InterventionalTable:
 
     @property
     def error_rates(self) -> ErrorRates:
-        """The four interventional error rates read off the table."""
+        """The four interventional error rates read off the table (K = 2 only)."""
+        if not self.is_binary:
+            raise ValidationError(
+                f"error_rates are the four binary rates e_P(P), e_P(N), e_N(P), e_N(N); this "
+                f"table has {self.k} labels: read T[c, j, s] with table.to_numpy() (labels "
+                f"{list(self.labels)}) or table.probability(true_class, forced, output)")
         try:
             return self._rates
         except AttributeError:
@@ -294,7 +442,12 @@ class InterventionalTable:
         return self.lower is not None
 
     def probability(self, true_class: str, forced: str, outcome: str) -> float:
-        """One cell: ``P(Conf^S = outcome | Class = true_class, do(slot = forced))``."""
+        """One cell: ``P(Conf^S = outcome | Class = true_class, do(slot = forced))``; for K
+        labels ``outcome`` is the system's output label: ``T[c, j, s]``."""
+        if not self.is_binary:
+            return float(self.probabilities[self._index(true_class, self.labels, "true_class"),
+                                            self._index(forced, self.states, "forced"),
+                                            self._index(outcome, self.labels, "output")])
         return float(self.probabilities[_index(true_class, CLASSES, "class"),
                                         _index(forced, CLASSES, "forced value"),
                                         _index(outcome, OUTCOMES, "outcome")])
@@ -366,8 +519,22 @@ class InterventionalTable:
         return cls.from_counts(slot, counts, **kwargs)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One dict per cell: class, do, confusion, probability (and interval fields)."""
+        """One dict per cell: class, do, confusion (K labels: output), probability (and
+        interval fields)."""
         se = self.standard_error()
+        if not self.is_binary:
+            out = []
+            for (c, j, s), value in np.ndenumerate(self.probabilities):
+                row: dict[str, Any] = {"class": self.labels[c], "do": self.states[j],
+                                       "output": self.labels[s], "probability": float(value)}
+                if self.lower is not None and self.upper is not None:
+                    row["ci_low"] = float(self.lower[c, j, s])
+                    row["ci_high"] = float(self.upper[c, j, s])
+                if se is not None and self.counts is not None:
+                    row["std_error"] = float(se[c, j, s])
+                    row["n"] = int(self.counts[c, j, s])
+                out.append(row)
+            return out
         rows = []
         for c, cname in enumerate(CLASSES):
             for x, xname in enumerate(CLASSES):
@@ -386,13 +553,30 @@ class InterventionalTable:
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        """Long table indexed by (class, do, confusion)."""
+        """Long table indexed by (class, do, confusion); for K labels by (class, do, output).
+        """
         import pandas as pd
 
-        return pd.DataFrame(self.to_records()).set_index(["class", "do", "confusion"])
+        third = "confusion" if self.is_binary else "output"
+        return pd.DataFrame(self.to_records()).set_index(["class", "do", third])
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: slot, method, error_rates, table (records) and interval settings."""
+        """JSON-ready: slot, method, error_rates, table (records) and interval settings; for
+        K labels: slot, method, labels, slot_states and ``T`` as nested lists ``[c][j][s]``
+        (with ``ci_low``/``ci_high`` when sampled)."""
+        if not self.is_binary:
+            general: dict[str, Any] = {"slot": self.slot, "method": self.method,
+                                       "labels": list(self.labels),
+                                       "slot_states": list(self.states),
+                                       "T": self.probabilities.tolist()}
+            if self.lower is not None and self.upper is not None:
+                general.update(ci_low=self.lower.tolist(), ci_high=self.upper.tolist(),
+                               confidence=self.confidence,
+                               interval_method=self.interval_method)
+            for key in ("samples", "seed"):
+                if getattr(self, key) is not None:
+                    general[key] = getattr(self, key)
+            return general
         out: dict[str, Any] = {
             "slot": self.slot,
             "method": self.method,
@@ -409,6 +593,10 @@ class InterventionalTable:
         return out
 
     def __repr__(self) -> str:
+        if not self.is_binary:
+            more = f", samples={self.samples}" if self.samples else ""
+            return (f"InterventionalTable(slot={self.slot!r}, labels={list(self.labels)}, "
+                    f"method={self.method!r}{more})")
         r = self.error_rates
         extra = ""
         if self.counts is not None:
@@ -428,12 +616,21 @@ class InterventionalTable:
         """
         import pandas as pd
 
+        if not self.is_binary:
+            index = pd.MultiIndex.from_product([list(self.labels), list(self.states)],
+                                               names=["class", "do"])
+            return pd.DataFrame(self.probabilities.reshape(self.k * len(self.states), self.k),
+                                index=index, columns=pd.Index(list(self.labels), name="output"))
+
         index = pd.MultiIndex.from_product([CLASSES, CLASSES], names=["class", "do"])
         return pd.DataFrame(self.probabilities.reshape(4, 4), index=index,
                             columns=pd.Index(list(OUTCOMES), name="confusion"))
 
     def _repr_html_(self) -> str:
         grid = self.grid()
+        if not self.is_binary:
+            return html_block(f"T[c, j, s] = P(output | class, do({self.slot} = j)), "
+                              f"{self.method}", html_table(grid))
         if self.has_intervals:
             assert self.lower is not None and self.upper is not None
             low, high = self.lower.reshape(4, 4), self.upper.reshape(4, 4)
@@ -455,8 +652,11 @@ class InterventionalTable:
             html_table(grid), self.error_rates._repr_html_(), notes=notes)
 
     def __str__(self) -> str:
-        """The table pivoted to one row per (class, do) and one column per outcome."""
+        """The table pivoted to one row per (class, do) and one column per outcome (K
+        labels: per output)."""
         text = self.grid().to_string(float_format=lambda v: f"{v:.6g}")
+        if not self.is_binary:
+            return f"T[c, j, s] = P(output | class, do({self.slot} = j)) [{self.method}]\n{text}"
         return f"P(Conf | Class, do({self.slot})) [{self.method}]\n{text}"
 
 
@@ -473,9 +673,51 @@ def check_interval_settings(confidence: object, interval_method: object) -> None
         )
 
 
+def _outcome_view(t: np.ndarray) -> np.ndarray:
+    """The binary (class, forced, outcome) view of ``T[c, j, s]`` (2, 2, 2): outcomes TP, FN
+    on the positive class, FP, TN on the negative one."""
+    out = np.zeros((2, 2, 4))
+    out[0, :, :2] = t[0]
+    out[1, :, 2:] = t[1]
+    return out
+
+
+def _label_view(p: np.ndarray) -> np.ndarray:
+    """``T[c, j, s]`` (2, 2, 2) from the binary (class, forced, outcome) view."""
+    return np.stack([p[0, :, :2], p[1, :, 2:]])
+
+
 def _index(name: str, valid: tuple[str, ...], what: str) -> int:
     try:
         return valid.index(name)
     except ValueError:
         raise ValidationError(f"{what} {name!r} is not one of {', '.join(valid)}") from None
 
+
+class _AnyTable(type):
+    """``isinstance(x, MulticlassTable)`` is ``isinstance(x, InterventionalTable)``."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, InterventionalTable)
+
+
+class _MulticlassTable(metaclass=_AnyTable):
+    """The deprecated ``MulticlassTable(labels, slot, method, probabilities, ...)`` call: an
+    :class:`InterventionalTable` made by :meth:`InterventionalTable.from_array`."""
+
+    def __new__(cls, labels: Any, slot: str, method: str, probabilities: Any,  # type: ignore[misc]
+                low: Any = None, high: Any = None, samples: int | None = None,
+                confidence: float | None = None) -> InterventionalTable:
+        return InterventionalTable.from_array(probabilities, labels=labels, slot=slot,
+                                              method=method, lower=low, upper=high,
+                                              samples=samples, confidence=confidence)
+
+
+def __getattr__(name: str) -> Any:
+    """``MulticlassTable``: the deprecated name of :class:`InterventionalTable` (any K)."""
+    if name == "MulticlassTable":
+        warnings.warn("MulticlassTable is deprecated: the interventional table of any number "
+                      "of labels is InterventionalTable (InterventionalTable.from_array(t, "
+                      "labels=..., slot=...))", DeprecationWarning, stacklevel=3)
+        return _MulticlassTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from causalcost.network.correlation import correlated_correctness
 from causalcost.network.divorce import NodeTable as _Node
 from causalcost.network.divorce import fusioner_nodes, should_divorce
 from causalcost.network.fusioners import Fusioner, make_fusioner
+from causalcost.network.labelled import LabelledDeclaration
 from causalcost.network.tables import (
     check_distributions,
     check_row_count,
@@ -72,24 +73,31 @@ class SystemBuilder:
     ErrorRates(e_P(P)=0.01, e_P(N)=0.19, e_N(P)=0.36, e_N(N)=0.04)
     """
 
-    def __new__(cls, *args: object, labels: Sequence[object] | None = None,
-                **kwargs: object) -> SystemBuilder:
-        """With ``labels=[...]`` (K >= 2 labels): a K-label builder (issue 19)."""
-        if labels is not None:
-            from causalcost.network.multiclass_builder import MulticlassSystemBuilder
-
-            return MulticlassSystemBuilder(*args, labels=labels, **kwargs)  # type: ignore[return-value, arg-type]
-        return super().__new__(cls)
-
     def __init__(
         self,
-        class_prior: float | None = None,
+        class_prior: float | Sequence[float] | None = None,
         *,
         class_node: str = "Class",
         positive: str = "P",
         negative: str = "N",
         name: str = "system",
+        labels: Sequence[object] | None = None,
+        system_node: str = "System",
     ) -> None:
+        self._labelled: LabelledDeclaration | None = None
+        if labels is not None:
+            if (positive, negative) != ("P", "N"):
+                raise ValidationError("positive=/negative= name the two states of a binary "
+                                      "system; with labels=[...] the labels name them all "
+                                      "(drop positive=/negative=)")
+            self._labelled = LabelledDeclaration(class_prior, labels,  # type: ignore[arg-type]
+                                                 class_node=class_node,
+                                                 system_node=system_node, name=name)
+            return
+        if isinstance(class_prior, (list, tuple, np.ndarray)):
+            raise ValidationError("class_prior is one probability P(Class = positive) for a "
+                                  "binary system; give labels=[...] for one probability per "
+                                  "label")
         for label, value in (("class_node", class_node), ("positive", positive),
                              ("negative", negative), ("name", name)):
             if not isinstance(value, str) or not value:
@@ -110,7 +118,37 @@ class SystemBuilder:
     @property
     def models(self) -> tuple[str, ...]:
         """The models declared so far, in order."""
+        if self._labelled is not None:
+            return tuple(m.name for m in self._labelled.models)
         return tuple(self._models)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The labels: ``labels=`` as given, or ``(positive, negative)``."""
+        if self._labelled is not None:
+            return self._labelled.labels
+        return self._states
+
+    def _binary_only(self, what: str, instead: str) -> None:
+        if self._labelled is not None:
+            raise ValidationError(f"{what} declares a binary network; with labels=[...] "
+                                  f"use {instead}")
+
+    def add_latent(self, name: str, states: Sequence[str],
+                   probabilities: Sequence[Sequence[float]] | Sequence[float] | np.ndarray,
+                   *, parents: Sequence[str] = ()) -> SystemBuilder:
+        """Add a latent node (e.g. a difficulty) that correlates the models' errors.
+
+        With ``labels=``: ``probabilities`` is one distribution over ``states`` (a root) or
+        one row per label (``P(latent | Class = label)``). Without: as :meth:`add_node`.
+        """
+        if self._labelled is None:
+            return self.add_node(name, states, probabilities, parents=parents)
+        if parents:
+            raise ValidationError("with labels=[...] a latent's parent is the class (give one "
+                                  "row per label) or none; drop parents=")
+        self._labelled.add_latent(name, states, probabilities)
+        return self
 
     # -- generic nodes ------------------------------------------------------------------
     def add_node(
@@ -127,6 +165,7 @@ class SystemBuilder:
         root node), each a distribution over ``states``. Parents may be declared in any
         order; they must all exist by :meth:`build`.
         """
+        self._binary_only("add_node", "add_latent(name, states, probabilities)")
         name = _plain_name(name, "node name")
         if name == self._class_node and self._class_prior is not None:
             raise ValidationError(
@@ -142,7 +181,6 @@ class SystemBuilder:
         return self
 
     add_feature = add_node
-    add_latent = add_node
 
     def add_population(
         self,
@@ -156,6 +194,7 @@ class SystemBuilder:
 
         ``class_positive[i]`` is ``P(Class = positive | Population = states[i])``.
         """
+        self._binary_only("add_population", "class_prior=[...] (one probability per label)")
         if self._class_prior is not None:
             raise ValidationError(
                 "class_prior was given and a population was added: with a population the class "
@@ -182,13 +221,32 @@ class SystemBuilder:
         specificity: float | None = None,
         parents: Sequence[str] | None = None,
         positive_probability: Sequence[float] | None = None,
+        confusion: object = None,
+        latent: str | None = None,
     ) -> SystemBuilder:
         """Add a member model.
 
         Either by ``sensitivity`` and ``specificity`` (the model then depends on the class
         directly), or by ``parents`` and ``positive_probability``: one ``P(pred = positive)``
-        per parent configuration.
+        per parent configuration. With ``labels=``: by its K x K ``confusion`` rates (rows:
+        the true label, each summing to 1; an array or an object with ``to_numpy()``), or,
+        with ``latent=``, a mapping from each state of that latent to its K x K rates.
         """
+        if self._labelled is not None:
+            given = [k for k, v in (("sensitivity", sensitivity), ("specificity", specificity),
+                                    ("parents", parents),
+                                    ("positive_probability", positive_probability))
+                     if v is not None]
+            if given or confusion is None:
+                raise ValidationError(f"model {name!r}: with labels=[...] give confusion= (K x "
+                                      "K rates, rows the true label)"
+                                      + (f", not {', '.join(given)}" if given else ""))
+            self._labelled.add_model(name, confusion, latent)
+            return self
+        if confusion is not None or latent is not None:
+            raise ValidationError(f"model {name!r}: confusion=/latent= declare a model of a "
+                                  "system built with labels=[...]; a binary model takes "
+                                  "sensitivity= and specificity=")
         name = _plain_name(name, "model name")
         by_rates = sensitivity is not None or specificity is not None
         by_table = parents is not None or positive_probability is not None
@@ -256,6 +314,7 @@ class SystemBuilder:
         >>> cc.error_rates(b.set_fusioner("or").build(slot="m2"))
         ErrorRates(e_P(P)=0, e_P(N)=0.5, e_N(P)=1, e_N(N)=0.5)
         """
+        self._binary_only("add_correlated_models", "add_latent and add_model(..., latent=)")
         given = {"first": first, "second": second, "sensitivity": sensitivity,
                  "specificity": specificity, "correlation_positive": correlation_positive,
                  "correlation_negative": correlation_negative}
@@ -295,7 +354,7 @@ class SystemBuilder:
     # -- fusioner -----------------------------------------------------------------------
     def set_fusioner(
         self,
-        rule: str = "and",
+        rule: str | Callable[..., object] = "and",
         *,
         name: str = "Fusioner",
         inputs: Sequence[str] | None = None,
@@ -305,8 +364,15 @@ class SystemBuilder:
         tie: str | None = None,
         function: Callable[..., bool] | None = None,
         divorce: bool | None = None,
+        order: Sequence[str] | None = None,
+        label: str | None = None,
     ) -> SystemBuilder:
         """Merge the models (all of them, or ``inputs``) with a deterministic rule.
+
+        With ``labels=``: ``rule`` is ``"plurality"``, ``"weighted"`` (``weights=``),
+        ``"priority"`` (``order=``), ``"k_of_n"`` (``label=``, ``k=``) or a function of one
+        keyword argument per model returning a label; ``tie=`` is ``"slot"`` or a list of
+        labels (see :func:`causalcost.network.multiclass_fusioners.multiclass_fusioner`).
 
         See :func:`causalcost.network.fusioners.make_fusioner` for the rules and their
         parameters (a ``function`` is called with one keyword argument per model).
@@ -334,6 +400,23 @@ class SystemBuilder:
         >>> len(system.counts), system.states("Fusioner_count_2"), system.known_monotone
         (40, ['at_most_1', '2'], True)
         """
+        if self._labelled is not None:
+            binary = [flag for flag, value in (("name", None if name == "Fusioner" else name),
+                                               ("inputs", inputs), ("threshold", threshold),
+                                               ("function", function), ("divorce", divorce))
+                      if value is not None]
+            if binary:
+                raise ValidationError(f"{', '.join(binary)} apply to binary fusioners; with "
+                                      "labels=[...] give the rule and tie=, weights=, order=, "
+                                      "label= or k=")
+            options = {key: value for key, value in (("tie", tie), ("weights", weights),
+                                                     ("order", order), ("label", label),
+                                                     ("k", k)) if value is not None}
+            self._labelled.set_fusioner(rule, options)
+            return self
+        if order is not None or label is not None:
+            raise ValidationError("order= and label= apply to systems declared with "
+                                  "labels=[...]")
         if isinstance(inputs, str):
             raise ValidationError(f"inputs must be a list of model names, got {inputs!r}")
         inputs = (tuple(str(m) for m in inputs) if inputs is not None
@@ -359,9 +442,16 @@ class SystemBuilder:
 
     # -- build --------------------------------------------------------------------------
     def build(self, slot: str | None = None) -> System:
-        """Assemble and validate the pgmpy network; returns a :class:`~causalcost.System`."""
+        """Assemble and validate the system; returns a :class:`~causalcost.System`."""
         from causalcost.network.assemble import assemble
 
+        if self._labelled is not None:
+            from causalcost.network.system import System
+
+            declaration, rule = self._labelled.declare()
+            d = self._labelled
+            return System.declared(declaration, rule, slot=slot, class_node=d.class_node,
+                                   system_node=d.system_node, name=d.name)
         if self._fusioner is None or self._rule is None:
             raise NetworkStructureError("no fusioner: call set_fusioner(...) before build()")
         nodes = dict(self._nodes)
@@ -424,3 +514,14 @@ def _plain_name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value:
         raise ValidationError(f"{what} must be a non-empty string, got {value!r}")
     return str(value)
+
+
+def __getattr__(name: str) -> Any:
+    """``MulticlassSystemBuilder``: the deprecated name of :class:`SystemBuilder`."""
+    if name == "MulticlassSystemBuilder":
+        import warnings
+
+        warnings.warn("MulticlassSystemBuilder is deprecated: use "
+                      "cc.SystemBuilder(prior, labels=[...])", DeprecationWarning, stacklevel=3)
+        return SystemBuilder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -50,10 +50,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcost.errors import CausalCostError, NetworkFileError, UnknownNameError
-from causalcost.network.multiclass_netfile import (
-    from_multiclass_document,
-    is_multiclass_document,
-)
 from causalcost.network.netschema import FORMAT, VERSION, DecimalFloat, NetworkSpec, from_document
 
 if TYPE_CHECKING:
@@ -125,8 +121,6 @@ def read_network(spec: str | Path) -> NetworkSpec:
         )
     try:
         doc = _toml(path)
-        if is_multiclass_document(doc):  # [class] labels = [...]: K labels (issue 19)
-            return from_multiclass_document(doc, file=path.name)  # type: ignore[return-value]
         return from_document(doc, file=path.name)
     except CausalCostError as exc:
         raise type(exc)(f"{path.name}: {exc}") from None

@@ -6,6 +6,41 @@ infinity); lists have the lengths their tables need (no silent truncation, no ra
 options belong to the rule that reads them (``k`` only with ``k_of_n``). The declarations go
 through :class:`~causalcost.SystemBuilder`, which checks each table as it is added; pgmpy is not
 imported until :meth:`NetworkSpec.build`.
+
+One reader takes both forms of the ``[class]`` table. Without ``labels`` it declares a binary
+network (``positive``/``negative`` state names, ``prior = P(positive)``; populations, nodes,
+correlated pairs, binary fusioners). With ``labels`` it declares a system by its K >= 2
+labels::
+
+    format = "causalcost-network"
+    version = 1
+    name = "triage"
+    slot = "c"
+
+    [class]
+    labels = ["ok", "flu", "covid"]
+    prior = [0.6, 0.3, 0.1]            # one probability per label
+
+    [[latents]]                        # optional: correlates the models' errors
+    name = "Difficulty"
+    states = ["easy", "hard"]
+    probabilities = [[0.8, 0.2], [0.7, 0.3], [0.5, 0.5]]   # one row, or one per label
+
+    [[models]]
+    name = "a"
+    confusion = [[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]   # rows: true label
+
+    [[models]]
+    name = "b"
+    latent = "Difficulty"
+    confusion = { easy = [[...]], hard = [[...]] }          # K x K rates per latent state
+
+    [fusioner]
+    rule = "plurality"                 # plurality, weighted, priority, k_of_n
+    tie = "slot"                       # or a list of labels (plurality, weighted)
+    # weights = [...] (weighted); order = [...] (priority); label, k (k_of_n)
+
+Unknown keys are refused in both forms (the message lists the allowed ones).
 """
 
 from __future__ import annotations
@@ -22,7 +57,7 @@ from causalcost.network.exact_votes import exact_number
 if TYPE_CHECKING:
     from causalcost.network.system import System
 
-__all__ = ["FORMAT", "VERSION", "NetworkSpec", "from_document"]
+__all__ = ["FORMAT", "VERSION", "NetworkSpec", "from_document", "declares_labels"]
 
 FORMAT = "causalcost-network"
 VERSION = 1
@@ -36,6 +71,13 @@ _MODEL = {"name", "sensitivity", "specificity", "parents", "positive_probability
 _CORRELATED = {"models", "sensitivity", "specificity", "correlation_positive",
                "correlation_negative", "latent"}
 _FUSIONER = {"rule", "name", "inputs", "k", "weights", "threshold", "tie", "divorce"}
+#: The keys of a file declaring a system by its labels (``[class] labels = [...]``).
+_LABELLED_TOP = {"format", "version", "name", "description", "slot", "class", "latents",
+                 "models", "fusioner"}
+_LABELLED_CLASS = {"name", "labels", "prior", "system_node"}
+_LATENT = {"name", "states", "probabilities"}
+_LABELLED_MODEL = {"name", "confusion", "latent"}
+_LABELLED_FUSIONER = {"rule", "tie", "weights", "order", "label", "k"}
 #: Fusioner keys read by one rule only.
 _RULE_KEYS = {"k": "k_of_n", "weights": "weighted", "threshold": "weighted", "tie": "majority"}
 
@@ -55,6 +97,9 @@ class NetworkSpec:
         The fusioner's rule.
     file : str or None
         The file name it was read from.
+    labels : tuple of str
+        The labels of a file that declares them (``[class] labels = [...]``); empty for the
+        binary form.
 
     Examples
     --------
@@ -73,6 +118,7 @@ class NetworkSpec:
     fusioner: str
     file: str | None = None
     _builder: SystemBuilder | None = field(default=None, repr=False, compare=False)
+    labels: tuple[str, ...] = ()
 
     def build(self, slot: str | None = None) -> System:
         """The validated :class:`~causalcost.System` (``slot`` overrides the file's)."""
@@ -88,18 +134,22 @@ class NetworkSpec:
     def summary(self) -> str:
         """One line: stem, slot, models, rule, description."""
         stem = (self.file or self.name).removesuffix(".toml")
+        labels = f"labels={', '.join(self.labels)} " if self.labels else ""
         return (f"{stem:20s} slot={self.slot!s:18s} fusioner={self.fusioner:9s} "
-                f"models={', '.join(self.models)}  ({self.description})")
+                f"{labels}models={', '.join(self.models)}  ({self.description})")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary."""
-        return {"name": self.name, "description": self.description, "slot": self.slot,
-                "models": list(self.models), "fusioner": self.fusioner, "file": self.file}
+        """JSON-ready summary (with ``labels`` when the file declares them)."""
+        out = {"name": self.name, "description": self.description, "slot": self.slot,
+               "models": list(self.models), "fusioner": self.fusioner, "file": self.file}
+        if self.labels:
+            out["labels"] = list(self.labels)
+        return out
 
 
-def from_document(doc: dict[str, Any], *, file: str | None = None) -> NetworkSpec:
-    """Check a parsed TOML document and declare it on a builder (not built)."""
-    _check_keys(doc, _TOP, "the top level")
+def _header(doc: Any, top: set[str]) -> tuple[str, str, str | None]:
+    """Keys, format and version checked; the name, description and slot."""
+    _check_keys(doc, top, "the top level")
     if doc.get("format") != FORMAT or not isinstance(doc.get("format"), str):
         raise NetworkFileError(f"format must be {FORMAT!r}, got {doc.get('format')!r}")
     version = doc.get("version")
@@ -109,6 +159,31 @@ def from_document(doc: dict[str, Any], *, file: str | None = None) -> NetworkSpe
     name = _string(doc.get("name", "system"), "name")
     description = _string(doc["description"], "description") if "description" in doc else ""
     slot = _string(doc["slot"], "slot") if "slot" in doc else None
+    return name, description, slot
+
+
+def declares_labels(doc: Any) -> bool:
+    """Whether a parsed network file declares its labels (``[class]`` has ``labels``)."""
+    return isinstance(doc, dict) and isinstance(doc.get("class"), dict) and \
+        "labels" in doc["class"]
+
+
+def from_document(doc: dict[str, Any], *, file: str | None = None) -> NetworkSpec:
+    """Check a parsed TOML document (either form of ``[class]``) and declare it on a builder
+    (not built).
+
+    >>> doc = {"format": "causalcost-network", "version": 1, "slot": "b",
+    ...        "class": {"labels": ["x", "y", "z"], "prior": [0.5, 0.3, 0.2]},
+    ...        "models": [{"name": n, "confusion": [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1],
+    ...                                              [0.1, 0.1, 0.8]]} for n in "ab"],
+    ...        "fusioner": {"rule": "plurality", "tie": "slot"}}
+    >>> spec = from_document(doc)
+    >>> spec.labels, spec.models, spec.build().slot
+    (('x', 'y', 'z'), ('a', 'b'), 'b')
+    """
+    if declares_labels(doc):
+        return _labelled_document(doc, file)
+    name, description, slot = _header(doc, _TOP)
     cls = _check_keys(doc.get("class", {}), _CLASS, "[class]")
     prior = _number(cls["prior"], "class.prior") if "prior" in cls else None
     builder = SystemBuilder(
@@ -212,6 +287,81 @@ def _fusioner(doc: dict[str, Any], builder: SystemBuilder) -> str:
         tie=_string(fus["tie"], "fusioner.tie") if "tie" in fus else None, divorce=divorce,
     )
     return rule
+
+
+def _table(value: Any, where: str, k: int) -> list[list[float]]:
+    rows = _rows(value, where, k)
+    if len(rows) != k:
+        raise NetworkFileError(f"{where} needs {k} rows (one per true label), got {len(rows)}")
+    return rows
+
+
+def _labelled_document(doc: dict[str, Any], file: str | None) -> NetworkSpec:
+    """:func:`from_document` for a file declaring its labels (``[class] labels = [...]``)."""
+    name, description, slot = _header(doc, _LABELLED_TOP)
+    cls = _check_keys(doc["class"], _LABELLED_CLASS, "[class]")
+    labels = _strings(cls["labels"], "class.labels")
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise NetworkFileError(f"class.labels must be at least 2 distinct labels, got {labels}")
+    k = len(labels)
+    prior = _distribution(_required(cls, "prior", "class"), "class.prior", k)
+    try:
+        builder = SystemBuilder(
+            prior, labels=labels, class_node=_string(cls.get("name", "Class"), "class.name"),
+            system_node=_string(cls.get("system_node", "System"), "class.system_node"),
+            name=name)
+        for i, lat in enumerate(doc.get("latents", [])):
+            where = f"latents[{i}]"
+            lat = _check_keys(lat, _LATENT, where)
+            states = _strings(_required(lat, "states", where), f"{where}.states")
+            builder.add_latent(_string(_required(lat, "name", where), f"{where}.name"), states,
+                               _rows(_required(lat, "probabilities", where),
+                                     f"{where}.probabilities", len(states)))
+        models = []
+        for i, mod in enumerate(doc.get("models", [])):
+            where = f"models[{i}]"
+            mod = _check_keys(mod, _LABELLED_MODEL, where)
+            mname = _string(_required(mod, "name", where), f"{where}.name")
+            conf = _required(mod, "confusion", where)
+            if "latent" in mod:
+                latent = _string(mod["latent"], f"{where}.latent")
+                if not isinstance(conf, dict):
+                    raise NetworkFileError(f"{where}.confusion must be a table latent state = "
+                                           "K x K rates when latent is given")
+                rates: Any = {z: _table(v, f"{where}.confusion.{z}", k) for z, v in conf.items()}
+                builder.add_model(mname, confusion=rates, latent=latent)
+            else:
+                builder.add_model(mname, confusion=_table(conf, f"{where}.confusion", k))
+            models.append(mname)
+        fus = _check_keys(_required(doc, "fusioner", "the top level") if "fusioner" in doc
+                          else {}, _LABELLED_FUSIONER, "[fusioner]")
+        rule = _string(_required(fus, "rule", "fusioner"), "fusioner.rule")
+        options: dict[str, Any] = {}
+        if "tie" in fus:
+            options["tie"] = fus["tie"] if isinstance(fus["tie"], str) else _strings(
+                fus["tie"], "fusioner.tie")
+        if "weights" in fus:
+            w = fus["weights"]
+            if isinstance(w, dict):
+                w = [w.get(m) for m in models]
+            if not isinstance(w, list) or any(v is None for v in w):
+                raise NetworkFileError("fusioner.weights must be a list (one per model) or a "
+                                       "table model = weight covering every model")
+            options["weights"] = [_number(v, f"fusioner.weights[{i}]", probability=False)
+                                  for i, v in enumerate(w)]
+        if "order" in fus:
+            options["order"] = _strings(fus["order"], "fusioner.order")
+        if "label" in fus:
+            options["label"] = _string(fus["label"], "fusioner.label")
+        if "k" in fus:
+            options["k"] = fus["k"]
+        builder.set_fusioner(rule, **options)
+    except CausalCostError as exc:
+        if isinstance(exc, NetworkFileError):
+            raise
+        raise NetworkFileError(str(exc)) from None
+    return NetworkSpec(name, description, slot, tuple(models), rule, file, builder,
+                       tuple(labels))
 
 
 # -- field checks -----------------------------------------------------------------------------

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from causalcost.network._pgmpy import DiscreteBayesianNetwork
+    from causalcost.network.labelled import Declaration, LabelledModel, Latent
     from causalcost.network.picture import SystemPicture
 
 __all__ = ["System", "node_table", "is_deterministic", "CPD_ATOL", "confusion_cpd",
@@ -72,7 +73,14 @@ ROLES = ("class", "model", "slot", "counts", "fusioner", "confusion", "other")
 
 @dataclass(frozen=True, eq=False)
 class System:
-    """A binary classifier system declared as a causal Bayesian network.
+    """A classifier system declared as a causal Bayesian network, for any number of labels.
+
+    Two shapes share this type: a network of any shape whose class, models and system
+    prediction are binary (positive first: :attr:`labels` is ``(positive, negative)``), and a
+    system declared by its K >= 2 labels (``SystemBuilder(prior, labels=[...])``, or
+    :meth:`from_pgmpy` on a class with more than two states), which holds its class prior,
+    latents and models' K x K rates (:attr:`declaration`) and builds its pgmpy network on
+    demand.
 
     Build one with :class:`causalcost.SystemBuilder`, :func:`causalcost.load_network` or
     :meth:`System.from_pgmpy`; the constructor is not meant to be called directly.
@@ -130,21 +138,119 @@ class System:
     #: Per-network memo of planned computations (shared by ``with_slot`` copies, which
     #: share the network); entries check the identity of the CPD objects they were made from.
     _plans: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
-    fusioner: Fusioner | None = None
+    fusioner: Any = None  # a Fusioner; a K-label rule for a system declared by labels
     counts: tuple[str, ...] = ()
     #: Why ``positive`` was chosen without being given (``None`` when it was given).
     positive_note: str | None = field(default=None, repr=False)
     #: The pgmpy network built from ``graph`` once asked for (shared by ``with_slot`` copies).
     _pgmpy: list[Any] = field(default_factory=list, repr=False, compare=False)
+    #: A system declared by its labels (``SystemBuilder(prior, labels=[...])``): its class
+    #: prior, latents and models' K x K rates; ``None`` for a network of any shape.
+    declaration: Declaration | None = field(default=None, repr=False)
 
     @property
     def network(self) -> DiscreteBayesianNetwork:
         """The pgmpy network (built from :attr:`graph` on first access; see the class doc)."""
+        if self.declaration is not None:
+            if not self._pgmpy or self._pgmpy[0][0] != self.slot:  # tie="slot" tables
+                from causalcost.network.labelled import to_pgmpy
+
+                self._pgmpy[:] = [(self.slot, to_pgmpy(self))]
+            return self._pgmpy[0][1]
         if not isinstance(self.graph, Graph):
             return self.graph
         if not self._pgmpy:
             self._pgmpy.append(self.graph.to_pgmpy())
         return self._pgmpy[0]
+
+    # -- labels -------------------------------------------------------------------------
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The K labels: the states of class, models and system output, in order. A binary
+        network's are ``(positive, negative)``.
+
+        >>> import causalcost as cc
+        >>> cc.load_network("thesis_and").labels
+        ('P', 'N')
+        """
+        if self.declaration is not None:
+            return self.declaration.labels
+        return (str(self.positive), str(self.negative()))
+
+    @property
+    def k(self) -> int:
+        """The number of labels."""
+        return len(self.labels)
+
+    def _declared(self, what: str) -> Declaration:
+        if self.declaration is None:
+            raise NetworkStructureError(
+                f"{what} belongs to a system declared by its labels "
+                "(SystemBuilder(prior, labels=[...])); this one is a network: read its CPDs "
+                "from system.network")
+        return self.declaration
+
+    @property
+    def class_prior(self) -> np.ndarray:
+        """``P(Class = label)`` in label order (a system declared by its labels)."""
+        return self._declared("class_prior").class_prior
+
+    @property
+    def latents(self) -> tuple[Latent, ...]:
+        """The latent nodes (a system declared by its labels)."""
+        return self._declared("latents").latents
+
+    @property
+    def members(self) -> tuple[LabelledModel, ...]:
+        """The models with their K x K rates (a system declared by its labels)."""
+        return self._declared("members").members
+
+    def latent_configurations(self, c: int) -> list[tuple[float, dict[str, int]]]:
+        """``(P(z | Class = c), {latent: state index})`` for every joint latent state."""
+        return self._declared("latent_configurations").latent_configurations(c)
+
+    def vote_rates(self, c: int, latent_state: dict[str, int]) -> np.ndarray:
+        """``P(M_i = j | Class = c, latents)``: shape (models, K)."""
+        return self._declared("vote_rates").vote_rates(c, latent_state)
+
+    @property
+    def extra_lines(self) -> dict[str, list[str]] | None:
+        """Lines a picture draws under node names: the labels under the class, the rule and
+        the labels under the system output (None: the picture reads the fusioner)."""
+        if self.declaration is None:
+            return None
+        from causalcost.network.labelled import rule_words
+
+        states = " / ".join(self.labels)
+        return {self.class_node: [states], self.system_node: [*rule_words(self.fusioner), states]}
+
+    @classmethod
+    def declared(cls, declaration: Declaration, fusioner: Any, *, slot: str | None = None,
+                 class_node: str = "Class", system_node: str = "System",
+                 name: str = "system") -> System:
+        """A system declared by its labels (what :class:`~causalcost.SystemBuilder` builds
+        with ``labels=``; assumes a checked declaration)."""
+        graph = nx.DiGraph()
+        taken = {class_node, system_node, *(m.name for m in declaration.members),
+                 *(lat.name for lat in declaration.latents)}
+        confusion = "Confusion"
+        while confusion in taken:
+            confusion += "_"
+        graph.add_node(class_node)
+        for lat in declaration.latents:
+            graph.add_edge(class_node, lat.name)
+        for m in declaration.members:
+            graph.add_edge(class_node, m.name)
+            if m.latent is not None:
+                graph.add_edge(m.latent, m.name)
+            graph.add_edge(m.name, system_node)
+        graph.add_edge(class_node, confusion)
+        graph.add_edge(system_node, confusion)
+        system = cls(graph, class_node, system_node, confusion,
+                     tuple(m.name for m in declaration.members), None, declaration.labels[0],
+                     name, frozenset({system_node, confusion}), {}, fusioner,
+                     declaration=declaration)
+        return system.with_slot(slot) if slot is not None else system
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -208,11 +314,13 @@ class System:
                 "network must be a pgmpy DiscreteBayesianNetwork, got "
                 f"{type(network).__name__}"
             )
-        if _multiclass(network, class_node):  # K >= 3 class states (issue 19)
-            from causalcost.network.multiclass_pgmpy import from_pgmpy as _from_k
+        if _multiclass(network, class_node):  # K >= 3 class states: the labelled shape
+            from causalcost.network.labelled import read_pgmpy
 
-            return _from_k(network, class_node=class_node, system_node=system_node,  # type: ignore[return-value]
-                           slot=slot, name=name)
+            declaration, rule = read_pgmpy(network, class_node=class_node,
+                                           system_node=system_node, models=models)
+            return cls.declared(declaration, rule, slot=slot, class_node=class_node,
+                                system_node=system_node, name=name)
         return cls._validated(network, class_node=class_node, system_node=system_node,
                               slot=slot, positive=positive, confusion_node=confusion_node,
                               models=models, name=name, fusioner=fusioner)
@@ -327,6 +435,12 @@ class System:
             return
         if isinstance(slot, str):
             slot = str(slot)
+        if self.declaration is not None:
+            if not isinstance(slot, str) or slot not in self.models:
+                raise UnknownNameError(f"slot {slot!r} is not a model; models: "
+                                       f"{list(self.models)}")
+            self._plans[key] = True
+            return
         if not isinstance(slot, str) or slot not in self.graph.nodes():
             raise UnknownNameError(
                 f"slot {slot!r} is not a node of the network; the models are {names(self.models)}"
@@ -353,12 +467,27 @@ class System:
 
     # -- queries ------------------------------------------------------------------------
     def states(self, node: str) -> list[str]:
-        """State names of ``node``."""
+        """State names of ``node`` (for the confusion node of a system declared by its
+        labels: every ``true->output`` pair)."""
+        d = self.declaration
+        if d is not None:
+            if node == self.confusion_node:
+                return [f"{c}->{s}" for c in d.labels for s in d.labels]
+            latent = next((lat for lat in d.latents if lat.name == node), None)
+            if latent is not None:
+                return list(latent.states)
+            if node not in self.graph:
+                raise UnknownNameError(f"no node {node!r}; nodes: {list(self.graph.nodes)}")
+            return list(d.labels)
         require_node(self.graph, node, "node")
         return states_of(self.graph, node)
 
     def negative(self) -> str:
-        """The negative state name of the class node."""
+        """The negative state name of the class node (K = 2)."""
+        if self.declaration is not None and self.declaration.k != 2:
+            raise NetworkStructureError(
+                f"a system with {self.declaration.k} labels has no negative state: name a "
+                f"label of {list(self.labels)}")
         return next(s for s in self.states(self.class_node) if s != self.positive)
 
     def is_deterministic(self, node: str) -> bool:
@@ -378,7 +507,7 @@ class System:
         (no model is an ancestor of another input). ``False`` means "not known", not "not
         monotone": :func:`causalcost.check_monotonicity` decides."""
         f = self.fusioner
-        if f is None or f.monotone is not True:
+        if f is None or getattr(f, "monotone", None) is not True:
             return False
         inputs = set(f.inputs)
         return not any(nx.descendants(self.graph, m) & inputs for m in inputs)
@@ -422,7 +551,7 @@ class System:
         from causalcost.network.bif import write_bif
 
         write_bif(self.network, path, system_node=self.system_node, models=self.models,
-                  fusioner=self.fusioner)
+                  fusioner=self.fusioner if self.declaration is None else None)
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """``make()`` once per ``key`` and set of CPD objects (internal planning cache)."""
@@ -438,6 +567,9 @@ class System:
 
     def __repr__(self) -> str:
         models = [str(m) for m in self.models]
+        if self.declaration is not None:
+            return (f"System(name={self.name!r}, labels={list(self.labels)}, models={models}, "
+                    f"fusioner={self.fusioner.kind!r}, slot={self.slot!r})")
         shown = (f"{models}" if len(models) <= 6 else
                  f"[{', '.join(map(repr, models[:3]))}, ..., {models[-1]!r}] ({len(models)})")
         extra = f", counts={len(self.counts)}" if self.counts else ""
@@ -473,8 +605,8 @@ class System:
         """
         roles = self.roles
         rows = {str(n): {"role": roles[n],
-                         "states": ", ".join(plain(states_of(self.graph, n))),
-                         "parents": ", ".join(str(q) for q in self.graph.get_parents(n)),
+                         "states": ", ".join(plain(self.states(n))),
+                         "parents": ", ".join(str(q) for q in self.graph.predecessors(n)),
                          "deterministic": bool(n in self.deterministic_nodes)}
                 for n in nx.topological_sort(self.graph)}
         import pandas as pd
@@ -489,9 +621,10 @@ class System:
     def _repr_html_(self) -> str:
         from causalcost.display import html_block, html_side_by_side, html_table
 
+        kind = (f"labels: {', '.join(self.labels)}" if self.declaration is not None
+                else f"positive class state: {plain([self.positive])[0]}")
         head = [f"{len(self.models)} models: {', '.join(map(str, self.models))}; "
-                f"slot: {self.slot if self.slot is not None else '(none)'}; positive class "
-                f"state: {plain([self.positive])[0]}"]
+                f"slot: {self.slot if self.slot is not None else '(none)'}; {kind}"]
         fusioner = self.fusioner
         if fusioner is not None:
             head.append(f"fusioner: {fusioner!r}")
@@ -544,3 +677,15 @@ def _plain(value: Any, role: str) -> str:
     if not isinstance(value, str):
         raise InputTypeError(f"{role} must be a node name (a string), got {value!r}")
     return str(value)
+
+
+def __getattr__(name: str) -> Any:
+    """``MulticlassSystem``: the deprecated name of :class:`System` (any K)."""
+    if name == "MulticlassSystem":
+        import warnings
+
+        warnings.warn("MulticlassSystem is deprecated: a system of any number of labels is a "
+                      "System (cc.SystemBuilder(prior, labels=[...]).build() returns one)",
+                      DeprecationWarning, stacklevel=3)
+        return System
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 
 import causalcost as cc
-from causalcost.network.multiclass_picture import k_label_sketch
 
 EYE = np.eye(3)
 
 
-def system(fusioner: str, **options: object) -> cc.MulticlassSystem:
+def system(fusioner: str, **options: object) -> cc.System:
     b = cc.SystemBuilder([0.5, 0.3, 0.2], labels=["low", "mid", "high"])
     latent = options.pop("latent", False)
     if latent:  # history's errors depend on a difficulty the class makes likelier when high
@@ -56,7 +55,7 @@ def test_the_rule_and_the_labels_are_on_the_picture(fusioner: str, options: dict
 
 def test_do_cuts_the_slots_parents_and_keeps_the_rest() -> None:
     s = system("plurality", latent=True)
-    sketch = k_label_sketch(s)
+    sketch = s
     assert set(sketch.graph.predecessors("history")) == {"Class", "Difficulty"}
     assert set(sketch.graph.predecessors("images")) == {"Class"}
     plain, cut = s.picture().svg, s.picture("high").svg
@@ -78,6 +77,6 @@ def test_a_notebook_shows_the_system_as_its_picture() -> None:
 
 def test_the_picture_has_the_edges_of_the_pgmpy_network() -> None:
     s = system("plurality", latent=True)
-    net = cc.multiclass_to_pgmpy(s)
-    drawn = {e for e in k_label_sketch(s).graph.edges if "Confusion" not in e}
+    net = s.network
+    drawn = {e for e in s.graph.edges if "Confusion" not in e}
     assert drawn == {(str(a), str(b)) for a, b in net.edges()}

@@ -10,7 +10,6 @@ import pytest
 
 import causalcost as cc
 from causalcost.network._pgmpy import variable_elimination
-from causalcost.network.multiclass_pgmpy import to_pgmpy
 
 FUSIONERS = [
     ("plurality", {}),
@@ -24,7 +23,7 @@ FUSIONERS = [
 
 
 def random_system(seed: int, k: int, n: int, fusion: str, opts: dict,
-                  latent: bool) -> cc.MulticlassSystem:
+                  latent: bool) -> cc.System:
     rng = np.random.default_rng(seed)
     labels = [f"L{i}" for i in range(k)]
     b = cc.SystemBuilder(list(rng.dirichlet(np.ones(k))), labels=labels)
@@ -54,9 +53,9 @@ def random_system(seed: int, k: int, n: int, fusion: str, opts: dict,
     return b.build(slot=f"m{n - 1}")
 
 
-def ve_table(system: cc.MulticlassSystem) -> np.ndarray:
+def ve_table(system: cc.System) -> np.ndarray:
     """T[c, j, s] by pgmpy VariableElimination on the mutilated network ``do([slot])``."""
-    net = to_pgmpy(system)
+    net = system.network
     mutilated = net.do([system.slot])
     ve = variable_elimination(mutilated)
     labels = list(system.labels)
@@ -80,17 +79,17 @@ def test_exact_table_equals_variable_elimination_on_do(k: int, fusion: str, opts
     for seed in range(2):
         system = random_system(100 * k + seed, k, n, fusion, opts, latent)
         t = cc.interventional_table(system)
-        assert isinstance(t, cc.MulticlassTable) and t.to_numpy().shape == (k, k, k)
+        assert isinstance(t, cc.InterventionalTable) and t.to_numpy().shape == (k, k, k)
         np.testing.assert_allclose(t.to_numpy(), ve_table(system), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("k", [3, 4])
 def test_from_pgmpy_table_fusioner_equals_builder(k: int) -> None:
     system = random_system(7 + k, k, 4, "plurality", {"tie": "slot"}, True)
-    net = to_pgmpy(system)
+    net = system.network
     loaded = cc.System.from_pgmpy(net, class_node="Class", system_node="System",
                                   slot=system.slot)
-    assert isinstance(loaded, cc.MulticlassSystem)
+    assert isinstance(loaded, cc.System)
     assert loaded.labels == system.labels and loaded.fusioner.kind == "table"
     np.testing.assert_allclose(cc.interventional_table(loaded).to_numpy(),
                                cc.interventional_table(system).to_numpy(), rtol=1e-12,
@@ -99,7 +98,7 @@ def test_from_pgmpy_table_fusioner_equals_builder(k: int) -> None:
 
 def test_from_pgmpy_stochastic_system_node_against_variable_elimination() -> None:
     system = random_system(3, 3, 4, "plurality", {}, True)
-    net = to_pgmpy(system)
+    net = system.network
     rng = np.random.default_rng(0)
     cpd = net.get_cpds("System")
     noisy = 0.7 * cpd.values + 0.3 * rng.dirichlet(np.ones(3), size=cpd.values.shape[1:]
@@ -132,17 +131,17 @@ def test_vote_splitting_equals_enumeration_for_many_models() -> None:
     system = random_system(21, 3, 9, "plurality", {"tie": "slot"}, True)
     as_function = random_system(21, 3, 9, "plurality", {"tie": "slot"}, True)
     f = as_function.fusioner
-    enumerated = cc.MulticlassSystem(
-        system.labels, system.class_prior, system.latents, system.members,
+    enumerated = cc.System.declared(
+        system.declaration,
         cc.make_fusioner(lambda **v: _slot_plurality(v, system), system.models,
-                         labels=system.labels), system.slot)
+                         labels=system.labels), slot=system.slot)
     assert f.by_counts
     np.testing.assert_allclose(cc.interventional_table(system).to_numpy(),
                                cc.interventional_table(enumerated).to_numpy(), rtol=1e-12,
                                atol=1e-14)
 
 
-def _slot_plurality(votes: dict[str, str], system: cc.MulticlassSystem) -> str:
+def _slot_plurality(votes: dict[str, str], system: cc.System) -> str:
     counts = {label: 0 for label in system.labels}
     for v in votes.values():
         counts[v] += 1
@@ -204,16 +203,15 @@ def test_bad_declarations_are_refused(call, error, words: str) -> None:  # noqa:
 
 
 def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
-    f = cc.make_fusioner(lambda a, b: b if a == "x" else a, ["a", "b"], labels=["x", "y", "z"])
-    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1 and f(("y", "z")) == "y"
-    bad = cc.make_fusioner(lambda a, b: "w", ["a", "b"], labels=["x", "y"])
-    with pytest.raises(cc.UnknownNameError, match="'w' is not one of the labels"):
+    f = cc.multiclass_fusioner(lambda a, b: b if a == "x" else a, labels=["x", "y", "z"],
+                               models=["a", "b"])
+    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1
+    bad = cc.make_fusioner(lambda a, b: "w", , labels=["x", "y"]["a", "b"])
+    with pytest.raises(cc.UnknownNameError, match="'w' is not a label"):
         bad.output((0, 1))
+    broken = cc.make_fusioner(lambda a: a, , labels=["x", "y"]["a", "b"])
     with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
-        cc.make_fusioner(lambda a: a, ["a", "b"], labels=["x", "y"])  # refused when built
-    crashing = cc.make_fusioner(lambda a, b: {}[a], ["a", "b"], labels=["x", "y"])
-    with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
-        crashing.output((0, 1))
+        broken.output((0, 1))
 
 
 def test_user_function_over_too_many_configurations_is_refused() -> None:
