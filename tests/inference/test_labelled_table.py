@@ -203,15 +203,16 @@ def test_bad_declarations_are_refused(call, error, words: str) -> None:  # noqa:
 
 
 def test_user_function_gets_keyword_votes_and_errors_are_explained() -> None:
-    f = cc.multiclass_fusioner(lambda a, b: b if a == "x" else a, labels=["x", "y", "z"],
-                               models=["a", "b"])
-    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1
-    bad = cc.make_fusioner(lambda a, b: "w", , labels=["x", "y"]["a", "b"])
-    with pytest.raises(cc.UnknownNameError, match="'w' is not a label"):
+    f = cc.make_fusioner(lambda a, b: b if a == "x" else a, ["a", "b"], labels=["x", "y", "z"])
+    assert f.output((0, 2)) == 2 and f.output((1, 2)) == 1 and f(("y", "z")) == "y"
+    bad = cc.make_fusioner(lambda a, b: "w", ["a", "b"], labels=["x", "y"])
+    with pytest.raises(cc.UnknownNameError, match="'w' is not one of the labels"):
         bad.output((0, 1))
-    broken = cc.make_fusioner(lambda a: a, , labels=["x", "y"]["a", "b"])
     with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
-        broken.output((0, 1))
+        cc.make_fusioner(lambda a: a, ["a", "b"], labels=["x", "y"])  # refused when built
+    crashing = cc.make_fusioner(lambda a, b: {}[a], ["a", "b"], labels=["x", "y"])
+    with pytest.raises(cc.ValidationError, match="one keyword argument per model"):
+        crashing.output((0, 1))
 
 
 def test_user_function_over_too_many_configurations_is_refused() -> None:
