@@ -64,7 +64,7 @@ _LAZY: dict[str, str] = {
     "bound_from_rates": "pricing.bounds",
     "bound_many": "pricing.bounds",
     "bound_many_from_rates": "pricing.bounds",
-    "check_monotonicity": "inference.intervene",
+    "check_monotonicity": "pricing.monotonicity",
     "class_prior": "inference.exact",
     "ClassWitness": "pricing.bounds",
     "compare": "evaluation.comparison",
@@ -186,20 +186,17 @@ _LAZY: dict[str, str] = {
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning": "errors",
     # multi-class (K-label) systems (issue 19)
-    "multiclass_bound": "pricing.multiclass",
-    "MulticlassBound": "pricing.multiclass_result",
-    "multiclass_cost_matrix": "pricing.multiclass_costs",
-    "MulticlassCostMatrix": "pricing.multiclass_costs",
-    "MulticlassKinds": "pricing.multiclass_kinds",
-    "count_multiclass_kinds": "pricing.multiclass_kinds",
-    "read_multiclass_kinds": "pricing.multiclass_kinds",
+    # pricing for any K (issue 23); the multiclass_* names are deprecated aliases (_DEPRECATED)
+    "Kinds": "pricing.responses",
+    "read_kinds": "pricing.responses",
+    "ModelCostMatrices": "pricing.model_costs",
+    "model_cost_matrices": "pricing.model_costs",
+    "require_monotone": "pricing.monotonicity",
     "MulticlassTable": "inference.multiclass_table",
     "MulticlassSystem": "network.multiclass_system",
     "MulticlassSystemBuilder": "network.multiclass_builder",
     "multiclass_fusioner": "network.multiclass_fusioners",
-    "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
     "multiclass_to_pgmpy": "network.multiclass_pgmpy",
-    "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "MulticlassRuns": "data.multiclass_runs",
     "MulticlassSheet": "sheet.multiclass_sheet",
@@ -208,6 +205,19 @@ _LAZY: dict[str, str] = {
     "multiclass_confusion": "evaluation.multiclass_report",
     "multiclass_coverage": "experiments.multiclass_coverage",
     "MulticlassCoverageResult": "experiments.multiclass_coverage",
+}
+
+#: Deprecated public name -> (module, the name that replaces it): a warning, then the new object.
+_DEPRECATED: dict[str, tuple[str, str]] = {
+    "multiclass_bound": ("pricing.bounds", "bound"),
+    "MulticlassBound": ("pricing.bound_result", "Bound"),
+    "multiclass_cost_matrix": ("pricing.model_costs", "model_cost_matrices"),
+    "MulticlassCostMatrix": ("pricing.model_costs", "ModelCostMatrices"),
+    "MulticlassKinds": ("pricing.responses", "Kinds"),
+    "count_multiclass_kinds": ("pricing.kinds", "count_kinds"),
+    "read_multiclass_kinds": ("pricing.responses", "read_kinds"),
+    "check_multiclass_monotonicity": ("pricing.monotonicity", "check_monotonicity"),
+    "multiclass_high_confidence_bound": ("pricing.high_confidence", "high_confidence_bound"),
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -323,6 +333,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
 
 
 def __getattr__(name: str) -> object:
+    if name in _DEPRECATED:  # not cached: every use warns
+        import warnings
+
+        module, new = _DEPRECATED[name]
+        warnings.warn(f"causalcost.{name} is deprecated; use causalcost.{new} (the same call "
+                      "for any number of labels)", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(f".{module}", __name__), new)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
@@ -332,7 +349,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_DEPRECATED))
 
 
 __all__ = [
@@ -518,4 +535,9 @@ __all__ = [
     "multiclass_confusion",
     "multiclass_coverage",
     "MulticlassCoverageResult",
+    "Kinds",
+    "read_kinds",
+    "ModelCostMatrices",
+    "model_cost_matrices",
+    "require_monotone",
 ]

@@ -46,7 +46,7 @@ from causalcost.data.multiclass_fusioners import (
 )
 from causalcost.display import html_block, html_table
 from causalcost.errors import DataError, ValidationError
-from causalcost.pricing.multiclass_kinds import MulticlassKinds
+from causalcost.pricing.responses import Kinds as MulticlassKinds
 
 __all__ = ["MulticlassRuns", "multiclass_forced_runs", "label_frame"]
 

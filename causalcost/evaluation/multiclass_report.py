@@ -28,10 +28,12 @@ import pandas as pd
 from causalcost.data.multiclass_runs import label_frame
 from causalcost.display import format_number, html_block, html_table
 from causalcost.errors import CountError, DataError, InfeasibleInputError, ValidationError
-from causalcost.pricing.multiclass import multiclass_bound
-from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
-from causalcost.pricing.multiclass_inputs import check_counts
-from causalcost.pricing.multiclass_result import MulticlassBound
+from causalcost.pricing.bound_result import Bound as MulticlassBound
+from causalcost.pricing.bounds import bound as multiclass_bound
+from causalcost.pricing.high_confidence import (
+    high_confidence_bound as multiclass_high_confidence_bound,
+)
+from causalcost.pricing.inputs import check_counts
 from causalcost.sheet.multiclass_sheet import MulticlassSheet
 
 __all__ = ["MulticlassReport", "compare_multiclass", "evaluate_multiclass",
@@ -289,9 +291,9 @@ def evaluate_multiclass(sheet: MulticlassSheet, candidate: Any, *,
     perfect = float(sum(sizes[c] * sheet.m1[c, c] for c in range(k)))
     return MulticlassReport(
         slot=sheet.slot, labels=sheet.labels, model=np.asarray(n), eval1=eval1, eval2=eval2,
-        perfect_slot_cost=perfect, expected=np.asarray(b.expected, dtype=float),
-        expected_cost=float(b.expected_cost), worst=np.asarray(b.worst),
-        worst_cost=float(b.worst_cost), best=np.asarray(b.best), best_cost=float(b.best_cost),
+        perfect_slot_cost=perfect, expected=np.asarray(b.to_numpy("expected"), dtype=float),
+        expected_cost=float(b.expected_cost), worst=b.to_numpy("worst"),
+        worst_cost=float(b.worst_cost), best=b.to_numpy("best"), best_cost=float(b.best_cost),
         assumption=b.assumption, form=b.form, sheet_digest=sheet.digest,
         high_confidence=high, warnings=tuple(warnings))
 

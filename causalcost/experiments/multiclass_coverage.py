@@ -29,9 +29,11 @@ from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.coverage import coverage_summary
 from causalcost.experiments.options import sizes
-from causalcost.pricing.multiclass import multiclass_bound
-from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
-from causalcost.pricing.multiclass_inputs import check_costs
+from causalcost.pricing.bounds import bound as multiclass_bound
+from causalcost.pricing.high_confidence import (
+    high_confidence_bound as multiclass_high_confidence_bound,
+)
+from causalcost.pricing.inputs import check_costs
 
 __all__ = ["MulticlassCoverageResult", "multiclass_coverage"]
 

@@ -153,8 +153,15 @@ def _forced(counts: dict[str, KindCounts]) -> tuple[Confusion, Confusion]:
 
 
 def count_kinds(y_true: Iterable[Any], system_forced_p: Iterable[Any],
-                system_forced_n: Iterable[Any], positive: Any = 1) -> pd.DataFrame:
+                system_forced_n: Iterable[Any] | None = None, positive: Any = 1, *,
+                labels: Any = None) -> Any:
     """Count the instance kinds from the system's predictions with the slot forced to P and N.
+
+    For K labels give ``labels=`` and, instead of the two forced predictions, the outputs
+    ``outputs[i][j]`` (label indices) with the slot forced to each label ``j``:
+    ``count_kinds(true, outputs, labels=[...])`` returns a
+    :class:`~causalcost.pricing.responses.Kinds` of response vectors (whose K = 2 view,
+    :meth:`~causalcost.pricing.responses.Kinds.binary_frame`, is this frame).
 
     Parameters
     ----------
@@ -179,6 +186,16 @@ def count_kinds(y_true: Iterable[Any], system_forced_p: Iterable[Any],
     >>> kinds.loc["P"].tolist(), kinds.loc["N"].tolist()  # never, wrong_only, always, right_only
     ([1, 1, 1, 1], [1, 1, 0, 0])
     """
+    if labels is not None:
+        from causalcost.pricing.responses import count_response_kinds
+
+        if system_forced_n is not None:
+            raise InputTypeError("with labels= give count_kinds(true, outputs, labels=...): "
+                                 "outputs[i][j] is the output with the slot forced to label j")
+        return count_response_kinds(y_true, system_forced_p, labels=labels)  # type: ignore
+    if system_forced_n is None:
+        raise InputTypeError("count_kinds needs system_forced_p and system_forced_n (or, for K "
+                             "labels, the outputs per forced label and labels=)")
     try:
         y = np.asarray(list(y_true))
         s_p = np.asarray(list(system_forced_p))

@@ -33,9 +33,10 @@ from causalcost.data.multiclass_runs import MulticlassRuns, label_frame
 from causalcost.display import html_block, html_table
 from causalcost.errors import CausalCostError, MonotonicityError, SheetError, ValidationError
 from causalcost.files import write_atomic
-from causalcost.pricing.multiclass_costs import as_table_array, multiclass_cost_matrix
-from causalcost.pricing.multiclass_inputs import check_costs, check_counts, check_labels
-from causalcost.pricing.multiclass_kinds import MulticlassKinds, read_multiclass_kinds
+from causalcost.pricing.inputs import as_table_array, check_costs, check_counts, check_labels
+from causalcost.pricing.model_costs import model_cost_matrices as multiclass_cost_matrix
+from causalcost.pricing.responses import Kinds as MulticlassKinds
+from causalcost.pricing.responses import read_kinds as read_multiclass_kinds
 from causalcost.sheet.digest import content_digest
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 

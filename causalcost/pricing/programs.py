@@ -6,7 +6,7 @@ satisfy every constraint *exactly* in Python integers, and its cost recomputed e
 result is the exact integer optimum, never a float approximation of it. The probability form
 solves the linear relaxation (fractional masses are what it prices).
 
-**Monotone program** (see :mod:`causalcost.pricing.multiclass`): variables ``a[j, s0]``
+**Monotone program** (see :mod:`causalcost.pricing.general`): variables ``a[j, s0]``
 (instances predicted ``j`` with ``r(c) = s0``) and, for ``j != c``, ``b[j, s0, s]`` /
 ``o[j, s0, s]`` (predicted / not predicted ``j``, with ``r(c) = s0`` and ``r(j) = s``),
 zero wherever ``C[c, s] < C[c, s0]``.
@@ -24,11 +24,13 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from scipy.linalg import qr
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from causalcost.errors import InfeasibleInputError
 
-__all__ = ["ClassCase", "monotone_class", "transport_class", "transport_relaxation"]
+__all__ = ["ClassCase", "monotone_class", "monotone_many", "transport_class",
+           "transport_relaxation"]
 
 #: One class's extreme: (cost, system outputs per label s as a length-K list).
 ClassCase = tuple[Any, list[Any]]
@@ -46,8 +48,8 @@ def _normalised(objective: list[float], used: list[bool], cost_row: np.ndarray) 
     mask = np.asarray(used, dtype=bool)
     out = np.zeros_like(obj)
     lo, hi = float(np.min(cost_row)), float(np.max(cost_row))
-    if hi > lo:
-        out[mask] = (obj[mask] - lo) / (hi - lo)
+    if hi > lo:  # halves first: costs near float64's limit must not overflow the range
+        out[mask] = (obj[mask] / 2 - lo / 2) / (hi / 2 - lo / 2)
     return out
 
 
@@ -77,21 +79,16 @@ def _exact_solution(x: np.ndarray, a_eq: np.ndarray, b_eq: list[int]) -> list[in
 def _value(xs: list[Any], weights: list[float], integer: bool) -> Any:
     if integer:
         return sum(Fraction(v) * Fraction(w) for v, w in zip(xs, weights) if v)
-    return float(np.dot(np.asarray(xs, dtype=float), np.asarray(weights, dtype=float)))
+    return sum(Fraction(float(v)) * Fraction(w) for v, w in zip(xs, weights) if v)
 
 
-def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, c: int,
-                   *, integer: bool) -> tuple[ClassCase, ClassCase]:
-    """Worst and best (cost, output counts) of class ``c`` under the monotone rule.
+def _monotone_program(forced: np.ndarray, n_row: Any, cost_row: np.ndarray, c: int
+                      ) -> tuple[np.ndarray, list[Any], list[float], list[bool], np.ndarray,
+                                 dict[tuple[Any, ...], int]]:
+    """The monotone program of class ``c``: ``(a_eq, rhs, weights, used, upper, index)``.
 
-    ``forced[j, s]`` is forced run ``j``'s outputs on class ``c``; ``n_row[j] = N[c, j]``.
-    Assumes validated, consistent arguments (every ``forced[j]`` and ``n_row`` sum to ``n_c``).
-
-    Raises
-    ------
-    InfeasibleInputError
-        If no monotone system has these forced runs (the message names class and label).
-    """
+    Rows ``k .. 2k - 1`` of ``a_eq`` / ``rhs`` are the candidate's ``N[c, j]``; the rest
+    depend on the forced runs only. Assumes validated arguments."""
     k = len(cost_row)
     others = [j for j in range(k) if j != c]
     index: dict[tuple[Any, ...], int] = {}
@@ -136,6 +133,23 @@ def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, 
                 upper[i] = 0.0
             if key[0] == "b":
                 weights[i] = float(cost_row[s])
+    return a_eq, rhs, weights, used, upper, index
+
+
+def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, c: int,
+                   *, integer: bool) -> tuple[ClassCase, ClassCase]:
+    """Worst and best (cost, output counts) of class ``c`` under the monotone rule.
+
+    ``forced[j, s]`` is forced run ``j``'s outputs on class ``c``; ``n_row[j] = N[c, j]``.
+    Assumes validated, consistent arguments (every ``forced[j]`` and ``n_row`` sum to ``n_c``).
+
+    Raises
+    ------
+    InfeasibleInputError
+        If no monotone system has these forced runs (the message names class and label).
+    """
+    k = len(cost_row)
+    a_eq, rhs, weights, used, upper, index = _monotone_program(forced, n_row, cost_row, c)
     b_eq = np.array([float(v) for v in rhs])
     out = []
     for maximise in (True, False):
@@ -207,3 +221,116 @@ def transport_relaxation(vectors: list[tuple[int, ...]], supplies: list[int], n_
     res = linprog(-weights if maximise else weights, A_eq=a_eq, b_eq=np.array(rhs, float),
                   bounds=(0, None), method="highs-ds")
     return np.asarray(res.x)
+
+
+# ------------------------------------------------------------------ many candidates at once
+def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray] | None:
+    """An optimal basis (columns, inverse) from a vertex ``x`` and duals ``y`` of
+    ``min cost . x, a x = b, x >= 0`` (``a`` of full row rank), or ``None``.
+
+    The support of ``x`` is completed with zero-reduced-cost columns; the basis is kept only
+    if its own duals are feasible (``cost - a^T y_B >= 0``): then it is optimal for every
+    right-hand side ``b`` with ``B^-1 b >= 0``."""
+    r = a.shape[0]
+    reduced = cost - a.T @ y
+    support = [int(i) for i in np.flatnonzero(x > 1e-9)]
+    extra = [int(i) for i in np.argsort(np.abs(reduced))
+             if abs(reduced[i]) <= 1e-9 and x[i] <= 1e-9]
+    q = np.zeros((r, 0))
+    cols: list[int] = []
+    for i in [*support, *extra]:  # Gram-Schmidt: keep the columns that add a dimension
+        v = a[:, i] - q @ (q.T @ a[:, i])
+        norm = float(np.linalg.norm(v))
+        if norm > 1e-9:
+            q = np.column_stack([q, v / norm])
+            cols.append(i)
+        elif i in support:
+            return None
+        if len(cols) == r:
+            break
+    if len(cols) < r:
+        return None
+    b = a[:, cols]
+    y_b = np.linalg.solve(b.T, cost[cols])
+    if np.min(cost - a.T @ y_b) < -1e-9:
+        return None
+    return np.array(cols), np.linalg.inv(b)
+
+
+def monotone_many(forced: np.ndarray, n_rows: np.ndarray, cost_row: np.ndarray, c: int, *,
+                  integer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Worst and best output counts of class ``c`` for many candidate rows ``N[c, :]`` at once.
+
+    The program depends on a candidate only through the right-hand side (its row
+    ``N[c, :]``), so an optimal basis found for one row is optimal for every row it keeps
+    feasible (``B^-1 b >= 0``): each row is checked against the bases found so far (one
+    matrix product for all rows) and only a row no basis covers is solved (HiGHS, dual
+    simplex), adding its basis. In the count form a row whose basic solution is not integral
+    is solved as an integer program (:func:`monotone_class`). Returns two ``(m, K)`` arrays
+    (floats; whole numbers in the count form). Assumes validated arguments.
+    """
+    k = len(cost_row)
+    m = n_rows.shape[0]
+    a_eq, rhs, weights, used, upper, index = _monotone_program(forced, [0] * k, cost_row, c)
+    keep = np.flatnonzero(upper != 0)
+    a_all = a_eq[:, keep]
+    _, tri, piv = qr(a_all.T, pivoting=True)
+    diag = np.abs(np.diag(tri))
+    rank = int(np.sum(diag > 1e-9 * max(1.0, diag.max())))
+    rows = np.sort(piv[:rank])
+    a = a_all[rows]
+    base = np.array([float(v) for v in rhs])
+    rhs_all = np.repeat(base[:, None], m, axis=1)
+    rhs_all[k:2 * k] = np.asarray(n_rows, dtype=float).T
+    b_all = rhs_all[rows]
+    to_out = np.zeros((k, len(keep)))
+    for col, i in enumerate(keep):
+        key = next(key for key, v in index.items() if v == i)
+        if key[0] == "a" and key[1] == c:
+            to_out[key[2], col] = 1
+        elif key[0] == "b":
+            to_out[key[3], col] = 1
+    obj = _normalised(weights, used, cost_row)[keep]
+    solved: dict[int, tuple[Any, Any]] = {}  # rows solved alone: both senses at once
+    results = []
+    for maximise in (True, False):
+        cost = -obj if maximise else obj
+        out = np.full((m, k), np.nan)
+        pending = np.arange(m)
+        bases: list[tuple[np.ndarray, np.ndarray]] = []
+        while pending.size:
+            for cols, inv in bases[-1:]:  # earlier bases were tried on these rows already
+                xb = inv @ b_all[:, pending]
+                ok = (xb >= -1e-9).all(axis=0)
+                if integer:
+                    ok &= (np.abs(xb - np.round(xb)) <= 1e-7).all(axis=0)
+                    xb = np.round(xb)
+                if ok.any():
+                    x = np.zeros((len(keep), int(ok.sum())))
+                    x[cols] = np.maximum(xb[:, ok], 0.0)
+                    out[pending[ok]] = (to_out @ x).T
+                    pending = pending[~ok]
+            if not pending.size:
+                break
+            row = int(pending[0])
+            res = linprog(cost, A_eq=a, b_eq=b_all[:, row], bounds=(0, None), method="highs-ds")
+            found = None if res.status != 0 else _basis(a, cost, np.asarray(res.x),
+                                                        np.asarray(res.eqlin.marginals))
+            if found is not None:
+                bases.append(found)
+                before = pending.size
+                cols, inv = found
+                xb = inv @ b_all[:, pending[:1]]
+                usable = (xb >= -1e-9).all() and (
+                    not integer or (np.abs(xb - np.round(xb)) <= 1e-7).all())
+                if usable or before == 0:
+                    continue
+            # no reusable basis for this row: solve it alone (exactly, as one candidate)
+            if row not in solved:
+                solved[row] = monotone_class(forced, n_rows[row], cost_row, c, integer=integer)
+            (_, w), (_, b) = solved[row]
+            out[row] = np.asarray(w if maximise else b, dtype=float)
+            pending = pending[1:]
+        results.append(out)
+    return results[0], results[1]

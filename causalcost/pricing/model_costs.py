@@ -1,4 +1,4 @@
-"""Cost functions 1 and 2 for a K-label system (MULTICLASS.md, "Cost functions 1 and 2").
+"""Cost functions 1 and 2 for any number of labels K, as (K, K) matrices.
 
 With the interventional table ``T[c, j, s] = P(S = s | Class = c, do(M = j))`` and the
 system's costs ``C[c, s]``:
@@ -18,33 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from causalcost.errors import ValidationError
-from causalcost.pricing.multiclass_inputs import check_costs, check_counts, check_labels
+from causalcost.errors import OverflowInputError
+from causalcost.pricing.inputs import as_table_array, check_costs, check_counts, check_labels
 
-__all__ = ["MulticlassCostMatrix", "multiclass_cost_matrix", "as_table_array"]
-
-
-def as_table_array(table: object) -> np.ndarray:
-    """A (K, K, K) table ``T[c, j, s]`` from an array or anything with ``to_numpy()``.
-
-    Raises
-    ------
-    ValidationError
-        A wrong shape, or a row ``T[c, j, :]`` that is not a distribution.
-    """
-    arr = np.asarray(table.to_numpy() if hasattr(table, "to_numpy") else table, dtype=float)
-    if arr.ndim != 3 or len(set(arr.shape)) != 1 or arr.shape[0] < 2:
-        raise ValidationError(f"the interventional table must have shape (K, K, K), got "
-                              f"{arr.shape}")
-    if not np.all(np.isfinite(arr)) or arr.min() < 0 or not np.allclose(arr.sum(axis=2), 1,
-                                                                        atol=1e-9):
-        raise ValidationError("every row T[c, j, :] of the interventional table must be a "
-                              "probability distribution over the system outputs")
-    return arr
+__all__ = ["ModelCostMatrices", "model_cost_matrices"]
 
 
 @dataclass(frozen=True)
-class MulticlassCostMatrix:
+class ModelCostMatrices:
     """Model-level costs ``M1`` (cost function 1) and ``M2`` (cost function 2), (K, K) each.
 
     Examples
@@ -54,7 +35,7 @@ class MulticlassCostMatrix:
     >>> t = np.zeros((3, 3, 3))
     >>> for j in range(3):
     ...     t[:, j, j] = 1
-    >>> m = multiclass_cost_matrix(t, 1 - np.eye(3))
+    >>> m = model_cost_matrices(t, 1 - np.eye(3))
     >>> m.m1.tolist()
     [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     >>> m.evaluate([[5, 1, 0], [0, 4, 0], [2, 0, 3]])
@@ -68,8 +49,13 @@ class MulticlassCostMatrix:
     def evaluate(self, model: object) -> tuple[float, float]:
         """``(Eval1, Eval2)`` for the candidate's confusion ``N[c, j]``."""
         n = check_counts("model", model, 2, len(self.labels)).astype(float)
-        eval1 = float((n * self.m1).sum())
-        return eval1, float((n * self.m2).sum())
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = (float((n * self.m1).sum()), float((n * self.m2).sum()))
+        if not all(np.isfinite(out)):
+            raise OverflowInputError(
+                "costs too large: Eval1 or Eval2 overflows float64 for this candidate; rescale "
+                "the costs (divide them all by the same factor)")
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """Rows ``(function, true class)``, columns the slot's prediction."""
@@ -78,12 +64,12 @@ class MulticlassCostMatrix:
         return pd.DataFrame(np.vstack([self.m1, self.m2]), index=idx, columns=list(self.labels))
 
     def __repr__(self) -> str:
-        return (f"MulticlassCostMatrix(labels={list(self.labels)}, "
+        return (f"ModelCostMatrices(labels={list(self.labels)}, "
                 f"m1={np.round(self.m1, 6).tolist()})")
 
 
-def multiclass_cost_matrix(table: object, costs: object,
-                           labels: list[str] | None = None) -> MulticlassCostMatrix:
+def model_cost_matrices(table: object, costs: object,
+                           labels: list[str] | None = None) -> ModelCostMatrices:
     """``M1`` and ``M2`` from the interventional table and the system's (K, K) costs.
 
     Parameters
@@ -97,11 +83,15 @@ def multiclass_cost_matrix(table: object, costs: object,
 
     Returns
     -------
-    MulticlassCostMatrix
+    ModelCostMatrices
     """
     t = as_table_array(table)
     c = check_costs(costs, t.shape[0])
     names = check_labels(labels if labels is not None else getattr(table, "labels", None),
                          t.shape[0])
-    m1 = np.einsum("cjs,cs->cj", t, c)
-    return MulticlassCostMatrix(names, m1, m1 - np.diag(m1)[:, None])
+    with np.errstate(over="ignore", invalid="ignore"):
+        m1 = np.einsum("cjs,cs->cj", t, c)
+    if not np.all(np.isfinite(m1)):
+        raise OverflowInputError("costs too large: cost function 1 overflows float64 with these "
+                                 "costs; rescale them (divide them all by the same factor)")
+    return ModelCostMatrices(names, m1, m1 - np.diag(m1)[:, None])
