@@ -385,14 +385,27 @@ def best_case_confusion(forced_p: Confusion, forced_n: Confusion, model: Confusi
 
 
 def _is_binary_input(forced: Any, kinds: Any) -> bool:
-    """Whether the call is in the binary vocabulary (Confusions, rates, kinds frame)."""
+    """Whether the call is in the binary vocabulary (Confusions, rates, the kinds frame):
+    K-label calls give response-vector kinds or (K, K, K) forced runs / a table."""
+    from causalcost.pricing.general import is_table
+    from causalcost.pricing.responses import Kinds
+
     if kinds is not None:
+        if isinstance(kinds, Kinds):
+            return False
         columns = getattr(kinds, "columns", None)
         if columns is not None:
-            return set(map(str, columns)) == set(KINDS)
-        return isinstance(kinds, dict) and set(map(str, kinds)) <= {"P", "N"} and all(
-            isinstance(v, dict) for v in kinds.values())
-    return forced is None or isinstance(forced, (Confusion, ErrorRates, InterventionalTable))
+            return not {"class", "count"} <= set(map(str, columns))
+        return not (isinstance(kinds, dict) and kinds
+                    and all(isinstance(key, tuple) for key in kinds))
+    if forced is None or isinstance(forced, (Confusion, ErrorRates, InterventionalTable)):
+        return True
+    if is_table(forced):
+        return False
+    try:
+        return np.ndim(forced.to_numpy() if hasattr(forced, "to_numpy") else forced) != 3
+    except (TypeError, ValueError):
+        return True
 
 
 def _general(forced: Any, candidate: Any, costs: Any, *, kinds: Any, assumption: str | None,
@@ -443,7 +456,8 @@ def _general(forced: Any, candidate: Any, costs: Any, *, kinds: Any, assumption:
     if k > 2 or kinds is not None:
         return general_bound(forced if is_table(forced) else matrix_of(forced), n, cost_arr,
                              kinds=kinds, assumption=assumption,
-                             same_instances=bool(same_instances), labels=list(names),
+                             same_instances=bool(same_instances),
+                             labels=list(names) if kinds is None or labels is not None else None,
                              monotonicity=monotonicity)
     # K = 2: the binary closed forms (fast path), the same numbers as the general route
     c = binary_costs(cost_arr)
