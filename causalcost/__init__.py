@@ -190,6 +190,7 @@ _LAZY: dict[str, str] = {
     "Kinds": "pricing.responses",
     "read_kinds": "pricing.responses",
     "ModelCostMatrices": "pricing.model_costs",
+    "LabelCostMatrix": "pricing.model_costs",
     "model_cost_matrices": "pricing.model_costs",
     "require_monotone": "pricing.monotonicity",
     "MulticlassTable": "inference.multiclass_table",
@@ -539,5 +540,6 @@ __all__ = [
     "read_kinds",
     "ModelCostMatrices",
     "model_cost_matrices",
+    "LabelCostMatrix",
     "require_monotone",
 ]

@@ -453,6 +453,13 @@ def _general(forced: Any, candidate: Any, costs: Any, *, kinds: Any, assumption:
     names = check_labels(names if names is not None or k > 2 else ("P", "N"), k)
     if assumption == "monotone" and forced is not None and is_table(forced):
         require_monotone(forced, cost_arr)
+    if kinds is not None and k == 2:  # the K = 2 view of response vectors: the four kinds
+        from causalcost.pricing.responses import read_kinds
+
+        read = read_kinds(kinds, 2, labels)
+        b = bound(kinds=read.binary_frame(), model=binary_confusion(n),
+                  costs=binary_costs(cost_arr), assumption=assumption)
+        return replace(b, labels=read.labels)
     if k > 2 or kinds is not None:
         return general_bound(forced if is_table(forced) else matrix_of(forced), n, cost_arr,
                              kinds=kinds, assumption=assumption,

@@ -342,4 +342,6 @@ def _many_general(forced: Any, candidates: Any, costs: Any, *, assumption: str |
 
         return bound_many(binary_confusion(f[0]), binary_confusion(f[1]), models, c,
                           assumption=assumption)
-    return bound_many_from_rates(binary_rates(forced=f), models, c, assumption=assumption)
+    needed = (bool((n[:, 0].sum(axis=1) > 0).any()), bool((n[:, 1].sum(axis=1) > 0).any()))
+    return bound_many_from_rates(binary_rates(forced=f, needed=needed), models, c,
+                                 assumption=assumption)

@@ -21,7 +21,7 @@ import pandas as pd
 from causalcost.errors import OverflowInputError
 from causalcost.pricing.inputs import as_table_array, check_costs, check_counts, check_labels
 
-__all__ = ["ModelCostMatrices", "model_cost_matrices"]
+__all__ = ["LabelCostMatrix", "ModelCostMatrices", "label_cost_matrix", "model_cost_matrices"]
 
 
 @dataclass(frozen=True)
@@ -95,3 +95,56 @@ def model_cost_matrices(table: object, costs: object,
         raise OverflowInputError("costs too large: cost function 1 overflows float64 with these "
                                  "costs; rescale them (divide them all by the same factor)")
     return ModelCostMatrices(names, m1, m1 - np.diag(m1)[:, None])
+
+
+@dataclass(frozen=True)
+class LabelCostMatrix:
+    """One model-level cost matrix for K labels: ``M1`` (``kind="expected"``, cost function 1)
+    or ``M2`` (``kind="transition"``, cost function 2), rows the true class, columns the
+    slot's prediction. The K = 2 binary matrices are
+    :class:`~causalcost.pricing.costs.ModelCostMatrix`.
+
+    Examples
+    --------
+    >>> t = np.zeros((3, 3, 3))
+    >>> for j in range(3):
+    ...     t[:, j, j] = 1
+    >>> m = label_cost_matrix(t, 1 - np.eye(3), "transition")
+    >>> m.evaluate([[5, 1, 0], [0, 4, 0], [2, 0, 3]])
+    3.0
+    """
+
+    labels: tuple[str, ...]
+    matrix: np.ndarray
+    kind: str
+
+    def to_numpy(self) -> np.ndarray:
+        """The (K, K) matrix."""
+        return np.array(self.matrix)
+
+    def evaluate(self, model: object) -> float:
+        """``sum_{c, j} N[c, j] M[c, j]`` for the candidate's confusion ``N``; refused
+        (:class:`~causalcost.errors.OverflowInputError`) if it overflows float64."""
+        n = check_counts("model", model, 2, len(self.labels)).astype(float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = float((n * self.matrix).sum())
+        if not np.isfinite(value):
+            raise OverflowInputError("costs too large: the evaluation overflows float64; "
+                                     "rescale the costs (divide them all by the same factor)")
+        return value
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows the true class, columns the slot's prediction."""
+        return pd.DataFrame(self.matrix, index=pd.Index(list(self.labels), name="class"),
+                            columns=list(self.labels))
+
+    def __repr__(self) -> str:
+        return (f"LabelCostMatrix(labels={list(self.labels)}, kind={self.kind!r}, "
+                f"matrix={np.round(self.matrix, 6).tolist()})")
+
+
+def label_cost_matrix(table: object, costs: object, kind: str = "expected",
+                      labels: list[str] | None = None) -> LabelCostMatrix:
+    """Cost function 1 (``kind="expected"``) or 2 (``"transition"``) for a K-label table."""
+    both = model_cost_matrices(table, costs, labels)
+    return LabelCostMatrix(both.labels, both.m1 if kind == "expected" else both.m2, kind)

@@ -236,7 +236,7 @@ def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
     reduced = cost - a.T @ y
     support = [int(i) for i in np.flatnonzero(x > 1e-9)]
     extra = [int(i) for i in np.argsort(np.abs(reduced))
-             if abs(reduced[i]) <= 1e-9 and x[i] <= 1e-9]
+             if abs(reduced[i]) <= 1e-7 and x[i] <= 1e-9]
     q = np.zeros((r, 0))
     cols: list[int] = []
     for i in [*support, *extra]:  # Gram-Schmidt: keep the columns that add a dimension
@@ -253,7 +253,7 @@ def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
         return None
     b = a[:, cols]
     y_b = np.linalg.solve(b.T, cost[cols])
-    if np.min(cost - a.T @ y_b) < -1e-9:
+    if np.min(cost - a.T @ y_b) < -1e-7:
         return None
     return np.array(cols), np.linalg.inv(b)
 
@@ -301,7 +301,8 @@ def monotone_many(forced: np.ndarray, n_rows: np.ndarray, cost_row: np.ndarray, 
         bases: list[tuple[np.ndarray, np.ndarray]] = []
         while pending.size:
             for cols, inv in bases[-1:]:  # earlier bases were tried on these rows already
-                xb = inv @ b_all[:, pending]
+                # einsum, not BLAS: small matrices, where threaded BLAS only adds overhead
+                xb = np.einsum("ij,jk->ik", inv, b_all[:, pending])
                 ok = (xb >= -1e-9).all(axis=0)
                 if integer:
                     ok &= (np.abs(xb - np.round(xb)) <= 1e-7).all(axis=0)
@@ -326,7 +327,18 @@ def monotone_many(forced: np.ndarray, n_rows: np.ndarray, cost_row: np.ndarray, 
                     not integer or (np.abs(xb - np.round(xb)) <= 1e-7).all())
                 if usable or before == 0:
                     continue
-            # no reusable basis for this row: solve it alone (exactly, as one candidate)
+            # no reusable basis: this row's own optimum, if the LP gave a usable one
+            if res.status == 0:
+                x = np.maximum(np.asarray(res.x), 0.0)
+                if integer:
+                    x = np.round(x)
+                exact = np.abs(np.asarray(res.x) - x).max() <= 1e-7 and np.array_equal(
+                    a_all @ x, rhs_all[:, row])
+                if exact or not integer:
+                    out[row] = to_out @ x
+                    pending = pending[1:]
+                    continue
+            # else solve it alone as an integer program (exactly, as one candidate)
             if row not in solved:
                 solved[row] = monotone_class(forced, n_rows[row], cost_row, c, integer=integer)
             (_, w), (_, b) = solved[row]

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import MonotonicityError, OverflowInputError, ValidationError
@@ -126,3 +128,48 @@ def test_deprecated_names_warn_and_name_the_replacement() -> None:
             assert getattr(cc, old) is getattr(cc, new)
         assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message)
                    for w in seen)
+
+
+_counts = st.integers(0, 6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), assumption=st.sampled_from(["none", "monotone"]),
+       fn_extra=st.sampled_from([0.0, 0.5, 3.0]), fp_extra=st.sampled_from([0.0, 1.0, 2.0]),
+       same=st.booleans())
+def test_k2_closed_forms_equal_the_general_route(data: st.DataObject, assumption: str,
+                                                 fn_extra: float, fp_extra: float,
+                                                 same: bool) -> None:
+    """Whatever K = 2 input: cc.bound (closed forms) and general_bound (programs) agree, or
+    refuse alike; costs with a free mistake (c_FN = c_TP) included."""
+    sizes = [data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6))]
+    forced = np.zeros((2, 2, 2), dtype=int)
+    for j in range(2):
+        for c in range(2):
+            fails = data.draw(st.integers(0, sizes[c]))
+            forced[j, c, 1 - c], forced[j, c, c] = fails, sizes[c] - fails
+    model = np.zeros((2, 2), dtype=int)
+    for c in range(2):
+        size = sizes[c] if same else data.draw(st.integers(0, 6))
+        hits = data.draw(st.integers(0, size))
+        model[c, c], model[c, 1 - c] = hits, size - hits
+    costs = np.array([[0.5, 0.5 + fn_extra], [fp_extra, 0.0]])
+    if not same and any(model[c].sum() and not forced[:, c].sum(axis=1).all()
+                        for c in range(2)):
+        return  # rates unknown: both routes refuse (checked elsewhere)
+    results = []
+    for route in (cc.bound, general_bound):
+        try:
+            results.append(route(forced, model, costs, same_instances=same,
+                                 assumption=assumption))
+        except cc.InfeasibleInputError:
+            results.append(None)
+    closed, general = results
+    assert (closed is None) == (general is None)
+    if closed is not None:
+        assert closed.worst_cost == pytest.approx(general.worst_cost, rel=1e-9, abs=1e-9)
+        assert closed.best_cost == pytest.approx(general.best_cost, rel=1e-9, abs=1e-9)
+        assert closed.expected_cost == pytest.approx(general.expected_cost, rel=1e-9, abs=1e-9)
+        many = cc.bound_many(forced, model[None], costs, same_instances=same,
+                             assumption=assumption)
+        assert many.loc[0, "worst_cost"] == pytest.approx(closed.worst_cost, abs=1e-9)
