@@ -258,6 +258,40 @@ def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
     return np.array(cols), np.linalg.inv(b)
 
 
+def _same_basis(cols: np.ndarray, bases: list[tuple[np.ndarray, np.ndarray]]) -> bool:
+    return any(np.array_equal(np.sort(cols), np.sort(other)) for other, _ in bases)
+
+
+def _dual_simplex(a: np.ndarray, cost: np.ndarray, b: np.ndarray, cols: np.ndarray,
+                  max_pivots: int = 200) -> tuple[np.ndarray, np.ndarray] | None:
+    """From a dual-feasible basis ``cols`` to an optimal one for ``b`` (dual simplex, dense,
+    Bland's rule on ties), or ``None`` (too many pivots, or no feasible point).
+
+    A basis optimal for one right-hand side stays dual feasible for every other (the reduced
+    costs do not depend on ``b``), so the neighbouring region's basis is a few pivots away."""
+    cols = np.array(cols)
+    n = a.shape[1]
+    for _ in range(max_pivots):
+        inv = np.linalg.inv(a[:, cols])
+        xb = inv @ b
+        if xb.min() >= -1e-9:
+            return cols, inv
+        p = int(np.flatnonzero(xb < -1e-9)[0])  # Bland: the first infeasible row
+        y = np.linalg.solve(a[:, cols].T, cost[cols])
+        reduced = cost - a.T @ y
+        alpha = inv[p] @ a
+        basic = np.zeros(n, dtype=bool)
+        basic[cols] = True
+        enter = np.flatnonzero((alpha < -1e-9) & ~basic)
+        if enter.size == 0:
+            return None
+        ratios = np.maximum(reduced[enter], 0.0) / -alpha[enter]
+        best = ratios.min()
+        q = int(enter[np.flatnonzero(ratios <= best + 1e-12)[0]])
+        cols[p] = q
+    return None
+
+
 def monotone_many(forced: np.ndarray, n_rows: np.ndarray, cost_row: np.ndarray, c: int, *,
                   integer: bool) -> tuple[np.ndarray, np.ndarray]:
     """Worst and best output counts of class ``c`` for many candidate rows ``N[c, :]`` at once.
@@ -315,6 +349,13 @@ def monotone_many(forced: np.ndarray, n_rows: np.ndarray, cost_row: np.ndarray, 
             if not pending.size:
                 break
             row = int(pending[0])
+            if bases:  # a few dual simplex pivots from the last optimal basis, if they do
+                moved = _dual_simplex(a, cost, b_all[:, row], bases[-1][0])
+                if moved is not None and not _same_basis(moved[0], bases):
+                    xb = moved[1] @ b_all[:, row]
+                    if not integer or (np.abs(xb - np.round(xb)) <= 1e-7).all():
+                        bases.append(moved)
+                        continue
             res = linprog(cost, A_eq=a, b_eq=b_all[:, row], bounds=(0, None), method="highs-ds")
             found = None if res.status != 0 else _basis(a, cost, np.asarray(res.x),
                                                         np.asarray(res.eqlin.marginals))
