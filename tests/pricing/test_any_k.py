@@ -173,3 +173,60 @@ def test_k2_closed_forms_equal_the_general_route(data: st.DataObject, assumption
         many = cc.bound_many(forced, model[None], costs, same_instances=same,
                              assumption=assumption)
         assert many.loc[0, "worst_cost"] == pytest.approx(closed.worst_cost, abs=1e-9)
+
+
+def _class_extremes(forced_c: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, c: int,
+                    monotone: bool) -> tuple[float, float]:
+    """Brute force for one class: every multiset of response vectors with these forced runs
+    (monotone ones only, if asked), every assignment of the candidate's predictions."""
+    k = len(cost_row)
+    size = int(forced_c[0].sum())
+    vectors = [r for r in itertools.product(range(k), repeat=k)
+               if not monotone or all(cost_row[r[c]] <= cost_row[r[j]] for j in range(k))]
+    preds = [j for j in range(k) for _ in range(int(n_row[j]))]
+    values = []
+    for group in itertools.combinations_with_replacement(vectors, size):
+        marg = np.zeros((k, k), dtype=int)
+        for r in group:
+            for j in range(k):
+                marg[j, r[j]] += 1
+        if not np.array_equal(marg, forced_c):
+            continue
+        values += [sum(cost_row[r[p]] for r, p in zip(group, perm))
+                   for perm in set(itertools.permutations(preds))]
+    return max(values), min(values)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("assumption", ["none", "monotone"])
+def test_count_form_equals_brute_force_for_every_k(k: int, assumption: str) -> None:
+    rng = np.random.default_rng(10 * k + (assumption == "monotone"))
+    size = 2 if k == 4 else 3
+    for _ in range(3):
+        costs = np.round(rng.uniform(0.5, 3, (k, k)), 1)
+        np.fill_diagonal(costs, 0.0)
+        costs[0, 1] = costs[0, 0]  # a free mistake in class 0 (the rule says nothing there)
+        forced = np.zeros((k, k, k), dtype=int)
+        responses = []
+        for c in range(k):
+            for _ in range(size):
+                r = [int(v) for v in rng.integers(k, size=k)]
+                if assumption == "monotone":  # the right label gives the cheapest output
+                    cheapest = min(r, key=lambda s: costs[c, s])
+                    r[c] = cheapest
+                responses.append((c, tuple(r)))
+                for j in range(k):
+                    forced[j, c, r[j]] += 1
+        n = np.array([rng.multinomial(size, np.ones(k) / k) for _ in range(k)])
+        got = cc.bound(forced, n, costs, same_instances=True, assumption=assumption)
+        worst = best = 0.0
+        for c in range(k):
+            w, b = _class_extremes(forced[:, c, :], n[c], costs[c], c, assumption == "monotone")
+            worst, best = worst + w, best + b
+        assert got.worst_cost == pytest.approx(worst, abs=1e-9)
+        assert got.best_cost == pytest.approx(best, abs=1e-9)
+        kinds: dict = {}
+        for key in responses:
+            kinds[key] = kinds.get(key, 0) + 1
+        exact = cc.bound(kinds=kinds, model=n.tolist(), costs=costs)  # no assumption: exact
+        assert (exact.worst_cost, exact.best_cost) == pytest.approx(_brute(responses, n, costs))
