@@ -280,9 +280,30 @@ def general_bound(forced: object = None, model: object = None, costs: object = N
     names = check_labels(labels if labels is not None else getattr(forced, "labels", None), k)
     if assumption == "monotone":
         _check_monotonicity(monotonicity)
+    if assumption == "monotone":  # rates no monotone system gives: refused for every class
+        _check_dominance(forced, costs_arr, names)
     if same_instances:
         return _count_form(forced, n, costs_arr, names, assumption)
     return _probability_form(forced, n, costs_arr, names, assumption)
+
+
+def _check_dominance(forced: object, costs: np.ndarray, names: tuple[str, ...]) -> None:
+    """Refuse forced runs (or a table) that no system monotone for ``costs`` gives."""
+    from causalcost.pricing.monotonicity import dominance_violation
+
+    k = costs.shape[0]
+    if is_table(forced):
+        t = as_table_array(forced)
+    else:
+        f = check_counts("forced", forced, 3, k).astype(float)
+        sizes = f.sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.transpose(f / sizes[:, :, None], (1, 0, 2))  # NaN: a class never seen
+    broken = dominance_violation(t, costs, names)
+    if broken:
+        raise InfeasibleInputError(
+            f"no system that is monotone in the slot for these costs has these forced runs "
+            f"({broken}); use assumption='none'")
 
 
 def _count_form(forced: object, n: np.ndarray, costs: np.ndarray, names: tuple[str, ...],

@@ -140,6 +140,32 @@ def _count(value: Any, where: str) -> int:
     return int(value)
 
 
+def _is_binary_frame(kinds: object) -> bool:
+    from causalcost.pricing.witness import KINDS
+
+    columns = getattr(kinds, "columns", None)
+    return columns is not None and set(map(str, columns)) == set(KINDS)
+
+
+def _from_binary_frame(kinds: object, names: tuple[str, ...]) -> Kinds:
+    """Response vectors of the binary kinds frame (rows P, N; labels positive first)."""
+    from causalcost.pricing.kinds import _read_kinds
+
+    counts = _read_kinds(kinds)
+    out: dict[tuple[int, tuple[int, ...]], int] = {}
+    for c, cls in enumerate(("P", "N")):
+        right, wrong = c, 1 - c  # output c is right for class c
+        for kind, (at_right, at_wrong) in zip(
+                ("never", "wrong_only", "always", "right_only"),
+                ((right, right), (right, wrong), (wrong, wrong), (wrong, right))):
+            n = counts[cls][("never", "wrong_only", "always", "right_only").index(kind)]
+            if n:  # r(c) = output forced to the right label, r(1 - c) forced to the wrong
+                r = [0, 0]
+                r[c], r[1 - c] = at_right, at_wrong
+                out[(c, tuple(r))] = n
+    return Kinds(names, out)
+
+
 def read_kinds(kinds: object, k: int,
                           labels: Sequence[str] | None = None) -> Kinds:
     """Any accepted representation (see the module) as :class:`Kinds` over K labels.
@@ -155,6 +181,8 @@ def read_kinds(kinds: object, k: int,
         Anything else than the accepted representations.
     """
     names = tuple(map(str, labels)) if labels is not None else None
+    if k == 2 and _is_binary_frame(kinds):  # the four binary kinds: the K = 2 view
+        return _from_binary_frame(kinds, names or ("P", "N"))
     if isinstance(kinds, Kinds):
         if kinds.k != k or (names is not None and kinds.labels != names):
             raise ValidationError(f"kinds are over labels {list(kinds.labels)}, the other "

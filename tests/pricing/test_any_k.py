@@ -230,3 +230,40 @@ def test_count_form_equals_brute_force_for_every_k(k: int, assumption: str) -> N
             kinds[key] = kinds.get(key, 0) + 1
         exact = cc.bound(kinds=kinds, model=n.tolist(), costs=costs)  # no assumption: exact
         assert (exact.worst_cost, exact.best_cost) == pytest.approx(_brute(responses, n, costs))
+
+
+def test_binary_kinds_are_the_k2_view_of_response_vectors() -> None:
+    from causalcost.pricing.responses import read_kinds
+
+    frame = cc.kinds_frame({"wrong_only": 5, "always": 4, "right_only": 2}, {"never": 7,
+                                                                            "right_only": 1})
+    kinds = read_kinds(frame, 2)
+    assert kinds.binary_frame().values.tolist() == frame.values.tolist()
+    model = cc.Confusion(tp=6, fn=5, fp=3, tn=5)
+    binary = cc.bound(kinds=frame, model=model)
+    general = general_bound(kinds=kinds, model=[[6, 5], [3, 5]], costs=1 - np.eye(2))
+    labelled = cc.bound(kinds=kinds, model=[[6, 5], [3, 5]])
+    assert labelled.worst == binary.worst and labelled.best == binary.best
+    assert (general.worst_cost, general.best_cost) == (binary.worst_cost, binary.best_cost)
+
+
+def test_a_table_that_carries_a_non_monotone_system_is_refused() -> None:
+    b = cc.SystemBuilder([0.4, 0.3, 0.3], labels=["x", "y", "z"])
+    for m in "abcd":
+        _ = b.add_model(m, confusion=np.full((3, 3), 1 / 3))
+    system = b.set_fusioner("plurality").build(slot="d")
+
+    class Table:  # a table object that knows the system it was computed from
+        labels = ("x", "y", "z")
+        probabilities = np.full((3, 3, 3), 1 / 3)
+        system = None
+
+        def to_numpy(self) -> np.ndarray:
+            return self.probabilities
+
+    table = Table()
+    table.system = system
+    costs = [[0, 1, 5], [1, 0, 1], [1, 1, 0]]
+    with pytest.raises(MonotonicityError, match="not monotone"):
+        cc.bound(table, np.full((3, 3), 2), costs, assumption="monotone")
+    assert cc.bound(table, np.full((3, 3), 2), costs).worst_cost >= 0  # assumption-free
