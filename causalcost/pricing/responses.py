@@ -149,7 +149,7 @@ def _is_binary_frame(kinds: object) -> bool:
 
 def _from_binary_frame(kinds: object, names: tuple[str, ...]) -> Kinds:
     """Response vectors of the binary kinds frame (rows P, N; labels positive first)."""
-    from causalcost.pricing.kinds import _read_kinds
+    from causalcost.pricing.witness import _read_kinds
 
     counts = _read_kinds(kinds)
     out: dict[tuple[int, tuple[int, ...]], int] = {}
