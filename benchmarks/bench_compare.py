@@ -6,7 +6,7 @@ Run from the repository root::
     python benchmarks/bench_compare.py --candidates 1000 --rounds 3 --json out.json
 
 The sheet: a K-label plurality system of three models counted on a seeded log of 2,000 rows
-(``cc.multiclass_sheet``, assumption ``"none"``). The candidates: ``--candidates`` seeded
+(``cc.derive_sheet``, assumption ``"none"``). The candidates: ``--candidates`` seeded
 random prediction columns (label names as text) on another 1,000 rows, each right with its own
 accuracy. Measured: ``cc.compare(sheet, y_true=..., predictions={...})`` end to end (counting
 every confusion, pricing, ranking), median of ``--rounds`` rounds after a warm-up, with
@@ -45,7 +45,7 @@ def setting(k: int, candidates: int, rows: int = 1000, seed: int = 20261127):
     np.fill_diagonal(costs, 0.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sheet = cc.multiclass_sheet(runs, costs, created="2026-01-01T00:00:00+00:00")
+        sheet = cc.derive_sheet(runs, costs, assumption="none", created="2026-01-01T00:00:00+00:00")
     truth = rng.integers(0, k, rows)
     right = rng.random((candidates, rows)) < rng.uniform(0.4, 0.95, (candidates, 1))
     votes = np.where(right, truth, rng.integers(0, k, (candidates, rows)))

@@ -68,7 +68,7 @@ _LAZY: dict[str, str] = {
     "bound_from_rates": "pricing.bounds",
     "bound_many": "pricing.bounds",
     "bound_many_from_rates": "pricing.bounds",
-    "check_monotonicity": "inference.intervene",
+    "check_monotonicity": "pricing.monotonicity",
     "class_prior": "inference.exact",
     "ClassWitness": "pricing.bounds",
     "compare": "evaluation.comparison",
@@ -190,23 +190,16 @@ _LAZY: dict[str, str] = {
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning": "errors",
     # multi-class (K-label) systems (issue 19)
-    "multiclass_bound": "pricing.multiclass",
-    "MulticlassBound": "pricing.multiclass_result",
-    "multiclass_cost_matrix": "pricing.multiclass_costs",
-    "MulticlassCostMatrix": "pricing.multiclass_costs",
-    "MulticlassKinds": "pricing.multiclass_kinds",
-    "count_multiclass_kinds": "pricing.multiclass_kinds",
-    "read_multiclass_kinds": "pricing.multiclass_kinds",
-    "MulticlassTable": "inference.table",  # deprecated alias of InterventionalTable (warns)
-    "MulticlassSystem": "network.system",  # deprecated alias of System (warns)
-    "MulticlassSystemBuilder": "network.builder",  # deprecated alias of SystemBuilder (warns)
-    "multiclass_fusioner": "network.fusioners",
-    "check_multiclass_monotonicity": "pricing.multiclass_monotonicity",
+    # pricing for any K (issue 23); the multiclass_* names are deprecated aliases (_DEPRECATED)
+    "Kinds": "pricing.responses",
+    "read_kinds": "pricing.responses",
+    "ModelCostMatrices": "pricing.model_costs",
+    "LabelCostMatrix": "pricing.model_costs",
+    "model_cost_matrices": "pricing.model_costs",
+    "require_monotone": "pricing.monotonicity",
+    "multiclass_fusioner": "network.fusioners",  # deprecated: make_fusioner (warns)
     "multiclass_to_pgmpy": "network.labelled",  # deprecated: system.network (warns)
-    "multiclass_high_confidence_bound": "pricing.multiclass_high_confidence",
     # multi-class data, sheet, experiment (issue 19, t19-data)
-    "MulticlassRuns": "data.runs",  # deprecated alias of ForcedRuns (warns)
-    "MulticlassSheet": "sheet.costsheet",  # deprecated alias of CostSheet (warns)
     "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
     # one judge for any K (issue 23): K-label reports and the K-label coverage experiment
     "LabelReport": "evaluation.label_report",
@@ -214,16 +207,30 @@ _LAZY: dict[str, str] = {
     "LabelCoverageResult": "experiments.label_coverage",
 }
 
-#: Old names kept one release: (module, replacement attribute, what to use instead).
-_DEPRECATED_JUDGE: dict[str, tuple[str, str, str]] = {
+#: Old names kept one release: name -> (module, the object that replaces it, what to use
+#: instead when that is not simply ``causalcost.<object>``). Every use warns.
+_DEPRECATED: dict[str, tuple[str, str, str]] = {
+    "multiclass_bound": ("pricing.bounds", "bound", ""),
+    "MulticlassBound": ("pricing.bound_result", "Bound", ""),
+    "multiclass_cost_matrix": ("pricing.model_costs", "model_cost_matrices", ""),
+    "MulticlassCostMatrix": ("pricing.model_costs", "ModelCostMatrices", ""),
+    "MulticlassKinds": ("pricing.responses", "Kinds", ""),
+    "count_multiclass_kinds": ("pricing.kinds", "count_kinds", ""),
+    "read_multiclass_kinds": ("pricing.responses", "read_kinds", ""),
+    "check_multiclass_monotonicity": ("pricing.monotonicity", "check_monotonicity", ""),
+    "multiclass_high_confidence_bound": ("pricing.high_confidence", "high_confidence_bound", ""),
+    "MulticlassTable": ("inference.table", "InterventionalTable", ""),
+    "MulticlassSystem": ("network.system", "System", ""),
+    "MulticlassSystemBuilder": ("network.builder", "SystemBuilder",
+                                "causalcost.SystemBuilder(prior, labels=[...])"),
+    "MulticlassRuns": ("data.runs", "ForcedRuns", ""),
+    "MulticlassSheet": ("sheet.costsheet", "CostSheet", ""),
     "MulticlassReport": ("evaluation.label_report", "LabelReport",
                          "causalcost.LabelReport (what causalcost.evaluate returns for K labels)"),
-    "multiclass_confusion": ("evaluation.label_candidates", "label_confusion",
-                             "causalcost.label_confusion"),
+    "multiclass_confusion": ("evaluation.label_candidates", "label_confusion", ""),
     "multiclass_coverage": ("experiments.label_coverage", "label_coverage",
                             "causalcost.coverage_experiment(labels=K, ...)"),
-    "MulticlassCoverageResult": ("experiments.label_coverage", "LabelCoverageResult",
-                                 "causalcost.LabelCoverageResult"),
+    "MulticlassCoverageResult": ("experiments.label_coverage", "LabelCoverageResult", ""),
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
@@ -354,13 +361,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
 
 
 def __getattr__(name: str) -> object:
-    if name in _DEPRECATED_JUDGE:  # warns at every use: not cached in globals()
+    if name in _DEPRECATED:  # not cached: every use warns
         import warnings
 
-        where, target, instead = _DEPRECATED_JUDGE[name]
-        warnings.warn(f"causalcost.{name} is deprecated; use {instead}", DeprecationWarning,
-                      stacklevel=2)
-        return getattr(importlib.import_module(f".{where}", __name__), target)
+        module, new, instead = _DEPRECATED[name]
+        warnings.warn(f"causalcost.{name} is deprecated; use {instead or 'causalcost.' + new} "
+                      "(one call for any number of labels)", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(f".{module}", __name__), new)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'causalcost' has no attribute {name!r}")
@@ -371,7 +378,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_DEPRECATED))
 
 
 __all__ = [
@@ -563,4 +570,10 @@ __all__ = [
     "LabelReport",
     "label_confusion",
     "LabelCoverageResult",
+    "Kinds",
+    "read_kinds",
+    "ModelCostMatrices",
+    "model_cost_matrices",
+    "LabelCostMatrix",
+    "require_monotone",
 ]

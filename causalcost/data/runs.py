@@ -33,7 +33,7 @@ from causalcost.confusion import CELLS, CLASSES, Confusion
 from causalcost.display import html_block, html_table
 from causalcost.errors import CountError, DataError, OverflowInputError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
-from causalcost.pricing.multiclass_kinds import MulticlassKinds
+from causalcost.pricing.responses import Kinds
 from causalcost.pricing.witness import KINDS
 
 __all__ = ["ForcedRuns", "AXES", "LabelConfusion", "VotePatterns", "counts_digest",
@@ -488,7 +488,7 @@ class ForcedRuns:
         return out
 
     @property
-    def response_kinds(self) -> MulticlassKinds:
+    def response_kinds(self) -> Kinds:
         """Instances per (class, response vector), for any K: the input of the exact kinds
         bound (``cc.bound(kinds=...)``)."""
         pat = self._patterns()
@@ -497,10 +497,10 @@ class ForcedRuns:
                            pat.sizes.tolist()):
             if n:
                 found[(c, r)] = found.get((c, r), 0) + int(n)
-        return MulticlassKinds(self.label_names, dict(sorted(found.items())))
+        return Kinds(self.label_names, dict(sorted(found.items())))
 
     @property
-    def kinds(self) -> pd.DataFrame | MulticlassKinds:
+    def kinds(self) -> pd.DataFrame | Kinds:
         """The instance kinds. Binary runs: a frame (index ``class``: P, N; columns
         ``never``, ``wrong_only``, ``always``, ``right_only``: never fails, fails only when the
         slot is wrong, always fails, fails only when the slot is right). K-label runs: the
@@ -606,13 +606,10 @@ class ForcedRuns:
         >>> runs.picture().title
         'system from data: AND over a, b'
         """
-        if self.labels is None:
-            from causalcost.network.sketch import data_picture
+        from causalcost.network.sketch import data_picture
 
-            return data_picture(self.models, self.fusioner, slot=self.slot,
-                                provenance=self.provenance, intervention=intervention,
-                                title=title)
-        return _label_picture(self, intervention=intervention, title=title)
+        return data_picture(self.models, self.fusioner, slot=self.slot,
+                            provenance=self.provenance, intervention=intervention, title=title)
 
     def to_frame(self) -> pd.DataFrame:
         """Binary runs: rows ``forced_p``, ``forced_n`` (and ``observed``, ``slot_model`` when
@@ -713,36 +710,6 @@ class ForcedRuns:
 
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.splitlines())
-
-
-def _label_picture(runs: ForcedRuns, *, intervention: str | None, title: str | None) -> Any:
-    """The picture of K-label runs: truth column -> models -> fusion rule -> confusion."""
-    import networkx as nx
-
-    from causalcost.network.multiclass_picture import KLabelSketch
-    from causalcost.network.picture import system_picture
-
-    truth = str(runs.provenance.get("truth") or "Class")
-    taken = {truth, *runs.models}
-    system_node, confusion = "Fusioner", "Confusion"
-    while system_node in taken:
-        system_node += "_"
-    while confusion in taken | {system_node}:
-        confusion += "_"
-    graph = nx.DiGraph()
-    graph.add_node(truth)
-    for m in runs.models:
-        graph.add_edge(truth, m)
-        graph.add_edge(m, system_node)
-    graph.add_edge(truth, confusion)
-    graph.add_edge(system_node, confusion)
-    rows = runs.provenance.get("rows")
-    where = f" ({rows:,} rows)" if isinstance(rows, int) else ""
-    name = f"system from data{where}: {runs.fusioner.description} over {', '.join(runs.models)}"
-    sketch = KLabelSketch(name=name, graph=graph, class_node=truth, system_node=system_node,
-                          confusion_node=confusion, slot=runs.slot, models=runs.models,
-                          labels=runs.label_names, rule=[runs.fusioner.description])
-    return system_picture(sketch, intervention=intervention, title=title)
 
 
 def __getattr__(name: str) -> Any:

@@ -449,7 +449,7 @@ def _from_log_labels(data: Any, *, truth: str, fusioner: Any, models: Sequence[s
                               "prediction columns, in the fusioner's input order)")
     names = [str(v) for v in labels]
     matrix = np.asarray(label_confusion(costs, names, "costs"), dtype=float)
-    from causalcost.pricing.multiclass_inputs import check_costs
+    from causalcost.pricing.inputs import check_costs
 
     matrix = check_costs(matrix, len(names))
     versions = ["as_is", "perfect", *(f"constant_{v}" for v in names), "removed"]

@@ -8,7 +8,7 @@ The assumption-free worst case of class ``c`` lets the ``N[c, j]`` instances pre
 take the dearest outputs forced run ``j`` gives on class ``c`` (the best case: the cheapest):
 a greedy take in cost order, computed here for every candidate at once with cumulative sums
 (``min(mass_s, max(0, N[c, j] - mass before s)))``). It is the same arithmetic as
-:func:`causalcost.multiclass_bound` (tests check it at rel 1e-12). The monotone assumption and
+:func:`causalcost.bound` (tests check it at rel 1e-12). The monotone assumption and
 the exact kinds bound are linear programs, priced one candidate at a time by
 :func:`_one_at_a_time`, the single place that calls the general bound.
 """
@@ -94,7 +94,7 @@ def _one_at_a_time(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Worst and best confusions by the general bound, one candidate at a time (the monotone
     programs and the kinds bound)."""
-    from causalcost.pricing.multiclass import multiclass_bound
+    from causalcost.pricing.bounds import bound
 
     k = sheet.k
     worst = np.zeros(n.shape)
@@ -105,15 +105,15 @@ def _one_at_a_time(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray
         try:
             with np.errstate(over="ignore"):
                 if same[i] and sheet.kinds is not None:
-                    b = multiclass_bound(kinds=sheet.kinds, model=[[int(v) for v in r]
+                    b = bound(kinds=sheet.kinds, model=[[int(v) for v in r]
                                                                    for r in model],
                                          costs=sheet.costs)
                 elif same[i]:
-                    b = multiclass_bound(sheet.forced.tolist(), model, sheet.costs,
+                    b = bound(sheet.forced.tolist(), model, sheet.costs,
                                          same_instances=True, assumption=sheet.assumption,
                                          labels=list(sheet.labels))
                 else:
-                    b = multiclass_bound(rates, model, sheet.costs, assumption=sheet.assumption,
+                    b = bound(rates, model, sheet.costs, assumption=sheet.assumption,
                                          labels=list(sheet.labels))
         except OverflowError:
             raise OverflowInputError(f"{who(name)}: the worst or best cost overflows "
@@ -240,11 +240,9 @@ def high_confidence_cases(sheet: Any, model: np.ndarray, confidence: float,
     cheapest distribution the prediction limits allow, and the assumption-free best case
     never increases when mass moves to cheaper outputs.
     """
-    from causalcost.pricing.multiclass import multiclass_bound
-    from causalcost.pricing.multiclass_high_confidence import (
-        _dearest,
-        multiclass_high_confidence_bound,
-    )
+    from causalcost.pricing.bounds import bound
+    from causalcost.pricing.high_confidence import high_confidence_bound
+    from causalcost.pricing.high_confidence_general import _dearest
 
     labels = list(sheet.labels)
     costs = np.asarray(sheet.costs, dtype=float)
@@ -256,7 +254,7 @@ def high_confidence_cases(sheet: Any, model: np.ndarray, confidence: float,
         raise CountError("the high-confidence cases need whole counts in the candidate's "
                          "confusion (they count its instances)")
     model = model.astype(np.int64)
-    worst = multiclass_high_confidence_bound(forced.tolist(), model.tolist(), costs,
+    worst = high_confidence_bound(forced.tolist(), model.tolist(), costs,
                                              confidence=confidence, method=method,
                                              labels=labels)
     k = sheet.k
@@ -269,6 +267,6 @@ def high_confidence_cases(sheet: Any, model: np.ndarray, confidence: float,
         for j in range(k):
             stage2[j, c] = _dearest(forced[j, c], int(n1[j, c]), int(n2[c]), -costs[c], alpha,
                                     method)
-    best = multiclass_bound(stage2.tolist(), model.tolist(), costs, same_instances=True,
+    best = bound(stage2.tolist(), model.tolist(), costs, same_instances=True,
                             labels=labels)
     return worst, float(best.best_cost)

@@ -13,7 +13,7 @@ runs the candidate on ``n2`` other instances (stage 2) and the real system cost 
 counted with the candidate in the slot. It is compared with the plain assumption-free worst
 case (the stage-1 rates on the candidate's class sizes,
 :func:`causalcost.multiclass_bound`) and with the high-confidence worst case
-(:func:`causalcost.multiclass_high_confidence_bound`).
+(:func:`causalcost.high_confidence_bound`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.options import coverage_summary, sizes
 from causalcost.network.fusioners import make_fusioner
-from causalcost.pricing.multiclass import multiclass_bound
-from causalcost.pricing.multiclass_high_confidence import multiclass_high_confidence_bound
-from causalcost.pricing.multiclass_inputs import check_costs
+from causalcost.pricing.bounds import bound
+from causalcost.pricing.high_confidence import high_confidence_bound
+from causalcost.pricing.inputs import check_costs
 
 __all__ = ["LABEL_LIMIT", "WORK_LIMIT", "LabelCoverageResult", "label_coverage"]
 
@@ -195,8 +195,8 @@ def label_coverage(
             np.add.at(n, (y2, v2[:, -1]), 1)
             system = fusioner.apply(v2, slot="slot")
             real.append(float(c_arr[y2, system].sum()))
-            plain.append(multiclass_bound(forced.tolist(), n.tolist(), c_arr).worst_cost)
-            high.append(multiclass_high_confidence_bound(
+            plain.append(bound(forced.tolist(), n.tolist(), c_arr).worst_cost)
+            high.append(high_confidence_bound(
                 forced.tolist(), n.tolist(), c_arr, confidence=confidence,
                 method=method).worst_cost)
         r, p, h = (np.asarray(x) for x in (real, plain, high))

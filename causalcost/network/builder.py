@@ -372,7 +372,7 @@ class SystemBuilder:
         With ``labels=``: ``rule`` is ``"plurality"``, ``"weighted"`` (``weights=``),
         ``"priority"`` (``order=``), ``"k_of_n"`` (``label=``, ``k=``) or a function of one
         keyword argument per model returning a label; ``tie=`` is ``"slot"`` or a list of
-        labels (see :func:`causalcost.network.multiclass_fusioners.multiclass_fusioner`).
+        labels (see :func:`causalcost.network.fusioners.make_fusioner`).
 
         See :func:`causalcost.network.fusioners.make_fusioner` for the rules and their
         parameters (a ``function`` is called with one keyword argument per model).

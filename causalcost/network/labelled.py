@@ -10,7 +10,7 @@ A system declared with ``labels=`` (K >= 2 labels) has this shape, which
   one latent, ``P(M = j | Class = c[, Z = z])``: rows are the true class, so without a latent
   the table is the model's K x K confusion rates;
 * the system node (K states), a function of the models' votes (a fusion rule from
-  :mod:`causalcost.network.multiclass_fusioners`, or a pgmpy table).
+  :mod:`causalcost.network.fusioners`, or a pgmpy table).
 
 Given the class and the latents the models vote independently, which the exact engine
 (:mod:`causalcost.inference.label_votes`) uses. The pgmpy network is built on demand
@@ -241,15 +241,15 @@ class LabelledDeclaration:
         NetworkStructureError
             No model, repeated names, no fusioner.
         """
-        from causalcost.network.multiclass_fusioners import multiclass_fusioner
+        from causalcost.network.fusioners import make_fusioner
 
         check_structure(self.labels, self.latents, self.models,
                         (self.class_node, self.system_node))
         if self.fusion is None:
             raise NetworkStructureError("no fusioner: call set_fusioner(...) before build()")
         kind, options = self.fusion
-        fusioner = multiclass_fusioner(kind, labels=self.labels,
-                                       models=[m.name for m in self.models], **options)
+        fusioner = make_fusioner(kind, [m.name for m in self.models], labels=self.labels,
+                                 **options)
         return Declaration(self.labels, self.prior, tuple(self.latents),
                            tuple(self.models)), fusioner
 
@@ -291,7 +291,7 @@ def read_pgmpy(network: Any, *, class_node: str, system_node: str,
     CPDError
         A missing CPD.
     """
-    from causalcost.network.multiclass_fusioners import MulticlassFusioner
+    from causalcost.network.fusioners import Fusioner
 
     nodes = set(map(str, network.nodes()))
     for node, role in ((class_node, "class_node"), (system_node, "system_node")):
@@ -342,7 +342,7 @@ def read_pgmpy(network: Any, *, class_node: str, system_node: str,
                                     f"{list(labels)} in order")
     check_structure(labels, latents, members)
     fusion = _values(network, system_node, list(models))
-    fusioner = MulticlassFusioner("table", labels, tuple(models), table=fusion)
+    fusioner = Fusioner("table", labels, tuple(models), table=fusion)
     return Declaration(labels, prior, tuple(latents), tuple(members)), fusioner
 
 

@@ -39,6 +39,9 @@ class VoteSketch:
     fusioner : Fusioner
     models : tuple of str
         In the fusioner's input order.
+    labels : tuple of str
+        The states of the class, the models and the system output (the fusioner's labels;
+        ``("P", "N")`` for a binary system).
     """
 
     name: str
@@ -49,6 +52,19 @@ class VoteSketch:
     slot: str | None
     fusioner: Fusioner
     models: tuple[str, ...]
+    labels: tuple[str, ...] = ("P", "N")
+
+    @property
+    def extra_lines(self) -> dict[str, list[str]] | None:
+        """Lines under node names for K labels: the labels on the class, the rule and the
+        labels on the system output (a binary sketch draws the rule on its own)."""
+        if self.labels == ("P", "N"):
+            return None
+        from causalcost.network.labelled import rule_words as label_rule_words
+
+        states = " / ".join(self.labels)
+        return {self.class_node: [states],
+                self.system_node: [*label_rule_words(self.fusioner), states]}
 
     @property
     def graph(self) -> nx.DiGraph:
@@ -72,12 +88,15 @@ class VoteSketch:
         return slot
 
     def states(self, node: str) -> list[str]:
-        """``["P", "N"]`` (``TP, FN, FP, TN`` for the confusion node)."""
+        """The labels (the confusion node: ``TP, FN, FP, TN``, or every ``true->output`` pair
+        for K labels)."""
         if node == self.confusion_node:
-            return ["TP", "FN", "FP", "TN"]
+            if self.labels == ("P", "N"):
+                return ["TP", "FN", "FP", "TN"]
+            return [f"{c}->{s}" for c in self.labels for s in self.labels]
         if node not in self.network:
             raise UnknownNameError(f"no node {node!r}; nodes: {list(self.network.nodes)}")
-        return ["P", "N"]
+        return list(self.labels)
 
 
 def rule_words(fusioner: Fusioner) -> str:
@@ -149,12 +168,13 @@ def vote_sketch(models: Sequence[str], fusioner: Fusioner, *, truth: str,
     graph.add_edges_from((truth, m) for m in models)
     graph.add_edges_from((m, system_node) for m in models)
     graph.add_edges_from([(system_node, confusion_node), (truth, confusion_node)])
+    labels = tuple(str(v) for v in fusioner.labels)
     sketch = VoteSketch(name or f"{rule_words(fusioner)} over {', '.join(models)}", graph,
-                        truth, system_node, confusion_node, None, fusioner, models)
+                        truth, system_node, confusion_node, None, fusioner, models, labels)
     if slot is not None:
         sketch.require_slot(slot)
         sketch = VoteSketch(sketch.name, graph, truth, system_node, confusion_node, slot,
-                            fusioner, models)
+                            fusioner, models, labels)
     return sketch
 
 
@@ -204,4 +224,4 @@ def data_sketch(models: Sequence[str], fusioner: Fusioner, *, slot: str | None,
     sketch = vote_sketch(models, fusioner, truth=truth, slot=slot)
     return VoteSketch(f"system from {where}{rows}: {sketch.name}", sketch.network,
                       sketch.class_node, sketch.system_node, sketch.confusion_node,
-                      sketch.slot, fusioner, sketch.models)
+                      sketch.slot, fusioner, sketch.models, sketch.labels)

@@ -47,10 +47,13 @@ float64 is refused (:class:`~causalcost.errors.OverflowInputError`), never retur
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from causalcost.confusion import EXACT_LIMIT, Confusion, CostMatrix, _cost, _exact
-from causalcost.errors import InputTypeError, MonotonicityError
+from causalcost.errors import InputTypeError, MonotonicityError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.bound_result import Bound
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
@@ -64,6 +67,7 @@ from causalcost.pricing.closed_forms import (
     _failures_from_counts,
     _rates_of,
     _ratio,
+    class_assumptions,
 )
 from causalcost.pricing.costs import (
     _expected_from_counts,
@@ -136,12 +140,14 @@ def _build(fails: tuple[Any, Any, Any, Any], rates: ErrorRates, model: Confusion
            costs: CostMatrix, assumption: str, form: str) -> Bound:
     fcp, fwp, fcn, fwn = fails
     tp, fn, fp, tn = (_exact(v) for v in model.cells())
+    on_p, on_n = class_assumptions(costs, assumption)  # the one monotone rule, per cost
+    said = "monotone" if (on_p, on_n) == ("monotone", "monotone") else "none"
     cases = {}
     for i, case in enumerate(("worst", "best")):
-        errors = (_extremes_exact(fcp, fwp, tp, fn, assumption)[i],
-                  _extremes_exact(fcn, fwn, tn, fp, assumption)[i])
-        wit = Witness(_class_witness(fcp, fwp, tp, fn, assumption, i == 0),
-                      _class_witness(fcn, fwn, tn, fp, assumption, i == 0), assumption)
+        errors = (_extremes_exact(fcp, fwp, tp, fn, on_p)[i],
+                  _extremes_exact(fcn, fwn, tn, fp, on_n)[i])
+        wit = Witness(_class_witness(fcp, fwp, tp, fn, on_p, i == 0),
+                      _class_witness(fcn, fwn, tn, fp, on_n, i == 0), said)
         cases[case] = (errors, wit)
     return _assemble(cases, rates, model, costs, assumption, form,
                      fails if form == "counts" else None)
@@ -159,8 +165,9 @@ def _bound_from_kinds(kinds: object, model: Confusion, costs: CostMatrix,
     _check_type("model", model, Confusion)
     counts = _read_kinds(kinds)
     _check_sizes(counts, model)
-    right_only = counts["P"][3] + counts["N"][3]
-    if assumption == "monotone" and right_only:
+    on_p, on_n = class_assumptions(costs, assumption or "none")
+    right_only = counts["P"][3] * (on_p == "monotone") + counts["N"][3] * (on_n == "monotone")
+    if right_only:
         raise MonotonicityError(
             f"the kinds hold {right_only} right_only instance(s) (the system fails there only "
             "when the slot is right), so the system is not monotone in the slot; the kinds "
@@ -177,11 +184,11 @@ def _bound_from_kinds(kinds: object, model: Confusion, costs: CostMatrix,
     return _assemble(cases, _count_rates(fails, model), model, costs, "none", "kinds", fails)
 
 
-def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
-          model: Confusion | None = None, costs: CostMatrix = _UNIT, *,
-          kinds: Any = None, assumption: str | None = None,
-          monotonicity: object | None = None) -> Bound:
-    """Worst and best system confusion and cost of a slot model (count or kinds form).
+def bound(forced_p: Any = None, forced_n: Any = None, model: Any = None,
+          costs: Any = _UNIT, *, kinds: Any = None, assumption: str | None = None,
+          monotonicity: object | None = None, same_instances: bool | None = None,
+          labels: list[str] | None = None) -> Bound:
+    """Worst and best system confusion and cost of a slot model, for any number of labels.
 
     Give either the forced runs (``forced_p`` and ``forced_n``, the slides' count form) or the
     instance kinds (``kinds=``, exact, :mod:`~causalcost.pricing.kinds`), and the model.
@@ -207,12 +214,21 @@ def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
     monotonicity : object, optional
         Result of the network's monotonicity check (attributes ``is_monotone`` and
         ``violation``). If it says the system is not monotone, ``"monotone"`` is refused.
+    same_instances, labels : keyword-only, K-label inputs only
+        See :func:`_general`.
 
     Returns
     -------
     Bound
         ``expected`` is cost function 1 with rates ``F / n`` from the forced runs (those the
         kinds imply, in the kinds form).
+
+    Notes
+    -----
+    The monotone assumption is one rule for every K (:mod:`~causalcost.pricing.monotonicity`):
+    per instance ``C[c, r(c)] <= C[c, r(j)]``. For K = 2 it forbids ``right_only`` instances
+    in a class whose mistake costs more than its hit, and nothing in a class whose mistake
+    costs what its hit costs (that class takes the assumption-free extremes).
 
     Raises
     ------
@@ -251,18 +267,30 @@ def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
     >>> k.worst_cost, k.best_cost, k.form, k.assumption
     (100.0, 50.0, 'kinds', 'none')
 
-    K-label kinds (``runs.kinds`` of runs counted with ``labels=``) are priced by
-    :func:`~causalcost.pricing.multiclass.multiclass_bound`, with ``model`` and ``costs`` as
-    K x K arrays.
-    """
-    if kinds is not None and type(kinds).__name__ == "MulticlassKinds":  # K labels (issue 19)
-        from causalcost.pricing.multiclass import multiclass_bound
+    K labels (any K, rows the true class): ``bound(forced, candidate, costs)`` with forced
+    runs ``F[j, c, s]`` (a (K, K, K) array, or a table ``T[c, j, s]``), the candidate's
+    confusion ``N[c, j]`` and costs ``C[c, s]``; see :func:`_general`. A K = 2 array gives the
+    binary :class:`Bound` (with ``tp/fn/fp/tn`` and witnesses) through the closed forms above.
 
-        if forced_p is not None or forced_n is not None:
-            raise InputTypeError("give K-label kinds= or forced runs, not both")
-        return multiclass_bound(kinds=kinds, model=model,  # type: ignore[return-value]
-                                costs=None if costs is _UNIT else costs,
-                                assumption=assumption or "none", monotonicity=monotonicity)
+    >>> import numpy as np
+    >>> forced = np.zeros((3, 3, 3), dtype=int)
+    >>> for j in range(3):
+    ...     forced[j, :, 0] += 2
+    ...     forced[j, :, j] += 1
+    >>> b = bound(forced, [[3, 0, 0], [1, 2, 0], [0, 1, 2]], 1 - np.eye(3), same_instances=True)
+    >>> b.worst_cost, b.best_cost, b.labels
+    (6.0, 4.0, ('0', '1', '2'))
+    """
+    if not _is_binary_input(forced_p, kinds):
+        candidate = forced_n if forced_n is not None else model
+        matrix = model if forced_n is not None and model is not None else costs
+        return _general(forced_p, candidate, None if matrix is _UNIT else matrix, kinds=kinds,
+                        assumption=assumption, same_instances=same_instances, labels=labels,
+                        monotonicity=monotonicity)
+    if isinstance(forced_p, (ErrorRates, InterventionalTable)):
+        return bound_from_rates(forced_p, forced_n if forced_n is not None else model,
+                                model if forced_n is not None and model is not None else costs,
+                                assumption=assumption or "monotone", monotonicity=monotonicity)
     if assumption is not None:
         _check_assumption(assumption)
     given = forced_p is not None or forced_n is not None
@@ -278,7 +306,7 @@ def bound(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
     assumption = assumption or "monotone"
     _check_monotonicity(monotonicity, assumption)
     _check_type("costs", costs, CostMatrix)
-    fails = _failures_from_counts(forced_p, forced_n, model, assumption)
+    fails = _failures_from_counts(forced_p, forced_n, model, class_assumptions(costs, assumption))
     return _build(fails, _count_rates(fails, model), model, costs, assumption, "counts")
 
 
@@ -320,7 +348,7 @@ def bound_from_rates(rates: ErrorRates | InterventionalTable, model: Confusion,
     _check_monotonicity(monotonicity, assumption, rates)
     _check_type("costs", costs, CostMatrix)
     _check_type("model", model, Confusion)
-    r = _rates_of(rates, assumption)
+    r = _rates_of(rates, class_assumptions(costs, assumption))
     n_p, n_n = model.positives, model.negatives
     fails = (r.fn_forced_p * n_p, r.fn_forced_n * n_p, r.fp_forced_n * n_n, r.fp_forced_p * n_n)
     return _build(fails, r, model, costs, assumption, "probability")
@@ -354,3 +382,133 @@ def best_case_confusion(forced_p: Confusion, forced_n: Confusion, model: Confusi
     """
     return bound(forced_p, forced_n, model, costs, assumption=assumption,
                  monotonicity=monotonicity).best
+
+
+def _is_binary_input(forced: Any, kinds: Any) -> bool:
+    """Whether the call is in the binary vocabulary (Confusions, rates, the kinds frame):
+    K-label calls give response-vector kinds or (K, K, K) forced runs / a table."""
+    from causalcost.pricing.general import is_table
+    from causalcost.pricing.responses import Kinds
+
+    if kinds is not None:
+        if isinstance(kinds, Kinds):
+            return False
+        columns = getattr(kinds, "columns", None)
+        if columns is not None:
+            return not {"class", "count"} <= set(map(str, columns))
+        return not (isinstance(kinds, dict) and kinds
+                    and all(isinstance(key, tuple) for key in kinds))
+    if forced is None or isinstance(forced, (Confusion, ErrorRates, InterventionalTable)):
+        return True
+    if is_table(forced):
+        return False
+    try:
+        return np.ndim(forced.to_numpy() if hasattr(forced, "to_numpy") else forced) != 3
+    except (TypeError, ValueError):
+        return True
+
+
+def _general(forced: Any, candidate: Any, costs: Any, *, kinds: Any, assumption: str | None,
+             same_instances: bool | None, labels: list[str] | None,
+             monotonicity: object | None) -> Bound:
+    """:func:`bound` for K-label inputs (any K); the binary closed forms for K = 2.
+
+    Parameters
+    ----------
+    forced : array (K, K, K), or a table
+        Forced-run counts ``F[j, c, s]``, or a table object ``T[c, j, s]`` (rates, with
+        ``to_numpy()`` and ``probabilities``).
+    candidate : array (K, K) or object with ``to_numpy()``
+        ``N[c, j]`` (true class, prediction).
+    costs : array (K, K) or object with ``to_numpy()``, default 0/1
+        ``C[c, s]``; objects with ``.labels`` are matched to ``labels`` by name.
+    assumption : {"none", "monotone"}, default "none" for K-label inputs
+        ``"monotone"`` given a table that carries its system (or its check) is refused if
+        the system is not monotone for these costs
+        (:func:`~causalcost.pricing.monotonicity.require_monotone`).
+    same_instances : bool, default False
+        ``True`` declares the candidate counted on the forced runs' own instances (exact count
+        form); otherwise the probability form. Never guessed from class sizes.
+    labels : list of str, optional
+        Label names (default from the inputs' ``labels``, else ``"0" .. "K-1"``).
+    """
+    from causalcost.pricing.general import general_bound, is_table
+    from causalcost.pricing.inputs import check_costs, check_counts, check_labels
+    from causalcost.pricing.monotonicity import require_monotone
+    from causalcost.pricing.views import (
+        binary_confusion,
+        binary_costs,
+        binary_rates,
+        matrix_of,
+    )
+
+    assumption = assumption or "none"
+    _check_assumption(assumption)
+    if candidate is None:
+        raise InputTypeError("bound needs the candidate's K x K confusion N[c, j] (model=)")
+    names = _labels_of(labels, forced, candidate, costs, kinds)
+    n = check_counts("model", _aligned(candidate, names, "model"), 2)
+    k = n.shape[0]
+    cost_arr = check_costs(1 - np.eye(k) if costs is None else _aligned(costs, names, "costs"), k)
+    names = check_labels(names if names is not None or k > 2 else ("P", "N"), k)
+    if assumption == "monotone" and forced is not None and is_table(forced):
+        require_monotone(forced, cost_arr)
+    if kinds is not None and k == 2:  # the K = 2 view of response vectors: the four kinds
+        from causalcost.pricing.responses import read_kinds
+
+        read = read_kinds(kinds, 2, labels)
+        b = bound(kinds=read.binary_frame(), model=binary_confusion(n),
+                  costs=binary_costs(cost_arr), assumption=assumption)
+        return replace(b, labels=read.labels)
+    if k > 2 or kinds is not None:
+        return general_bound(forced if is_table(forced) else matrix_of(forced), n, cost_arr,
+                             kinds=kinds, assumption=assumption,
+                             same_instances=bool(same_instances),
+                             labels=list(names) if kinds is None or labels is not None else None,
+                             monotonicity=monotonicity)
+    # K = 2: the binary closed forms (fast path), the same numbers as the general route
+    c = binary_costs(cost_arr)
+    model = binary_confusion(n)
+    if is_table(forced):
+        if same_instances:
+            raise InputTypeError("same_instances=True needs forced-run counts, not a table of "
+                                 "rates; pass same_instances=False for the probability form")
+        b = bound_from_rates(binary_rates(table=matrix_of(forced)), model, c,
+                             assumption=assumption, monotonicity=monotonicity)
+    elif same_instances:
+        f = check_counts("forced", matrix_of(forced), 3, 2, integer=True)
+        b = bound(binary_confusion(f[0]), binary_confusion(f[1]), model, c,
+                  assumption=assumption, monotonicity=monotonicity)
+    else:
+        f = check_counts("forced", matrix_of(forced), 3, 2)
+        needed = (bool(n[0].sum() > 0), bool(n[1].sum() > 0))
+        b = bound_from_rates(binary_rates(forced=f, labels=names, needed=needed), model, c,
+                             assumption=assumption, monotonicity=monotonicity)
+    return replace(b, labels=names)
+
+
+def _labels_of(labels: Any, *sources: Any) -> Any:
+    """The labels given, else the first input's ``labels`` (kinds, forced runs, ...)."""
+    if labels is not None:
+        return tuple(map(str, labels)) if not isinstance(labels, str) else labels
+    for source in sources:
+        own = getattr(source, "labels", None)
+        if own is not None:
+            return tuple(map(str, own))
+    return None
+
+
+def _aligned(value: Any, names: Any, what: str) -> Any:
+    """``value`` as a matrix in the order of ``names``, matched by name when it has labels."""
+    from causalcost.pricing.views import matrix_of
+
+    own = getattr(value, "labels", None)
+    matrix = matrix_of(value)
+    if own is None or names is None or tuple(map(str, own)) == tuple(names):
+        return matrix
+    own = tuple(map(str, own))
+    if sorted(own) != sorted(names):
+        raise ValidationError(f"{what} is over labels {list(own)}, the other inputs over "
+                              f"{list(names)}; give every input over the same labels")
+    order = [own.index(name) for name in names]
+    return np.asarray(matrix, dtype=object)[np.ix_(order, order)]

@@ -45,6 +45,7 @@ from causalcost.pricing.closed_forms import (
     _failures_from_counts,
     _rates_of,
     _ratio,
+    class_assumptions,
 )
 from causalcost.pricing.kinds import _forced, _kind_extremes, _read_kinds
 
@@ -53,9 +54,25 @@ __all__ = ["bound_many", "bound_many_from_rates"]
 _MANY_COLUMNS = [f"{case}_{c}" for case in ("worst", "expected", "best") for c in (*CELLS, "cost")]
 
 
+#: Candidates one call prices: the result frame holds 15 float64 columns per row (about 120
+#: bytes), so 5 * 10**7 rows make a 6 GB frame; beyond, split the candidates into batches.
+MAX_ROWS = 5 * 10**7
+
+
+def _check_row_count(models: object) -> None:
+    shape = getattr(models, "shape", None)
+    rows = shape[0] if shape else (len(models) if hasattr(models, "__len__") else 0)
+    if rows > MAX_ROWS:
+        raise ValidationError(
+            f"models has {rows:,} rows, more than bound_many prices at once ({MAX_ROWS:,}: the "
+            f"result frame alone would take {rows * 120 / 1e9:,.0f} GB); split the candidates "
+            "into batches of at most that many rows and concatenate the frames")
+
+
 def _models_array(models: object, integral: bool) -> np.ndarray:
     """``models`` as an (n, 4) float array; refuses bad types, values and, if ``integral``,
     fractional counts or class sizes beyond 2**53."""
+    _check_row_count(models)
     try:
         raw = np.asarray(models)
     except (ValueError, TypeError) as exc:
@@ -153,10 +170,11 @@ def _check_rows(m: np.ndarray, n_p: Any, n_n: Any, what: str) -> None:
             f"{rows.size} row(s) disagree: count every model on the same instances")
 
 
-def bound_many(forced_p: Confusion | None = None, forced_n: Confusion | None = None,
-               models: Any = None, costs: CostMatrix = _UNIT, *, kinds: Any = None,
-               assumption: str | None = None,
-               monotonicity: object | None = None) -> pd.DataFrame:
+def bound_many(forced_p: Any = None, forced_n: Any = None,
+               models: Any = None, costs: Any = _UNIT, *, kinds: Any = None,
+               assumption: str | None = None, monotonicity: object | None = None,
+               same_instances: bool | None = None,
+               labels: list[str] | None = None) -> pd.DataFrame:
     """:func:`bound` for many candidates at once, fully vectorised (count or kinds form).
 
     Parameters
@@ -197,9 +215,20 @@ def bound_many(forced_p: Confusion | None = None, forced_n: Confusion | None = N
     ...                 [[50, 50, 0, 0], [100, 0, 0, 0], [0, 100, 0, 0]])
     >>> df["worst_cost"].tolist(), df["expected_cost"].tolist(), df["best_cost"].tolist()
     ([100.0, 50.0, 100.0], [75.0, 50.0, 100.0], [50.0, 50.0, 100.0])
+
+    K labels: ``bound_many(forced, candidates, costs)`` with forced runs ``F[j, c, s]`` (or a
+    table), candidates of shape (n, K, K) and costs ``C[c, s]`` (keywords ``assumption``,
+    ``same_instances``, ``labels`` as in :func:`~causalcost.bound`); see
+    :mod:`~causalcost.pricing.many_general`. K = 2 gives the binary frame above.
     """
     if assumption is not None:
         _check_assumption(assumption)
+    if kinds is None and forced_p is not None and not isinstance(forced_p, Confusion):
+        candidates = forced_n if forced_n is not None else models
+        matrix = models if forced_n is not None and models is not None else costs
+        return _many_general(forced_p, candidates, matrix, assumption=assumption,
+                             same_instances=same_instances, labels=labels,
+                             monotonicity=monotonicity)
     if kinds is not None:
         if forced_p is not None or forced_n is not None:
             raise InputTypeError("give either the forced runs (forced_p and forced_n) or kinds=, "
@@ -212,23 +241,25 @@ def bound_many(forced_p: Confusion | None = None, forced_n: Confusion | None = N
     assumption = assumption or "monotone"
     _check_monotonicity(monotonicity, assumption)
     _check_type("costs", costs, CostMatrix)
-    fails = _failures_from_counts(forced_p, forced_n, None, assumption)
+    on_p, on_n = class_assumptions(costs, assumption)
+    fails = _failures_from_counts(forced_p, forced_n, None, (on_p, on_n))
     m = _models_array(models, integral=True)
     n_p, n_n = forced_p.positives, forced_p.negatives
     _check_rows(m, n_p, n_n, "forced_p and forced_n")
     rates = (_ratio(fails[0], n_p), _ratio(fails[1], n_p), _ratio(fails[3], n_n),
              _ratio(fails[2], n_n))
     tp, fn, fp, tn = m.T
-    wp, bp = _extremes(fails[0], fails[1], tp, fn, assumption)
-    wn, bn = _extremes(fails[2], fails[3], tn, fp, assumption)
+    wp, bp = _extremes(fails[0], fails[1], tp, fn, on_p)
+    wn, bn = _extremes(fails[2], fails[3], tn, fp, on_n)
     return _many((wp, bp, wn, bn), rates, m, costs)
 
 
 def _many_from_kinds(kinds: object, models: Any, costs: CostMatrix,
                      assumption: str | None) -> pd.DataFrame:
     counts = _read_kinds(kinds)
-    right_only = counts["P"][3] + counts["N"][3]
-    if assumption == "monotone" and right_only:
+    on_p, on_n = class_assumptions(costs, assumption or "none")
+    right_only = counts["P"][3] * (on_p == "monotone") + counts["N"][3] * (on_n == "monotone")
+    if right_only:
         raise MonotonicityError(
             f"the kinds hold {right_only} right_only instance(s), so the system is not monotone "
             "in the slot; the kinds bound needs no assumption: drop assumption=")
@@ -263,11 +294,54 @@ def bound_many_from_rates(rates: ErrorRates | InterventionalTable, models: np.nd
     _check_assumption(assumption)
     _check_monotonicity(monotonicity, assumption, rates)
     _check_type("costs", costs, CostMatrix)
-    r = _rates_of(rates, assumption)
+    on_p, on_n = class_assumptions(costs, assumption)
+    r = _rates_of(rates, (on_p, on_n))
     m = _models_array(models, integral=False)
     tp, fn, fp, tn = m.T
     n_p, n_n = tp + fn, fp + tn
-    wp, bp = _extremes(r.fn_forced_p * n_p, r.fn_forced_n * n_p, tp, fn, assumption)
-    wn, bn = _extremes(r.fp_forced_n * n_n, r.fp_forced_p * n_n, tn, fp, assumption)
+    wp, bp = _extremes(r.fn_forced_p * n_p, r.fn_forced_n * n_p, tp, fn, on_p)
+    wn, bn = _extremes(r.fp_forced_n * n_n, r.fp_forced_p * n_n, tn, fp, on_n)
     return _many((wp, bp, wn, bn), (r.fn_forced_p, r.fn_forced_n, r.fp_forced_p, r.fp_forced_n),
                  m, costs)
+
+
+def _many_general(forced: Any, candidates: Any, costs: Any, *, assumption: str | None,
+                  same_instances: bool | None, labels: list[str] | None,
+                  monotonicity: object | None) -> pd.DataFrame:
+    """:func:`bound_many` for K-label arrays; the binary vectorised forms for K = 2."""
+    from causalcost.pricing.general import _check_monotonicity as check_k
+    from causalcost.pricing.general import is_table
+    from causalcost.pricing.inputs import check_costs, check_counts
+    from causalcost.pricing.many_general import general_bound_many
+    from causalcost.pricing.monotonicity import require_monotone
+    from causalcost.pricing.views import binary_costs, binary_rates, matrix_of
+
+    assumption = assumption or "none"
+    if candidates is None:
+        raise InputTypeError("bound_many needs the candidates (an array of shape (n, K, K))")
+    _check_row_count(candidates)
+    cost_arg = None if costs is _UNIT else matrix_of(costs)
+    if assumption == "monotone":
+        check_k(monotonicity)
+        if is_table(forced):
+            require_monotone(forced, cost_arg)
+    n = np.asarray(matrix_of(candidates))
+    k = n.shape[-1] if n.ndim == 3 else 0
+    if k != 2:
+        return general_bound_many(forced if is_table(forced) else matrix_of(forced), n, cost_arg,
+                                  assumption=assumption, same_instances=bool(same_instances),
+                                  labels=labels)
+    c = binary_costs(check_costs(1 - np.eye(2) if cost_arg is None else cost_arg, 2))
+    models = n.reshape(-1, 4)  # rows [[tp, fn], [fp, tn]] -> tp, fn, fp, tn
+    if is_table(forced):
+        return bound_many_from_rates(binary_rates(table=matrix_of(forced)), models, c,
+                                     assumption=assumption)
+    f = check_counts("forced", matrix_of(forced), 3, 2, integer=bool(same_instances))
+    if same_instances:
+        from causalcost.pricing.views import binary_confusion
+
+        return bound_many(binary_confusion(f[0]), binary_confusion(f[1]), models, c,
+                          assumption=assumption)
+    needed = (bool((n[:, 0].sum(axis=1) > 0).any()), bool((n[:, 1].sum(axis=1) > 0).any()))
+    return bound_many_from_rates(binary_rates(forced=f, needed=needed), models, c,
+                                 assumption=assumption)

@@ -47,6 +47,29 @@ def _extremes_exact(fc: Any, fw: Any, nc: Any, nw: Any, assumption: str) -> tupl
     return min(fc, nc) + min(fw, nw), max(0, fc - nw) + max(0, fw - nc)
 
 
+def class_assumptions(costs: CostMatrix, assumption: str) -> tuple[str, str]:
+    """The assumption each class (P, N) rests on: the one monotone rule, per cost.
+
+    ``"monotone"`` says ``C[c, r(c)] <= C[c, r(j)]`` per instance
+    (:mod:`~causalcost.pricing.monotonicity`); for K = 2 that is "no ``right_only``
+    instance" in a class whose mistake costs more than its hit, and nothing at all in a class
+    whose mistake costs what its hit costs: that class takes the assumption-free extremes.
+
+    >>> class_assumptions(CostMatrix(fn=5, fp=1), "monotone")
+    ('monotone', 'monotone')
+    >>> class_assumptions(CostMatrix(fn=0, fp=1), "monotone")
+    ('none', 'monotone')
+    """
+    if assumption != "monotone":
+        return assumption, assumption
+    return ("monotone" if costs.fn > costs.tp else "none",
+            "monotone" if costs.fp > costs.tn else "none")
+
+
+def _pair(assumption: str | tuple[str, str]) -> tuple[str, str]:
+    return (assumption, assumption) if isinstance(assumption, str) else assumption
+
+
 def _ratio(a: float, n: float) -> float:
     return min(1.0, a / n) if n > 0 else 0.0
 
@@ -97,8 +120,10 @@ def _monotone_message(cls: str, fc: str, fw: str, vc: float, vw: float) -> str:
 
 
 def _failures_from_counts(forced_p: Confusion, forced_n: Confusion, model: Confusion | None,
-                          assumption: str) -> tuple[int, int, int, int]:
-    """Check the count form; return ``(F_P(P), F_P(N), F_N(N), F_N(P))`` as exact ints."""
+                          assumption: str | tuple[str, str]) -> tuple[int, int, int, int]:
+    """Check the count form; return ``(F_P(P), F_P(N), F_N(N), F_N(P))`` as exact ints.
+
+    ``assumption`` is one for both classes or a pair (P, N) from :func:`class_assumptions`."""
     named = [("forced_p", forced_p), ("forced_n", forced_n)]
     if model is not None:
         named.append(("model", model))
@@ -115,25 +140,26 @@ def _failures_from_counts(forced_p: Confusion, forced_n: Confusion, model: Confu
         raise InfeasibleInputError(
             f"class totals disagree: {totals}; the forced runs and the model must be counted on "
             "the same instances")
-    if assumption == "monotone":
-        if forced_p.fn > forced_n.fn:
-            raise InfeasibleInputError(
-                _monotone_message("positives", "F_P(P)", "F_P(N)", forced_p.fn, forced_n.fn))
-        if forced_n.fp > forced_p.fp:
-            raise InfeasibleInputError(
-                _monotone_message("negatives", "F_N(N)", "F_N(P)", forced_n.fp, forced_p.fp))
+    on_p, on_n = _pair(assumption)
+    if on_p == "monotone" and forced_p.fn > forced_n.fn:
+        raise InfeasibleInputError(
+            _monotone_message("positives", "F_P(P)", "F_P(N)", forced_p.fn, forced_n.fn))
+    if on_n == "monotone" and forced_n.fp > forced_p.fp:
+        raise InfeasibleInputError(
+            _monotone_message("negatives", "F_N(N)", "F_N(P)", forced_n.fp, forced_p.fp))
     return tuple(int(v) for v in (forced_p.fn, forced_n.fn, forced_n.fp, forced_p.fp))
 
 
-def _rates_of(rates: ErrorRates | InterventionalTable, assumption: str) -> ErrorRates:
+def _rates_of(rates: ErrorRates | InterventionalTable,
+              assumption: str | tuple[str, str]) -> ErrorRates:
     if isinstance(rates, InterventionalTable):
         rates = rates.error_rates
     _check_type("rates", rates, ErrorRates)
-    if assumption == "monotone":
-        if rates.fn_forced_p > rates.fn_forced_n:
-            raise InfeasibleInputError(_monotone_message(
-                "positives", "e_P(P)", "e_P(N)", rates.fn_forced_p, rates.fn_forced_n))
-        if rates.fp_forced_n > rates.fp_forced_p:
-            raise InfeasibleInputError(_monotone_message(
-                "negatives", "e_N(N)", "e_N(P)", rates.fp_forced_n, rates.fp_forced_p))
+    on_p, on_n = _pair(assumption)
+    if on_p == "monotone" and rates.fn_forced_p > rates.fn_forced_n:
+        raise InfeasibleInputError(_monotone_message(
+            "positives", "e_P(P)", "e_P(N)", rates.fn_forced_p, rates.fn_forced_n))
+    if on_n == "monotone" and rates.fp_forced_n > rates.fp_forced_p:
+        raise InfeasibleInputError(_monotone_message(
+            "negatives", "e_N(N)", "e_N(P)", rates.fp_forced_n, rates.fp_forced_p))
     return rates

@@ -147,6 +147,31 @@ class ModelCostMatrix(_Cells):
         return html_table(self.to_frame(), caption=f"Model cost matrix, {label}")
 
 
+def _is_label_table(rates: object) -> bool:
+    """A K-label table ``T[c, j, s]`` (an object with ``probabilities`` or a 3-D array)."""
+    if isinstance(rates, ErrorRates) or type(rates).__name__ == "InterventionalTable":
+        return False
+    return hasattr(rates, "probabilities") or getattr(rates, "ndim", 0) == 3 or (
+        isinstance(rates, (list, tuple)) and len(rates) > 0 and isinstance(rates[0], (
+            list, tuple)) and len(rates[0]) > 0 and isinstance(rates[0][0], (list, tuple)))
+
+
+def _label_costs(table: object, costs: object, kind: str) -> Any:
+    """Cost function 1 or 2 of a K-label table: the binary ModelCostMatrix for K = 2,
+    else a :class:`~causalcost.pricing.model_costs.LabelCostMatrix`."""
+    from causalcost.pricing.inputs import as_table_array, check_costs
+    from causalcost.pricing.model_costs import label_cost_matrix
+    from causalcost.pricing.views import binary_costs, binary_rates, matrix_of
+
+    t = as_table_array(table)
+    if t.shape[0] == 2:
+        c = binary_costs(check_costs(matrix_of(costs), 2))
+        rates = binary_rates(table=t)
+        fn = expected_cost_matrix if kind == "expected" else error_transition_matrix
+        return fn(rates, c)
+    return label_cost_matrix(table, matrix_of(costs), kind)
+
+
 def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
     if not isinstance(rates, ErrorRates):
         raise InputTypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
@@ -169,15 +194,18 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
 
     Parameters
     ----------
-    rates : ErrorRates
-        The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)``.
+    rates : ErrorRates, or a K-label table
+        The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)``; or, for any
+        K, a table ``T[c, j, s]`` (array or table object) with ``costs`` a (K, K) matrix:
+        ``M1[c, j] = sum_s T[c, j, s] C[c, s]``.
     costs : CostMatrix
         The system's cost matrix.
 
     Returns
     -------
     ModelCostMatrix
-        ``kind="expected"``; e.g. ``tp = e_P(P) c_FN + (1 - e_P(P)) c_TP``.
+        ``kind="expected"``; e.g. ``tp = e_P(P) c_FN + (1 - e_P(P)) c_TP``. For a table with
+        K > 2 labels a :class:`~causalcost.pricing.model_costs.LabelCostMatrix`.
 
     Examples
     --------
@@ -187,6 +215,8 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
     >>> expected_cost_matrix(rates, CostMatrix(fn=5, fp=1))
     ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
     """
+    if _is_label_table(rates):
+        return _label_costs(rates, costs, "expected")
     _check_inputs(rates, costs)
     r, c = rates, costs
     return _model_costs((
@@ -223,6 +253,8 @@ def error_transition_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMa
     >>> error_transition_matrix(rates, CostMatrix(fn=5, fp=1))
     ModelCostMatrix(tp=0, fn=3.75, fp=0.5, tn=0, kind='transition')
     """
+    if _is_label_table(rates):
+        return _label_costs(rates, costs, "transition")
     _check_inputs(rates, costs)
     r, c = rates, costs
     return _model_costs((

@@ -102,18 +102,24 @@ def _limit_count(n2_p: Any, n2_n: Any) -> Any:
 
 
 def high_confidence_bound(
-    forced_p: Confusion,
-    forced_n: Confusion,
-    model: Confusion,
-    costs: CostMatrix = _UNIT,
+    forced_p: Any,
+    forced_n: Any,
+    model: Any = None,
+    costs: Any = _UNIT,
     *,
     confidence: float = 0.95,
     method: str = "conditional",
-    assumption: str = "monotone",
+    assumption: str | None = None,
     monotonicity: object | None = None,
     side: str = "worst",
+    labels: list[str] | None = None,
 ) -> Bound:
     """Worst (or best) case that holds on the candidate's own instances with a stated probability.
+
+    Any K: ``high_confidence_bound(forced, candidate, costs)`` with stage-1 forced-run counts
+    ``F[j, c, s]`` and the candidate's ``N[c, j]`` (arrays, rows the true class) gives the
+    assumption-free worst case of :mod:`~causalcost.pricing.high_confidence_general` (for
+    K = 2 the binary one below with ``assumption="none"``, the same limits).
 
     Parameters
     ----------
@@ -168,6 +174,10 @@ def high_confidence_bound(
     >>> plain.best_cost, low.best_cost   # the mirror: a lower limit, never above the plain one
     (25.0, 19.0)
     """
+    if not isinstance(forced_p, Confusion):  # K labels: forced runs, candidate, costs
+        return _general_high_confidence(forced_p, forced_n, model, costs, confidence, method,
+                                        assumption, side, labels)
+    assumption = assumption or "monotone"
     for name, value in (("forced_p", forced_p), ("forced_n", forced_n)):
         _check_type(name, value, Confusion)
         if value.total > EXACT_LIMIT:
@@ -364,3 +374,30 @@ def _vector_limit(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: np.ndarray
         rows = alpha == a
         out[rows] = binomial_prediction_limit(k[rows], n[rows], m[rows], 1 - a, method)
     return out
+
+
+def _general_high_confidence(forced: Any, candidate: Any, costs: Any, unit: Any,
+                             confidence: float, method: str, assumption: str | None,
+                             side: str, labels: list[str] | None) -> Bound:
+    """:func:`high_confidence_bound` for K-label arrays (assumption-free, worst side)."""
+    from causalcost.pricing.high_confidence_general import general_high_confidence_bound
+    from causalcost.pricing.inputs import check_costs, check_counts
+    from causalcost.pricing.views import binary_confusion, binary_costs, matrix_of
+
+    if assumption not in (None, "none") or side != "worst":
+        raise ValidationError("for K-label forced runs the high-confidence bound is the "
+                              "assumption-free worst case: drop assumption= and side=")
+    if costs is None or costs is _UNIT:
+        costs = unit if unit is not _UNIT else None
+    f = check_counts("forced", matrix_of(forced), 3, integer=True)
+    k = f.shape[0]
+    if k > 2:
+        return general_high_confidence_bound(f, matrix_of(candidate), costs=None if costs is None
+                                             else matrix_of(costs), confidence=confidence,
+                                             method=method, labels=labels)
+    n = check_counts("model", matrix_of(candidate), 2, 2, integer=True)
+    c = binary_costs(check_costs(1 - np.eye(2) if costs is None else matrix_of(costs), 2))
+    b = high_confidence_bound(binary_confusion(f[0]), binary_confusion(f[1]),
+                              binary_confusion(n), c, confidence=confidence, method=method,
+                              assumption="none")
+    return replace(b, labels=tuple(labels) if labels is not None else ("P", "N"))

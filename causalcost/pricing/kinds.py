@@ -50,15 +50,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import CLASSES, Confusion, _as_count, _show
+from causalcost.confusion import CLASSES, Confusion
 from causalcost.confusion import format_number as _fmt
-from causalcost.errors import CountError, InfeasibleInputError, InputTypeError, ValidationError
-from causalcost.pricing.witness import KINDS, ClassWitness
+from causalcost.errors import InfeasibleInputError, InputTypeError, ValidationError
+from causalcost.pricing.witness import KINDS, ClassWitness, KindCounts, _read_kinds
 
 __all__ = ["count_kinds", "forced_from_kinds", "kinds_frame"]
 
-#: Kind counts of one class: (never, wrong_only, always, right_only).
-KindCounts = tuple[int, int, int, int]
 
 
 def kinds_frame(positives: Mapping[str, int], negatives: Mapping[str, int]) -> pd.DataFrame:
@@ -81,41 +79,6 @@ def kinds_frame(positives: Mapping[str, int], negatives: Mapping[str, int]) -> p
     frame.index.name = "class"
     _read_kinds(frame)  # validates the counts
     return frame
-
-
-def _read_kinds(kinds: object) -> dict[str, KindCounts]:
-    """Validated kind counts per class from a DataFrame (or a mapping class -> kind -> count)."""
-    if isinstance(kinds, Mapping):
-        kinds = pd.DataFrame.from_dict(dict(kinds), orient="index")
-    if not isinstance(kinds, pd.DataFrame):
-        raise InputTypeError(
-            "kinds must be a pandas DataFrame indexed by class 'P', 'N' with columns "
-            f"{', '.join(KINDS)} (see count_kinds), got {type(kinds).__name__}")
-    index, columns = list(kinds.index), list(kinds.columns)
-    if sorted(map(str, index)) != sorted(CLASSES) or len(set(index)) != 2:
-        raise ValidationError(f"kinds must have exactly the rows 'P' and 'N' (one per class), "
-                              f"got {_show(index)}")
-    if len(set(columns)) != len(columns) or set(columns) != set(KINDS):
-        missing = [k for k in KINDS if k not in columns]
-        unknown = sorted(map(str, set(columns) - set(KINDS)))
-        raise ValidationError(
-            f"kinds must have exactly the columns {', '.join(KINDS)}"
-            + (f"; missing {missing}" if missing else "")
-            + (f"; unknown {unknown}" if unknown else "")
-            + ("; a column is repeated" if len(set(columns)) != len(columns) else ""))
-    out = {}
-    for cls in CLASSES:
-        counts = []
-        for kind in KINDS:
-            value = kinds.at[cls, kind]
-            value = value.item() if isinstance(value, np.generic) else value
-            value = _as_count(f"kinds[{cls!r}, {kind!r}]", value, CountError)
-            if value < 0 or not float(value).is_integer():
-                raise CountError(f"kinds[{cls!r}, {kind!r}] must be an integer count >= 0, got "
-                                 f"{_fmt(value)}")
-            counts.append(int(value))
-        out[cls] = tuple(counts)
-    return out  # type: ignore[return-value]
 
 
 def forced_from_kinds(kinds: pd.DataFrame | Mapping[str, Any]) -> tuple[Confusion, Confusion]:
@@ -153,8 +116,15 @@ def _forced(counts: dict[str, KindCounts]) -> tuple[Confusion, Confusion]:
 
 
 def count_kinds(y_true: Iterable[Any], system_forced_p: Iterable[Any],
-                system_forced_n: Iterable[Any], positive: Any = 1) -> pd.DataFrame:
+                system_forced_n: Iterable[Any] | None = None, positive: Any = 1, *,
+                labels: Any = None) -> Any:
     """Count the instance kinds from the system's predictions with the slot forced to P and N.
+
+    For K labels give ``labels=`` and, instead of the two forced predictions, the outputs
+    ``outputs[i][j]`` (label indices) with the slot forced to each label ``j``:
+    ``count_kinds(true, outputs, labels=[...])`` returns a
+    :class:`~causalcost.pricing.responses.Kinds` of response vectors (whose K = 2 view,
+    :meth:`~causalcost.pricing.responses.Kinds.binary_frame`, is this frame).
 
     Parameters
     ----------
@@ -179,6 +149,16 @@ def count_kinds(y_true: Iterable[Any], system_forced_p: Iterable[Any],
     >>> kinds.loc["P"].tolist(), kinds.loc["N"].tolist()  # never, wrong_only, always, right_only
     ([1, 1, 1, 1], [1, 1, 0, 0])
     """
+    if labels is not None:
+        from causalcost.pricing.responses import count_response_kinds
+
+        if system_forced_n is not None:
+            raise InputTypeError("with labels= give count_kinds(true, outputs, labels=...): "
+                                 "outputs[i][j] is the output with the slot forced to label j")
+        return count_response_kinds(y_true, system_forced_p, labels=labels)  # type: ignore
+    if system_forced_n is None:
+        raise InputTypeError("count_kinds needs system_forced_p and system_forced_n (or, for K "
+                             "labels, the outputs per forced label and labels=)")
     try:
         y = np.asarray(list(y_true))
         s_p = np.asarray(list(system_forced_p))

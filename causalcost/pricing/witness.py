@@ -10,13 +10,14 @@ that the system errors it implies equal the bound it witnesses.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import Confusion, _as_count, _exact, _num, _sum
+from causalcost.confusion import CLASSES, Confusion, _as_count, _exact, _num, _show, _sum
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import html_block, html_table
 from causalcost.errors import CountError, InputTypeError, ValidationError
@@ -305,3 +306,43 @@ def _class_witness(fc: float, fw: float, nc: float, nw: float, assumption: str,
     h = _split(nc, hits_fc, max(0, fw - mistakes_fw))
     m = _split(nw, max(0, fc - hits_fc), mistakes_fw)
     return ClassWitness(**{k: (h[k], m[k]) for k in KINDS})
+
+
+# ------------------------------------------------------------------------------ the kinds frame
+#: Kind counts of one class: (never, wrong_only, always, right_only).
+KindCounts = tuple[int, int, int, int]
+
+
+def _read_kinds(kinds: object) -> dict[str, KindCounts]:
+    """Validated kind counts per class from a DataFrame (or a mapping class -> kind -> count)."""
+    if isinstance(kinds, Mapping):
+        kinds = pd.DataFrame.from_dict(dict(kinds), orient="index")
+    if not isinstance(kinds, pd.DataFrame):
+        raise InputTypeError(
+            "kinds must be a pandas DataFrame indexed by class 'P', 'N' with columns "
+            f"{', '.join(KINDS)} (see count_kinds), got {type(kinds).__name__}")
+    index, columns = list(kinds.index), list(kinds.columns)
+    if sorted(map(str, index)) != sorted(CLASSES) or len(set(index)) != 2:
+        raise ValidationError(f"kinds must have exactly the rows 'P' and 'N' (one per class), "
+                              f"got {_show(index)}")
+    if len(set(columns)) != len(columns) or set(columns) != set(KINDS):
+        missing = [k for k in KINDS if k not in columns]
+        unknown = sorted(map(str, set(columns) - set(KINDS)))
+        raise ValidationError(
+            f"kinds must have exactly the columns {', '.join(KINDS)}"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; unknown {unknown}" if unknown else "")
+            + ("; a column is repeated" if len(set(columns)) != len(columns) else ""))
+    out = {}
+    for cls in CLASSES:
+        counts = []
+        for kind in KINDS:
+            value = kinds.at[cls, kind]
+            value = value.item() if isinstance(value, np.generic) else value
+            value = _as_count(f"kinds[{cls!r}, {kind!r}]", value, CountError)
+            if value < 0 or not float(value).is_integer():
+                raise CountError(f"kinds[{cls!r}, {kind!r}] must be an integer count >= 0, got "
+                                 f"{_fmt(value)}")
+            counts.append(int(value))
+        out[cls] = tuple(counts)
+    return out  # type: ignore[return-value]

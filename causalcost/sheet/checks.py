@@ -362,9 +362,8 @@ def check_labelled(s: Any) -> dict[str, Any]:
     :class:`~causalcost.errors.MonotonicityError` naming what disagrees.
     """
     from causalcost.errors import MonotonicityError
-    from causalcost.pricing.multiclass_costs import as_table_array
-    from causalcost.pricing.multiclass_inputs import check_costs, check_counts, check_labels
-    from causalcost.pricing.multiclass_kinds import read_multiclass_kinds
+    from causalcost.pricing.inputs import as_table_array, check_costs, check_counts, check_labels
+    from causalcost.pricing.responses import read_kinds
 
     labels = check_labels(s.labels, len(s.labels))
     k = len(labels)
@@ -387,7 +386,7 @@ def check_labelled(s: Any) -> dict[str, Any]:
             raise ValidationError("the table differs from the rates of the forced runs")
     kinds = None
     if s.kinds is not None:
-        kinds = read_multiclass_kinds(s.kinds, k, labels)
+        kinds = read_kinds(s.kinds, k, labels)
         if forced is None or not np.array_equal(
                 np.asarray(kinds.forced().tolist(), dtype=np.int64), forced):
             raise ValidationError("the kinds must imply the sheet's forced runs (they are "

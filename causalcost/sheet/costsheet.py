@@ -310,9 +310,9 @@ class CostSheet:
         return self._cost_matrices().m2
 
     def _cost_matrices(self) -> Any:
-        from causalcost.pricing.multiclass_costs import multiclass_cost_matrix
+        from causalcost.pricing.model_costs import model_cost_matrices
 
-        return multiclass_cost_matrix(self.table, self.costs, list(self.label_names))
+        return model_cost_matrices(self.table, self.costs, list(self.label_names))
 
     @property
     def class_sizes(self) -> np.ndarray | None:

@@ -340,7 +340,7 @@ def derive_labelled_sheet(
     ('counts', [2, 2, 2], 'none')
     """
     from causalcost.data.runs import ForcedRuns, cost_array
-    from causalcost.pricing.multiclass_costs import as_table_array
+    from causalcost.pricing.inputs import as_table_array
 
     _check_assumption(assumption)
     prov: dict[str, Any] = {}
@@ -664,7 +664,7 @@ def _labelled_from_network(system: Any, costs: Any, source: dict[str, Any], *, m
     """:func:`sheet_from_network` for a K-label system (its file already read)."""
     from causalcost.data.runs import cost_array
     from causalcost.inference.query import interventional_table
-    from causalcost.pricing.multiclass_monotonicity import check_multiclass_monotonicity
+    from causalcost.pricing.monotonicity import check_monotonicity
 
     if provenance is not None:
         source = dict(provenance)
@@ -675,7 +675,7 @@ def _labelled_from_network(system: Any, costs: Any, source: dict[str, Any], *, m
     evidence: Any = None
     if check:
         try:
-            evidence = check_multiclass_monotonicity(system, matrix, slot)
+            evidence = check_monotonicity(system, matrix, slot)
         except CausalCostError as exc:
             if assumption == "monotone":
                 raise MonotonicityError(

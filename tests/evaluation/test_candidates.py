@@ -145,12 +145,12 @@ def test_multiclass_confusion_is_a_warning_alias() -> None:
         old = cc.multiclass_confusion((y, p), ["a", "b"])
     np.testing.assert_array_equal(old, as_confusion((y, p), labels=["a", "b"]).to_numpy())
     # evaluating a K-label sheet does not go through the deprecated name
-    from causalcost.sheet.multiclass_sheet import multiclass_sheet
+    from causalcost.sheet.derivation import derive_labelled_sheet
 
     t = np.zeros((3, 3, 3))
     for j in range(3):
         t[:, j, j] = 1.0
-    sheet = multiclass_sheet(t, [[0, 1, 1], [1, 0, 1], [5, 5, 0]], slot="m",
+    sheet = derive_labelled_sheet(t, [[0, 1, 1], [1, 0, 1], [5, 5, 0]], slot="m",
                              labels=["a", "b", "c"], created="2026-01-01T00:00:00+00:00")
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)

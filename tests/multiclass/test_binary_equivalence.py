@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 import causalcost as cc
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.inference.table import ErrorRates
+from causalcost.pricing.bound_result import Bound
 from causalcost.pricing.bounds import bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
+from causalcost.pricing.general import general_bound
 from causalcost.pricing.kinds import KINDS, kinds_frame
 
 #: Binary kind -> response vector (output forced to P, output forced to N) per class.
@@ -31,15 +33,15 @@ def m2(c: Confusion) -> list[list[float]]:
 
 
 def k2(forced_p: Confusion, forced_n: Confusion, model: Confusion, costs: CostMatrix,
-       **kw: object) -> cc.MulticlassBound:
+       **kw: object) -> Bound:
     forced = np.array([m2(forced_p), m2(forced_n)], dtype=object)
     forced = np.vectorize(int, otypes=[object])(forced)
     model_arr = np.vectorize(int, otypes=[object])(np.array(m2(model), dtype=object))
-    return cc.multiclass_bound(forced, model_arr, np.array(m2(costs), dtype=float),
+    return general_bound(forced, model_arr, np.array(m2(costs), dtype=float),
                                same_instances=True, **kw)
 
 
-def assert_same(b: object, m: cc.MulticlassBound, costs: CostMatrix) -> None:
+def assert_same(b: object, m: Bound, costs: CostMatrix) -> None:
     assert m.worst_cost == pytest.approx(b.worst_cost, rel=1e-12, abs=1e-12)
     assert m.best_cost == pytest.approx(b.best_cost, rel=1e-12, abs=1e-12)
     assert m.expected_cost == pytest.approx(b.expected_cost, rel=1e-12, abs=1e-12)
@@ -118,7 +120,7 @@ def test_kinds_form_equals_binary_kinds_bound(counts: list[int], hit_p: int, hit
     b = bound(kinds=kinds_frame(pos, neg), model=model, costs=costs)
     kinds = {(c, VECTOR[c][kind]): n for c, table in ((0, pos), (1, neg))
              for kind, n in table.items() if n}
-    m = cc.multiclass_bound(model=np.array(m2(model), dtype=int).tolist(), costs=m2(costs),
+    m = general_bound(model=np.array(m2(model), dtype=int).tolist(), costs=m2(costs),
                             kinds=kinds)
     assert m.worst_cost == pytest.approx(b.worst_cost, rel=1e-12, abs=1e-12)
     assert m.best_cost == pytest.approx(b.best_cost, rel=1e-12, abs=1e-12)
@@ -145,7 +147,7 @@ def test_probability_form_equals_bound_from_rates(assumption: str, a: float, b_:
     t[1, 0] = [c, 1 - c]
     t[1, 1] = [d, 1 - d]
     table = cc.MulticlassTable(("P", "N"), "slot", "exact", t)
-    m = cc.multiclass_bound(table, m2(model), m2(costs), assumption=assumption)
+    m = general_bound(table, m2(model), m2(costs), assumption=assumption)
     scale = 1 + abs(ref.worst_cost)
     # the monotone probability form is a linear program solved by HiGHS in floating point
     # (primal feasibility tolerance 1e-7 on the masses); the closed form is exact

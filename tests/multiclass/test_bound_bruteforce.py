@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import causalcost as cc
-from causalcost.pricing.multiclass import _free_class
-from causalcost.pricing.multiclass_programs import transport_class, transport_relaxation
+from causalcost.pricing.general import _free_class
+from causalcost.pricing.programs import transport_class, transport_relaxation
 
 K = 3
 VECTORS = list(itertools.product(range(K), repeat=K))

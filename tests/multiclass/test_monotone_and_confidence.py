@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import causalcost as cc
-from causalcost.pricing.multiclass_programs import transport_class
+from causalcost.pricing.programs import transport_class
 
 
 def small_system(seed: int, fusion: str, opts: dict, k: int = 3, n: int = 4,

@@ -17,7 +17,6 @@ models for K in {2, 3, 4}:
 from __future__ import annotations
 
 import itertools
-import warnings
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -305,10 +304,6 @@ def test_the_deprecated_alias_warns_and_builds_the_same_rule() -> None:
         old = cc.multiclass_fusioner("k_of_n", labels=LABELS[3], models=["a", "b"],
                                      label="ok", k=1)
     assert old == make_fusioner("k_of_n", ["a", "b"], labels=LABELS[3], label="ok", k=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        from causalcost.network.multiclass_fusioners import MulticlassFusioner
-    assert MulticlassFusioner is cc.Fusioner
 
 
 @pytest.mark.parametrize(("rule", "options", "error", "words"), [

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import causalcost as cc
 from causalcost.confusion import CELLS, parse_cells
 from causalcost.errors import CausalCostError, OverflowInputError
+from causalcost.pricing.closed_forms import class_assumptions
 from causalcost.pricing.kinds import count_kinds, forced_from_kinds
 from causalcost.pricing.witness import ClassWitness, Witness
 
@@ -476,7 +477,11 @@ def test_bound_from_rates(rates: Any, model: Any, costs: Any, assumption: Any) -
     if not typed:
         assert err is not None
         return
-    if assumption == "monotone" and not rates.is_monotone:
+    # the one monotone rule, per cost: it constrains a class only where a mistake costs more
+    # than a hit (C[c, r(c)] <= C[c, r(j)] per instance)
+    on_p, on_n = class_assumptions(costs, assumption)
+    if ((on_p == "monotone" and rates.fn_forced_p > rates.fn_forced_n)
+            or (on_n == "monotone" and rates.fp_forced_n > rates.fp_forced_p)):
         assert isinstance(err, cc.InfeasibleInputError)
         return
     if b is None:  # only a cost beyond float64 may be refused
@@ -485,11 +490,11 @@ def test_bound_from_rates(rates: Any, model: Any, costs: Any, assumption: Any) -
     assert_finite(b.to_dict())
     n_p, n_n = Fraction(model.positives), Fraction(model.negatives)
     r = rates
-    for got, fc, fw, nc, nw in (
-            (b.worst.fn, r.fn_forced_p * n_p, r.fn_forced_n * n_p, model.tp, model.fn),
-            (b.worst.fp, r.fp_forced_n * n_n, r.fp_forced_p * n_n, model.tn, model.fp)):
+    for got, fc, fw, nc, nw, on in (
+            (b.worst.fn, r.fn_forced_p * n_p, r.fn_forced_n * n_p, model.tp, model.fn, on_p),
+            (b.worst.fp, r.fp_forced_n * n_n, r.fp_forced_p * n_n, model.tn, model.fp, on_n)):
         fc, fw, nc, nw = (Fraction(v) for v in (fc, fw, nc, nw))
-        worst = min(fw, fc + nw) if assumption == "monotone" else min(fc, nc) + min(fw, nw)
+        worst = min(fw, fc + nw) if on == "monotone" else min(fc, nc) + min(fw, nw)
         assert float(got) == pytest.approx(float(worst), rel=1e-9, abs=1e-6)
 
 

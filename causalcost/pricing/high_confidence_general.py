@@ -1,4 +1,4 @@
-"""A K-label worst case that holds on new instances with a stated probability (MULTICLASS.md).
+"""A worst case for K labels that holds on new instances with a stated probability.
 
 Stage 1: the forced runs ``F[j, c, s]``, counted on ``n1_c`` instances of class ``c``.
 Stage 2: the candidate's confusion ``N[c, j]`` on ``n2_c = sum_j N[c, j]`` other instances.
@@ -22,12 +22,12 @@ from dataclasses import replace
 import numpy as np
 
 from causalcost.errors import ValidationError
-from causalcost.pricing.multiclass import multiclass_bound
-from causalcost.pricing.multiclass_inputs import check_costs, check_counts, check_labels
-from causalcost.pricing.multiclass_result import MulticlassBound
+from causalcost.pricing.bound_result import Bound
+from causalcost.pricing.general import general_bound
+from causalcost.pricing.inputs import check_costs, check_counts, check_labels
 from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
 
-__all__ = ["multiclass_high_confidence_bound"]
+__all__ = ["general_high_confidence_bound"]
 
 
 def _dearest(stage1: np.ndarray, n1: int, n2: int, cost_row: np.ndarray, alpha: float,
@@ -47,9 +47,9 @@ def _dearest(stage1: np.ndarray, n1: int, n2: int, cost_row: np.ndarray, alpha: 
     return out
 
 
-def multiclass_high_confidence_bound(forced: object, model: object, costs: object = None, *,
-                                     confidence: float = 0.95, method: str = "conditional",
-                                     labels: list[str] | None = None) -> MulticlassBound:
+def general_high_confidence_bound(forced: object, model: object, costs: object = None, *,
+                                  confidence: float = 0.95, method: str = "conditional",
+                                  labels: list[str] | None = None) -> Bound:
     """Worst case on the candidate's own (stage-2) instances with probability ``confidence``.
 
     Parameters
@@ -67,7 +67,7 @@ def multiclass_high_confidence_bound(forced: object, model: object, costs: objec
 
     Returns
     -------
-    MulticlassBound
+    Bound
         ``form="high-confidence"``, ``assumption="none"``; ``best`` and ``expected`` are the
         plug-in ones (probability form), ``worst`` the high-confidence worst case.
 
@@ -85,8 +85,8 @@ def multiclass_high_confidence_bound(forced: object, model: object, costs: objec
     ...     forced[j, :, j] = 18  # the system mostly repeats the slot ...
     ...     forced[j, :, (j + 1) % 3] = 2  # ... and sometimes not
     >>> model = [[8, 1, 1], [1, 8, 1], [1, 1, 8]]
-    >>> plain = multiclass_bound(forced, model, 1 - np.eye(3))
-    >>> hc = multiclass_high_confidence_bound(forced, model, 1 - np.eye(3))
+    >>> plain = general_bound(forced, model, 1 - np.eye(3))
+    >>> hc = general_high_confidence_bound(forced, model, 1 - np.eye(3))
     >>> plain.worst_cost < hc.worst_cost <= 30
     True
     """
@@ -108,12 +108,12 @@ def multiclass_high_confidence_bound(forced: object, model: object, costs: objec
     n2 = [int(v) for v in n.sum(axis=1)]
     active = [c for c in range(k) if n2[c] > 0]
     alpha = (1 - float(confidence)) / max(1, len(active) * k * (k - 1))
-    plug = multiclass_bound(f, n, c_arr, labels=list(names))
+    plug = general_bound(f, n, c_arr, labels=list(names))
     stage2 = np.zeros((k, k, k), dtype=object)
     stage2[...] = 0
     for c in active:
         for j in range(k):
             stage2[j, c] = _dearest(f[j, c], int(n1[j, c]), n2[c], c_arr[c], alpha, method)
-    hc = multiclass_bound(stage2, n, c_arr, same_instances=True, labels=list(names))
+    hc = general_bound(stage2, n, c_arr, same_instances=True, labels=list(names))
     return replace(plug, worst=hc.worst, worst_cost=hc.worst_cost, form="high-confidence",
                    confidence=float(confidence), method=method)

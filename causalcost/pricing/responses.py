@@ -1,17 +1,17 @@
-"""K-label instance kinds: every instance's response vector, counted per class.
+"""Instance kinds for any K: every instance's response vector, counted per class.
 
 An instance of true class ``c`` has the *response vector* ``r = (r(0), ..., r(K-1))``: the
 system's output when the slot is forced to each label ``j`` (``r(j)`` is a label index). Its
 *kind* is ``(c, r)``. Counting kinds on the candidate's instances (every forced run at hand,
 per instance) makes the worst and best case exact with no assumption: assigning the
 candidate's ``N[c, j]`` predictions of ``j`` to the instances is a transportation problem
-(:mod:`causalcost.pricing.multiclass_programs`). For K = 2 the four response vectors of a
+(:mod:`causalcost.pricing.programs`). For K = 2 the four response vectors of a
 class are the binary kinds ``never``, ``wrong_only``, ``always`` and ``right_only``.
 
-**Accepted representations** (all mean the same thing; :func:`read_multiclass_kinds` turns
-each into a :class:`MulticlassKinds`):
+**Accepted representations** (all mean the same thing; :func:`read_kinds` turns
+each into a :class:`Kinds`):
 
-* a :class:`MulticlassKinds` (what :func:`count_multiclass_kinds` returns);
+* a :class:`Kinds` (what :func:`count_response_kinds` returns);
 * a mapping ``{(c, r): count}`` with ``c`` a class and ``r`` a length-K tuple of outputs, each a
   label index ``0..K-1`` or a label name (names need ``labels=``);
 * a :class:`pandas.DataFrame` with a column ``"class"``, one column per label (named by the
@@ -34,11 +34,11 @@ import pandas as pd
 
 from causalcost.errors import CountError, InputTypeError, ValidationError
 
-__all__ = ["MulticlassKinds", "count_multiclass_kinds", "read_multiclass_kinds"]
+__all__ = ["Kinds", "count_response_kinds", "read_kinds"]
 
 
 @dataclass(frozen=True)
-class MulticlassKinds:
+class Kinds:
     """Counts of ``(true class, response vector)`` kinds, by label index.
 
     Attributes
@@ -51,7 +51,7 @@ class MulticlassKinds:
 
     Examples
     --------
-    >>> k = count_multiclass_kinds([0, 0, 1], [[0, 1, 1], [0, 1, 1], [2, 1, 2]],
+    >>> k = count_response_kinds([0, 0, 1], [[0, 1, 1], [0, 1, 1], [2, 1, 2]],
     ...                            labels=["a", "b", "c"])
     >>> k.counts
     {(0, (0, 1, 1)): 2, (1, (2, 1, 2)): 1}
@@ -89,6 +89,29 @@ class MulticlassKinds:
         items = sorted((r, n) for (cc, r), n in self.counts.items() if cc == c)
         return [r for r, _ in items], [n for _, n in items]
 
+    def binary_frame(self) -> pd.DataFrame:
+        """The K = 2 view: the four binary kinds per class (labels positive first).
+
+        Class ``c`` (index 0 is the positive label) fails when the output is not ``c``; the
+        slot is right when forced to ``c``. A response that fails only forced wrong is
+        ``wrong_only``, only forced right ``right_only``.
+
+        >>> Kinds(("P", "N"), {(0, (0, 1)): 3, (1, (1, 1)): 2}).binary_frame().loc["P"].tolist()
+        [0, 3, 0, 0]
+        """
+        from causalcost.pricing.witness import KINDS
+
+        if self.k != 2:
+            raise ValidationError(f"the binary kinds view needs K = 2 labels, got {self.k}")
+        rows = {"P": [0, 0, 0, 0], "N": [0, 0, 0, 0]}
+        for (c, r), n in self.counts.items():
+            fails_right, fails_wrong = r[c] != c, r[1 - c] != c
+            kind = (2 if fails_wrong else 3) if fails_right else (1 if fails_wrong else 0)
+            rows["PN"[c]][kind] += n
+        frame = pd.DataFrame.from_dict(rows, orient="index", columns=list(KINDS))
+        frame.index.name = "class"
+        return frame
+
     def to_frame(self) -> pd.DataFrame:
         """The frame representation: ``class``, one column per label, ``count``."""
         rows = [[self.labels[c], *(self.labels[s] for s in r), n]
@@ -117,9 +140,35 @@ def _count(value: Any, where: str) -> int:
     return int(value)
 
 
-def read_multiclass_kinds(kinds: object, k: int,
-                          labels: Sequence[str] | None = None) -> MulticlassKinds:
-    """Any accepted representation (see the module) as :class:`MulticlassKinds` over K labels.
+def _is_binary_frame(kinds: object) -> bool:
+    from causalcost.pricing.witness import KINDS
+
+    columns = getattr(kinds, "columns", None)
+    return columns is not None and set(map(str, columns)) == set(KINDS)
+
+
+def _from_binary_frame(kinds: object, names: tuple[str, ...]) -> Kinds:
+    """Response vectors of the binary kinds frame (rows P, N; labels positive first)."""
+    from causalcost.pricing.witness import _read_kinds
+
+    counts = _read_kinds(kinds)
+    out: dict[tuple[int, tuple[int, ...]], int] = {}
+    for c, cls in enumerate(("P", "N")):
+        right, wrong = c, 1 - c  # output c is right for class c
+        for kind, (at_right, at_wrong) in zip(
+                ("never", "wrong_only", "always", "right_only"),
+                ((right, right), (right, wrong), (wrong, wrong), (wrong, right))):
+            n = counts[cls][("never", "wrong_only", "always", "right_only").index(kind)]
+            if n:  # r(c) = output forced to the right label, r(1 - c) forced to the wrong
+                r = [0, 0]
+                r[c], r[1 - c] = at_right, at_wrong
+                out[(c, tuple(r))] = n
+    return Kinds(names, out)
+
+
+def read_kinds(kinds: object, k: int,
+                          labels: Sequence[str] | None = None) -> Kinds:
+    """Any accepted representation (see the module) as :class:`Kinds` over K labels.
 
     Raises
     ------
@@ -132,7 +181,9 @@ def read_multiclass_kinds(kinds: object, k: int,
         Anything else than the accepted representations.
     """
     names = tuple(map(str, labels)) if labels is not None else None
-    if isinstance(kinds, MulticlassKinds):
+    if k == 2 and _is_binary_frame(kinds):  # the four binary kinds: the K = 2 view
+        return _from_binary_frame(kinds, names or ("P", "N"))
+    if isinstance(kinds, Kinds):
         if kinds.k != k or (names is not None and kinds.labels != names):
             raise ValidationError(f"kinds are over labels {list(kinds.labels)}, the other "
                                   f"inputs over {list(names) if names else k} labels")
@@ -153,7 +204,7 @@ def read_multiclass_kinds(kinds: object, k: int,
     elif isinstance(kinds, Mapping):
         pairs = list(kinds.items())
     else:
-        raise InputTypeError("kinds must be a MulticlassKinds, a mapping {(class, response "
+        raise InputTypeError("kinds must be a Kinds, a mapping {(class, response "
                              "vector): count} or a frame with columns class, <labels>, count; "
                              f"got {type(kinds).__name__}")
     counts: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -169,11 +220,11 @@ def read_multiclass_kinds(kinds: object, k: int,
         count = _count(n, f"{key!r}")
         if count:
             counts[(c, r)] = counts.get((c, r), 0) + count
-    return MulticlassKinds(names or tuple(str(i) for i in range(k)), counts)
+    return Kinds(names or tuple(str(i) for i in range(k)), counts)
 
 
-def count_multiclass_kinds(true: Sequence[int], outputs: Sequence[Sequence[int]], *,
-                           labels: Sequence[str]) -> MulticlassKinds:
+def count_response_kinds(true: Sequence[int], outputs: Sequence[Sequence[int]], *,
+                           labels: Sequence[str]) -> Kinds:
     """Count kinds from per-instance data: ``true[i]`` and ``outputs[i][j]`` (label indices).
 
     ``outputs[i][j]`` is the system's output on instance ``i`` with the slot forced to label
@@ -195,4 +246,4 @@ def count_multiclass_kinds(true: Sequence[int], outputs: Sequence[Sequence[int]]
     for c, r in zip(true_arr.tolist(), out.tolist()):
         key = (c, tuple(r))
         mapping[key] = mapping.get(key, 0) + 1
-    return read_multiclass_kinds(mapping, k, names)
+    return read_kinds(mapping, k, names)

@@ -1,6 +1,7 @@
-"""Worst and best system cost of a K-label slot model (MULTICLASS.md).
+"""The general route of the bounds, for any number of labels K >= 2.
 
-The binary bounds (:mod:`causalcost.pricing.bounds`) for K >= 2 labels. Orientation, once:
+:func:`~causalcost.pricing.bounds.bound` calls this module for K > 2 and its binary closed
+forms for K = 2 (the tests check that both agree). Orientation, once:
 forced runs ``F[j, c, s]`` (slot forced to label ``j``, true class ``c``, system output
 ``s``), the candidate's confusion ``N[c, j]`` (true, predicted), costs ``C[c, s]`` (true,
 system output; a right output never costs more than a wrong one in its row). Classes are
@@ -19,16 +20,21 @@ coordinate.
 * **Monotone** (``assumption="monotone"``): per instance ``C[c, r(c)] <= C[c, r(j)]`` for
   every ``j`` (the slot being right never hurts). Only the pairs ``(r(c), r(j))`` are
   constrained, so the extremes are a small linear program per class
-  (:mod:`~causalcost.pricing.multiclass_programs`); any integer solution is realisable, so
+  (:mod:`~causalcost.pricing.programs`); any integer solution is realisable, so
   the integer optimum is the exact count-form bound. K = 2 gives ``min(fw, fc + nw)`` and
-  ``max(fc, fw - nc)``.
+  ``max(fc, fw - nc)`` in a class whose mistake costs more than its hit; in a class where it
+  costs the same, the rule constrains nothing (every response has the same cost) and the
+  assumption-free extremes apply. This is the one definition of the monotone assumption,
+  for every K.
 * **Kinds** (``kinds=``): with every instance's response vector counted
-  (:mod:`~causalcost.pricing.multiclass_kinds`), the assignment of predictions is a
+  (:mod:`~causalcost.pricing.responses`), the assignment of predictions is a
   transportation problem: exact, integral, no assumption.
 
 Count forms are exact: integer counts stay Python ints, costs are summed as fractions and
 rounded once. The probability form under ``"monotone"`` is a linear program solved by HiGHS
-in floating point: accurate to about ``1e-7`` of the class sizes times the costs.
+in floating point: accurate to about ``1e-7`` of the class sizes times the costs. A cost that
+overflows float64 is refused (:class:`~causalcost.errors.OverflowInputError`), never
+returned as ``inf``.
 """
 
 from __future__ import annotations
@@ -38,21 +44,26 @@ from typing import Any
 
 import numpy as np
 
-from causalcost.errors import InfeasibleInputError, InputTypeError, MonotonicityError
+from causalcost.errors import (
+    CountError,
+    InfeasibleInputError,
+    InputTypeError,
+    MonotonicityError,
+    OverflowInputError,
+)
 from causalcost.errors import ValidationError as _ValidationError
-from causalcost.inference.multiclass_table import MulticlassTable
-from causalcost.pricing.multiclass_costs import as_table_array
-from causalcost.pricing.multiclass_inputs import (
+from causalcost.pricing.bound_result import Bound
+from causalcost.pricing.inputs import (
     LP_COUNT_LIMIT,
+    as_table_array,
     check_costs,
     check_counts,
     check_labels,
 )
-from causalcost.pricing.multiclass_kinds import read_multiclass_kinds
-from causalcost.pricing.multiclass_programs import monotone_class, transport_class
-from causalcost.pricing.multiclass_result import MulticlassBound
+from causalcost.pricing.programs import monotone_class, transport_class
+from causalcost.pricing.responses import read_kinds
 
-__all__ = ["MulticlassBound", "multiclass_bound"]
+__all__ = ["general_bound", "is_table"]
 
 ASSUMPTIONS = ("none", "monotone")
 
@@ -86,11 +97,26 @@ def _free_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray,
     return cases[0], cases[1]
 
 
-def _cost(conf: np.ndarray, costs: np.ndarray, exact: bool) -> float:
-    if exact:
-        return float(sum(Fraction(int(v)) * Fraction(float(w))
-                         for v, w in zip(conf.flat, costs.flat) if v))
-    return float((conf.astype(float) * costs).sum())
+def is_table(value: object) -> bool:
+    """Whether ``value`` is an interventional table ``T[c, j, s]`` object (rates, not counts):
+    it has ``to_numpy()`` and a ``probabilities`` array."""
+    return hasattr(value, "to_numpy") and hasattr(value, "probabilities")
+
+
+def _cost(conf: np.ndarray, costs: np.ndarray, what: str) -> float:
+    """``sum C * conf`` in exact rationals, rounded once; refused if it overflows float64."""
+    exact = sum((Fraction(v) if isinstance(v, (int, np.integer)) else Fraction(float(v)))
+                * Fraction(float(w)) for v, w in zip(conf.flat, costs.flat) if v)
+    try:
+        value = float(exact)
+    except OverflowError:
+        value = float("inf")
+    if not np.isfinite(value):
+        raise OverflowInputError(
+            f"costs too large: the {what} system cost overflows float64 (about "
+            f"{float(np.max(np.abs(costs))):.3g} per instance); rescale the costs (divide them "
+            "all by the same factor)")
+    return value
 
 
 def _check_monotonicity(monotonicity: object | None) -> None:
@@ -108,7 +134,7 @@ def _check_monotonicity(monotonicity: object | None) -> None:
 
 def _rates(forced: Any, k: int) -> np.ndarray:
     """``T[c, j, s]`` from forced-run counts ``F[j, c, s]`` or a table (probability form)."""
-    if isinstance(forced, MulticlassTable):
+    if is_table(forced):
         return as_table_array(forced)
     f = check_counts("forced", forced, 3, k).astype(float)
     sizes = f.sum(axis=2)  # [j, c]
@@ -119,21 +145,21 @@ def _rates(forced: Any, k: int) -> np.ndarray:
 
 def _assemble(worst: np.ndarray, best: np.ndarray, t: np.ndarray, n: np.ndarray,
               costs: np.ndarray, labels: tuple[str, ...], assumption: str, form: str,
-              exact: bool) -> MulticlassBound:
+              ) -> Bound:
     expected = np.einsum("cj,cjs->cs", n.astype(float), t)
-    return MulticlassBound(
-        labels=labels, worst=worst, best=best, worst_cost=_cost(worst, costs, exact),
-        best_cost=_cost(best, costs, exact), expected=expected,
-        expected_cost=float((expected * costs).sum()), assumption=assumption, form=form,
-        model=n, costs=costs)
+    return Bound(
+        labels=labels, worst=worst, best=best, worst_cost=_cost(worst, costs, "worst-case"),
+        best_cost=_cost(best, costs, "best-case"), expected=expected,
+        expected_cost=_cost(expected, costs, "expected"), assumption=assumption, form=form,
+        worst_witness=None, best_witness=None, model=n, costs=costs)
 
 
 def _from_kinds(kinds: object, n: np.ndarray, costs: np.ndarray, labels: tuple[str, ...] | None,
-                assumption: str) -> MulticlassBound:
+                assumption: str) -> Bound:
     k = n.shape[0]
     if not all(isinstance(v, int) for v in n.flat):
-        raise _count_error("model")
-    read = read_multiclass_kinds(kinds, k, labels)
+        raise CountError("model must hold whole numbers with kinds= (they count instances)")
+    read = read_kinds(kinds, k, labels)
     sizes, rows = read.class_sizes(), n.sum(axis=1)
     for c in range(k):
         if sizes[c] != rows[c]:
@@ -161,27 +187,25 @@ def _from_kinds(kinds: object, n: np.ndarray, costs: np.ndarray, labels: tuple[s
         worst[c], best[c] = w, b
     forced = read.forced()
     t = _rates(forced, k) if forced.sum() else np.zeros((k, k, k))
-    return _assemble(worst, best, t, n, costs, read.labels, "none", "kinds", True)
+    return _assemble(worst, best, t, n, costs, read.labels, "none", "kinds")
 
 
-def _count_error(name: str) -> Exception:
-    from causalcost.errors import CountError
+def general_bound(forced: object = None, model: object = None, costs: object = None, *,
+                  kinds: object = None, assumption: str = "none",
+                  same_instances: bool = False, labels: list[str] | None = None,
+                  monotonicity: object | None = None) -> Bound:
+    """Worst and best system confusion and cost of a slot model by the general route, any K.
 
-    return CountError(f"{name} must hold whole numbers with kinds= (they count instances)")
-
-
-def multiclass_bound(forced: object = None, model: object = None, costs: object = None, *,
-                     kinds: object = None, assumption: str = "none",
-                     same_instances: bool = False, labels: list[str] | None = None,
-                     monotonicity: object | None = None) -> MulticlassBound:
-    """Worst and best system confusion and cost of a K-label slot model.
+    :func:`causalcost.bound` is the public call (it takes this route for K > 2 and the
+    binary closed forms for K = 2); this function takes the general route for every K, so
+    the tests can check the closed forms against it.
 
     Parameters
     ----------
-    forced : array (K, K, K) or MulticlassTable
+    forced : array (K, K, K) or table
         Counts ``F[j, c, s]``: class-``c`` instances with system output ``s`` when the slot is
-        forced to label ``j``. A table ``T[c, j, s]`` from
-        :func:`~causalcost.interventional_table` is taken as rates (probability form).
+        forced to label ``j``. A table object ``T[c, j, s]`` (``to_numpy()`` and
+        ``probabilities``) is taken as rates (probability form).
     model : array (K, K)
         The candidate's confusion ``N[c, j]`` (true, predicted).
     costs : array (K, K), default 0/1 (``1 - eye(K)``)
@@ -190,7 +214,7 @@ def multiclass_bound(forced: object = None, model: object = None, costs: object 
         row's range, or differing only in subnormal numbers (below 2.2e-308), count as equal.
     kinds : keyword-only
         Instead of ``forced``: the instance kinds counted on the candidate's instances (any
-        representation of :mod:`~causalcost.pricing.multiclass_kinds`). Exact, no assumption.
+        representation of :mod:`~causalcost.pricing.responses`). Exact, no assumption.
     assumption : {"none", "monotone"}
         ``"monotone"``: the slot being right never makes an instance dearer (tighter).
     same_instances : bool
@@ -201,12 +225,12 @@ def multiclass_bound(forced: object = None, model: object = None, costs: object 
         Label names for the result (default ``"0" .. "K-1"``; from the kinds frame with kinds).
     monotonicity : object, optional
         A check result (``is_monotone``, ``violation``), e.g. from
-        :func:`~causalcost.pricing.multiclass_monotonicity.check_multiclass_monotonicity`;
+        :func:`~causalcost.pricing.monotonicity.check_monotonicity`;
         if it says not monotone, ``"monotone"`` is refused.
 
     Returns
     -------
-    MulticlassBound
+    Bound
         ``worst``, ``best`` and ``expected`` (K x K system confusions) and their costs.
 
     Raises
@@ -233,18 +257,18 @@ def multiclass_bound(forced: object = None, model: object = None, costs: object 
     ...     forced[j, :, 0] += 2
     ...     forced[j, :, j] += 1
     >>> model = [[3, 0, 0], [1, 2, 0], [0, 1, 2]]
-    >>> b = multiclass_bound(forced, model, 1 - np.eye(3), same_instances=True)
+    >>> b = general_bound(forced, model, 1 - np.eye(3), same_instances=True)
     >>> b.worst_cost, b.best_cost
     (6.0, 4.0)
-    >>> multiclass_bound(forced, model, 1 - np.eye(3), same_instances=True,
-    ...                  assumption="monotone").worst_cost
+    >>> general_bound(forced, model, 1 - np.eye(3), same_instances=True,
+    ...               assumption="monotone").worst_cost
     6.0
     """
     if assumption not in ASSUMPTIONS:
         raise _ValidationError(f"assumption ({assumption!r}) must be one of 'none' or "
                                "'monotone'")
     if model is None:
-        raise InputTypeError("multiclass_bound needs model= (the candidate's K x K confusion)")
+        raise InputTypeError("bound needs the candidate's K x K confusion (model=)")
     if (forced is None) == (kinds is None):
         raise InputTypeError("give either forced (the forced runs, (K, K, K)) or kinds=, "
                              "not both and not neither")
@@ -256,15 +280,36 @@ def multiclass_bound(forced: object = None, model: object = None, costs: object 
     names = check_labels(labels if labels is not None else getattr(forced, "labels", None), k)
     if assumption == "monotone":
         _check_monotonicity(monotonicity)
+    if assumption == "monotone":  # rates no monotone system gives: refused for every class
+        _check_dominance(forced, costs_arr, names)
     if same_instances:
         return _count_form(forced, n, costs_arr, names, assumption)
     return _probability_form(forced, n, costs_arr, names, assumption)
 
 
+def _check_dominance(forced: object, costs: np.ndarray, names: tuple[str, ...]) -> None:
+    """Refuse forced runs (or a table) that no system monotone for ``costs`` gives."""
+    from causalcost.pricing.monotonicity import dominance_violation
+
+    k = costs.shape[0]
+    if is_table(forced):
+        t = as_table_array(forced)
+    else:
+        f = check_counts("forced", forced, 3, k).astype(float)
+        sizes = f.sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.transpose(f / sizes[:, :, None], (1, 0, 2))  # NaN: a class never seen
+    broken = dominance_violation(t, costs, names)
+    if broken:
+        raise InfeasibleInputError(
+            f"no system that is monotone in the slot for these costs has these forced runs "
+            f"({broken}); use assumption='none'")
+
+
 def _count_form(forced: object, n: np.ndarray, costs: np.ndarray, names: tuple[str, ...],
-                assumption: str) -> MulticlassBound:
+                assumption: str) -> Bound:
     k = n.shape[0]
-    if isinstance(forced, MulticlassTable):
+    if is_table(forced):
         raise InputTypeError("same_instances=True needs forced-run counts, not a table of "
                              "rates; pass same_instances=False for the probability form")
     f = check_counts("forced", forced, 3, k, integer=True)
@@ -290,14 +335,14 @@ def _count_form(forced: object, n: np.ndarray, costs: np.ndarray, names: tuple[s
         else:
             (_, worst[c]), (_, best[c]) = monotone_class(f[:, c, :], n[c], costs[c], c,
                                                           integer=True)
-    return _assemble(worst, best, _rates(f, k), n, costs, names, assumption, "counts", True)
+    return _assemble(worst, best, _rates(f, k), n, costs, names, assumption, "counts")
 
 
 def _probability_form(forced: object, n: np.ndarray, costs: np.ndarray,
-                      names: tuple[str, ...], assumption: str) -> MulticlassBound:
+                      names: tuple[str, ...], assumption: str) -> Bound:
     k = n.shape[0]
     t = _rates(forced, k)
-    if not (isinstance(forced, MulticlassTable)):
+    if not is_table(forced):
         seen = check_counts("forced", forced, 3, k).astype(float).sum(axis=2)  # [j, c]
         for c in range(k):
             if n[c].sum() > 0 and not np.all(seen[:, c] > 0):
@@ -318,4 +363,4 @@ def _probability_form(forced: object, n: np.ndarray, costs: np.ndarray,
         else:
             (_, worst[c]), (_, best[c]) = monotone_class(mass, nf[c], costs[c], c,
                                                           integer=False)
-    return _assemble(worst, best, t, nf, costs, names, assumption, "probability", False)
+    return _assemble(worst, best, t, nf, costs, names, assumption, "probability")

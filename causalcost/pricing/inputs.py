@@ -1,6 +1,6 @@
-"""Input checks for the K-label bounds: forced runs, the candidate's confusion, the costs.
+"""Input checks for the bounds of any K: forced runs, the candidate's confusion, the costs.
 
-Shapes and orientation, stated once (see :mod:`causalcost.pricing.multiclass`): the forced
+Shapes and orientation, stated once (see :mod:`causalcost.pricing.general`): the forced
 runs are ``F[j, c, s]`` (slot forced to label ``j``, true class ``c``, system output ``s``), the
 candidate's confusion ``N[c, j]`` (true, predicted) and the costs ``C[c, s]`` (true, system
 output). Counts are kept as exact Python ints (object arrays) when every entry is integral;
@@ -16,7 +16,8 @@ import numpy as np
 
 from causalcost.errors import CostMatrixError, CountError, InputTypeError, ValidationError
 
-__all__ = ["check_costs", "check_counts", "check_labels", "is_integral", "LP_COUNT_LIMIT"]
+__all__ = ["LP_COUNT_LIMIT", "as_table_array", "check_costs", "check_counts", "check_labels",
+           "is_integral"]
 
 #: Counts the linear programs accept (HiGHS computes in float64; beyond this the integer
 #: optimum could not be read back exactly).
@@ -110,3 +111,22 @@ def check_labels(labels: Sequence[Any] | None, k: int) -> tuple[str, ...]:
     if len(set(labels)) != k:
         raise ValidationError(f"labels must be distinct, got {list(labels)}")
     return labels
+
+
+def as_table_array(table: object) -> np.ndarray:
+    """A (K, K, K) table ``T[c, j, s]`` from an array or anything with ``to_numpy()``.
+
+    Raises
+    ------
+    ValidationError
+        A wrong shape, or a row ``T[c, j, :]`` that is not a distribution.
+    """
+    arr = np.asarray(table.to_numpy() if hasattr(table, "to_numpy") else table, dtype=float)
+    if arr.ndim != 3 or len(set(arr.shape)) != 1 or arr.shape[0] < 2:
+        raise ValidationError(f"the interventional table must have shape (K, K, K), got "
+                              f"{arr.shape}")
+    if not np.all(np.isfinite(arr)) or arr.min() < 0 or not np.allclose(arr.sum(axis=2), 1,
+                                                                        atol=1e-9):
+        raise ValidationError("every row T[c, j, :] of the interventional table must be a "
+                              "probability distribution over the system outputs")
+    return arr
