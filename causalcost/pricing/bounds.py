@@ -398,7 +398,9 @@ def _is_binary_input(forced: Any, kinds: Any) -> bool:
             return not {"class", "count"} <= set(map(str, columns))
         return not (isinstance(kinds, dict) and kinds
                     and all(isinstance(key, tuple) for key in kinds))
-    if forced is None or isinstance(forced, (Confusion, ErrorRates, InterventionalTable)):
+    if isinstance(forced, InterventionalTable):
+        return forced.is_binary  # a table of K > 2 labels takes the general route
+    if forced is None or isinstance(forced, (Confusion, ErrorRates)):
         return True
     if is_table(forced):
         return False
