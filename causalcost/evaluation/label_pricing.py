@@ -121,8 +121,8 @@ def _one_at_a_time(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray
                                      ) from None
         except CausalCostError as exc:
             raise type(exc)(f"{who(name)}: {exc}") from None
-        worst[i] = np.asarray(b.worst, dtype=float).reshape(k, k)
-        best[i] = np.asarray(b.best, dtype=float).reshape(k, k)
+        worst[i] = np.asarray(b.to_numpy("worst"), dtype=float).reshape(k, k)
+        best[i] = np.asarray(b.to_numpy("best"), dtype=float).reshape(k, k)
     return worst, best
 
 

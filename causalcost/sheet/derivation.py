@@ -259,7 +259,9 @@ def _labelled_source(table: Any, labels: Any) -> bool:
 
     if isinstance(table, ForcedRuns):
         return table.labels is not None
-    if isinstance(table, (InterventionalTable, ErrorRates)):
+    if isinstance(table, InterventionalTable):
+        return not table.is_binary or labels is not None
+    if isinstance(table, ErrorRates):
         return False
     return labels is not None or getattr(table, "labels", None) is not None or isinstance(
         table, (np.ndarray, list, tuple))
@@ -609,7 +611,7 @@ def sheet_from_network(
                              or seed < 0):
         raise ValidationError(f"seed ({seed!r}) must be a non-negative integer or None: the sheet "
                               "records it so that the table can be sampled again")
-    if getattr(network, "is_multiclass", False):
+    if getattr(network, "declaration", None) is not None:
         network = network if slot is None else network.with_slot(slot)
         return _labelled_from_network(
             network, costs, {"source": "network", "network": network.name,
@@ -624,7 +626,7 @@ def sheet_from_network(
         system = load_network(network, slot=slot)
         source = network_provenance(network)
         source["network"] = system.name
-        if getattr(system, "is_multiclass", False):  # a K-label network file
+        if getattr(system, "declaration", None) is not None:  # a K-label network file
             return _labelled_from_network(
                 system, costs, source, method=method, samples=samples, seed=seed,
                 assumption=assumption, check=check, confidence=confidence, interval=interval,
