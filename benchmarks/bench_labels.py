@@ -14,7 +14,7 @@ pgmpy network of 14 models, 3 labels
 
 sampling at 10 models
     ``cc.interventional_table(system, method="sampling", samples=n)`` on the 3-label system of
-    ``bench_multiclass.py`` (n instances per class, each seen under the 3 forced labels),
+    ``bench_label_tables.py`` (n instances per class, each seen under the 3 forced labels),
     against the binary sampler on the 10-model network of ``systems.py`` (n instances, each
     seen under the 2 forced values), in the same run. Per sample = per simulated instance:
     3n for the 3-label sampler (n per class), n for the binary one (the class drawn from the
@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_multiclass import build  # noqa: E402
+from bench_label_tables import build  # noqa: E402
 from systems import build_system  # noqa: E402
 
 import causalcost as cc  # noqa: E402

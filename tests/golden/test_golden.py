@@ -42,9 +42,9 @@ DATA = Path(__file__).resolve().parent / "data"
 #: K-label results under the monotone assumption: their definition is the one part of today's
 #: K-label pricing the unification may change on purpose (one definition for every K); they
 #: are compared by their own test so that such a change shows as exactly that. The one change
-#: made: system1's slots m1 and m3 are refused as MonotonicityError (the system is not monotone
-#: for these costs, checked on the table's system) where the forced runs alone were refused as
-#: InfeasibleInputError before; every number stayed.
+#: made: system1 (slots m1, m3) and system4 (every slot) are refused as MonotonicityError (the
+#: system is not monotone for these costs, checked on the table's system) where the forced runs
+#: alone were refused as InfeasibleInputError before; every number stayed.
 K_MONOTONE = ("bound_monotone", "bound_counts_monotone")
 
 

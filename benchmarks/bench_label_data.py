@@ -1,6 +1,6 @@
 """Time K-label forced runs counted on data frame engines against one numpy bincount.
 
-Run with ``python benchmarks/bench_multiclass_data.py`` (10^6 rows, 5 rounds; ``--rows``,
+Run with ``python benchmarks/bench_label_data.py`` (10^6 rows, 5 rounds; ``--rows``,
 ``--rounds``). A log with string labels ``a, b, c`` (truth ``y``, four models, plurality, slot
 ``m2``) is counted by :func:`causalcost.forced_runs` with ``labels=`` held by pandas, polars
 (eager and lazy) and DuckDB, and by the floor: the same columns as integer codes, one

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_multiclass.py             # 3 labels, 10 models; 30-model row
-    python benchmarks/bench_multiclass.py --rounds 5 --json out.json
+    python benchmarks/bench_label_tables.py             # 3 labels, 10 models; 30-model row
+    python benchmarks/bench_label_tables.py --rounds 5 --json out.json
 
 System: 3 labels, a 3-state latent ``Difficulty`` (child of the class), ``n`` models with
 seeded random confusion rates per difficulty (every other model) or per class, plurality
