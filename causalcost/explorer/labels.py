@@ -202,10 +202,11 @@ def _options_of(system: System) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """The rule and the options that declare ``system``'s fusioner again."""
     f = system.fusioner
     labels = tuple(map(str, system.labels))
-    if f is None or f.rule not in LABEL_FUSIONER_CHOICES or f.threshold is not None:
+    if f is None or f.rule not in LABEL_FUSIONER_CHOICES or (
+            f.rule == "weighted" and f.threshold is not None):
         return "as declared", ()
     options: list[tuple[str, Any]] = []
-    if f.rule in ("plurality", "weighted", "k_of_n"):
+    if f.rule in ("plurality", "weighted"):
         tie = f.tie if f.tie == "slot" else tuple(labels[i] for i in f.tie)
         if tie == "slot" or tie != labels:
             options.append(("tie", tie))
@@ -320,9 +321,14 @@ def declared_label_system(base: System, settings: LabelExplorerSettings) -> Syst
     if settings.fusioner == "as declared":
         own = base.fusioner
         assert own is not None
-        inputs = list(own.models)
-        builder.set_fusioner("function", function=lambda **votes: own(
-            tuple(votes[m] for m in inputs)))
+        inputs, names = list(own.models), list(own.labels)
+        at = inputs.index(base.slot) if base.slot in inputs else None
+
+        def rule(**votes: Any) -> Any:
+            index = tuple(names.index(votes[m]) for m in inputs)
+            return names[own.output(index, None if at is None else index[at])]
+
+        builder.set_fusioner(rule)
     else:
         options = dict(settings.fusioner_options)
         if "weights" in options and not isinstance(options["weights"], dict):
