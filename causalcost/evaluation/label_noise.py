@@ -61,6 +61,23 @@ __all__ = ["LabelNoiseRange", "TransitionRange", "label_noise_range"]
 _COSTS = ("eval1", "worst_cost", "best_cost")
 
 
+def _cost_dicts(frame: pd.DataFrame) -> dict[str, Any]:
+    """Per cost ``{"low", "high", "observed", "estimate"}`` (None for NaN)."""
+    return {cost: {k: (None if np.isnan(frame.loc[cost, k]) else float(frame.loc[cost, k]))
+                   for k in ("low", "high", "observed", "estimate")} for cost in _COSTS}
+
+
+def _cost_lines(frame: pd.DataFrame) -> list[str]:
+    """One line per cost: its range, as counted and the estimate."""
+    lines = []
+    for cost, name in zip(_COSTS, ("Eval1", "worst case", "best case")):
+        r = frame.loc[cost]
+        tail = f", estimate {_fmt(r.estimate)}" if not np.isnan(r.estimate) else ""
+        lines.append(f"  {name} between {_fmt(r.low)} and {_fmt(r.high)} "
+                     f"(as counted {_fmt(r.observed)}{tail})")
+    return lines
+
+
 @dataclass(frozen=True, eq=False)
 class LabelNoiseRange:
     """The sheet's costs of a candidate over every true confusion the label noise allows.
@@ -113,11 +130,7 @@ class LabelNoiseRange:
         there is none), the label accuracy, the estimate's basis and the extreme confusions."""
         out: dict[str, Any] = {"label_accuracy": self.label_accuracy,
                                "max_wrong_labels": self.confusions.max_wrong,
-                               "estimate_basis": self.estimate_basis}
-        for cost in _COSTS:
-            row = self.frame.loc[cost]
-            out[cost] = {k: (None if np.isnan(row[k]) else float(row[k]))
-                         for k in ("low", "high", "observed", "estimate")}
+                               "estimate_basis": self.estimate_basis, **_cost_dicts(self.frame)}
         out["low_accuracy_confusion"] = self.confusions.low.to_dict()
         out["high_accuracy_confusion"] = self.confusions.high.to_dict()
         return out
@@ -125,12 +138,8 @@ class LabelNoiseRange:
     def __str__(self) -> str:
         c = self.confusions
         lines = [f"Given labels that are at least {100 * c.label_accuracy:.4g}% right (at most "
-                 f"{_fmt(c.max_wrong)} of {_fmt(c.observed.total)} wrong):"]
-        for cost, name in zip(_COSTS, ("Eval1", "worst case", "best case")):
-            r = self.frame.loc[cost]
-            tail = f", estimate {_fmt(r.estimate)}" if not np.isnan(r.estimate) else ""
-            lines.append(f"  {name} between {_fmt(r.low)} and {_fmt(r.high)} "
-                         f"(as counted {_fmt(r.observed)}{tail})")
+                 f"{_fmt(c.max_wrong)} of {_fmt(c.observed.total)} wrong):",
+                 *_cost_lines(self.frame)]
         if self.estimate is not None:
             lines.append(f"  estimate: corrected for {self.estimate_basis}")
         elif c.note:
@@ -406,22 +415,13 @@ class TransitionRange:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: per cost ``{"low", "high", "observed", "estimate"}``, the family, the
         number of transitions priced and the note."""
-        out: dict[str, Any] = {"labels": list(self.labels), "family": self.family,
-                               "transitions": len(self.transitions), "note": self.note}
-        for cost in _COSTS:
-            row = self.frame.loc[cost]
-            out[cost] = {k: (None if np.isnan(row[k]) else float(row[k]))
-                         for k in ("low", "high", "observed", "estimate")}
-        return out
+        return {"labels": list(self.labels), "family": self.family,
+                "transitions": len(self.transitions), "note": self.note,
+                **_cost_dicts(self.frame)}
 
     def __str__(self) -> str:
         lines = [f"Over {self.family} ({len(self.transitions)} label transitions priced, "
-                 "independent label errors):"]
-        for cost, name in zip(_COSTS, ("Eval1", "worst case", "best case")):
-            r = self.frame.loc[cost]
-            tail = f", estimate {_fmt(r.estimate)}" if not np.isnan(r.estimate) else ""
-            lines.append(f"  {name} between {_fmt(r.low)} and {_fmt(r.high)} "
-                         f"(as counted {_fmt(r.observed)}{tail})")
+                 "independent label errors):", *_cost_lines(self.frame)]
         if self.note:
             lines.append(f"  {self.note}")
         return "\n".join(lines)
