@@ -375,6 +375,12 @@ class TransitionRange:
     note : str
         Transitions left out, if any.
     slot, assumption : str
+    eval1_any_errors : (float, float) or None
+        With ``label_accuracy``: the lowest and highest Eval1 over every true confusion
+        reachable by relabelling at most ``(1 - label_accuracy) n`` instances, with no
+        assumption on how the labels' errors relate to the candidate's (the binary range's
+        reading; exact, Eval1 being linear in the confusion). The worst and best cases have
+        no such range for K labels.
     """
 
     frame: pd.DataFrame = field(repr=False)
@@ -388,6 +394,7 @@ class TransitionRange:
     note: str = ""
     slot: str = ""
     assumption: str = "none"
+    eval1_any_errors: tuple[float, float] | None = None
 
     def range_of(self, cost: str) -> tuple[float, float]:
         """``(low, high)`` of ``"eval1"``, ``"worst_cost"`` or ``"best_cost"``."""
@@ -415,13 +422,19 @@ class TransitionRange:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: per cost ``{"low", "high", "observed", "estimate"}``, the family, the
         number of transitions priced and the note."""
+        free = self.eval1_any_errors
         return {"labels": list(self.labels), "family": self.family,
                 "transitions": len(self.transitions), "note": self.note,
-                **_cost_dicts(self.frame)}
+                **_cost_dicts(self.frame),
+                "eval1_any_errors": None if free is None else list(free)}
 
     def __str__(self) -> str:
         lines = [f"Over {self.family} ({len(self.transitions)} label transitions priced, "
                  "independent label errors):", *_cost_lines(self.frame)]
+        if self.eval1_any_errors is not None:
+            lo, hi = self.eval1_any_errors
+            lines.append(f"  with no assumption on the label errors: Eval1 between {_fmt(lo)} "
+                         f"and {_fmt(hi)}")
         if self.note:
             lines.append(f"  {self.note}")
         return "\n".join(lines)
@@ -502,7 +515,47 @@ def _transition_range(sheet: CostSheet, candidate: Any, label_accuracy: Any, lab
         "low": costs.min(axis=0), "high": costs.max(axis=0), "observed": known[0],
         "estimate": known[1] if estimate is not None else np.full(3, np.nan),
     }, index=list(_COSTS))
+    free = None
+    if label_accuracy is not None:
+        m1 = np.einsum("cjs,cs->cj", np.asarray(sheet.table, dtype=float),
+                       np.asarray(sheet.costs, dtype=float))
+        free = eval1_any_errors(m1, o, label_accuracy)
     return TransitionRange(frame=frame, labels=labels, observed=observed,
                            transitions=tuple(kept), corrected=corrected, costs=costs,
                            estimate=estimate, family=family, note=note, slot=sheet.slot,
-                           assumption=str(sheet.assumption))
+                           assumption=str(sheet.assumption), eval1_any_errors=free)
+
+
+def eval1_any_errors(m1: np.ndarray, observed: np.ndarray,
+                     label_accuracy: float) -> tuple[float, float]:
+    """Lowest and highest ``sum(N * m1)`` over the true confusions ``N`` reachable from the
+    counts ``observed`` by relabelling at most ``(1 - label_accuracy) n`` instances.
+
+    A wrong label moves one instance within its predicted column, from its label's row to its
+    true class's row; Eval1 is linear, so the highest moves the instances whose move gains most
+    (each into its column's dearest row), up to the budget, and the lowest mirrors it.
+
+    >>> m1 = np.array([[0.0, 2.0], [5.0, 1.0]])
+    >>> eval1_any_errors(m1, np.array([[45.0, 5], [5, 45]]), 0.96)  # 4 of 100 labels wrong
+    (60.0, 100.0)
+    """
+    from fractions import Fraction
+
+    o = np.asarray(observed, dtype=float)
+    budget = float((1 - Fraction(repr(float(label_accuracy)))) * Fraction(float(o.sum())))
+    base = float((o * m1).sum())
+    out = []
+    for sign in (-1.0, 1.0):
+        target = m1.max(axis=0) if sign > 0 else m1.min(axis=0)
+        gain = sign * (target[None, :] - m1)  # per instance moved out of cell (a, j)
+        order = np.argsort(-gain, axis=None)
+        left, total = budget, 0.0
+        for flat in order:
+            a, j = np.unravel_index(flat, gain.shape)
+            if left <= 0 or gain[a, j] <= 0:
+                break
+            take = min(left, o[a, j])
+            total += float(take * gain[a, j])
+            left -= take
+        out.append(float(base + sign * total))
+    return out[0], out[1]

@@ -176,3 +176,65 @@ def test_four_labels() -> None:
     r = label_noise_range(sheet, cand, transitions=ts)
     want = np.array([priced(sheet, np.linalg.solve(t.matrix.T, cand)) for t in ts])
     np.testing.assert_allclose(r.frame["high"], want.max(axis=0), rtol=1e-9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(k=st.integers(2, 4), seed=st.integers(0, 10**6), alpha=st.floats(0.8, 1.0))
+def test_eval1_with_no_assumption_equals_a_linear_program(k: int, seed: int,
+                                                          alpha: float) -> None:
+    """Over every confusion reachable by at most (1 - alpha) n relabellings (N >= 0, the
+    predicted columns kept, half the L1 move within the budget), Eval1's extremes by scipy's
+    linprog equal the greedy ones."""
+    from scipy.optimize import linprog
+
+    from causalcost.evaluation.label_noise import eval1_any_errors
+
+    rng = np.random.default_rng(seed)
+    m1 = rng.uniform(0, 10, size=(k, k))
+    o = rng.integers(0, 60, size=(k, k)).astype(float)
+    o[0, 0] += 1
+    budget = (1 - alpha) * o.sum()
+    kk = k * k
+    # variables: N (kk), u (kk) with u >= |N - O|
+    a_ub = np.block([[np.eye(kk), -np.eye(kk)], [-np.eye(kk), -np.eye(kk)],
+                     [np.zeros((1, kk)), np.full((1, kk), 0.5)]])
+    b_ub = np.concatenate([o.ravel(), -o.ravel(), [budget]])
+    a_eq = np.hstack([np.kron(np.ones((1, k)), np.eye(k)), np.zeros((k, kk))])
+    b_eq = o.sum(axis=0)
+    bounds = [(0, None)] * (2 * kk)
+    found = []
+    for sign in (1, -1):
+        res = linprog(np.concatenate([sign * m1.ravel(), np.zeros(kk)]), A_ub=a_ub, b_ub=b_ub,
+                      A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+        assert res.status == 0
+        found.append(sign * res.fun)
+    lo, hi = eval1_any_errors(m1, o, alpha)
+    scale = 1e-6 * max(1.0, float(np.abs(m1).max() * o.sum()))
+    assert lo == pytest.approx(found[0], abs=scale) and hi == pytest.approx(found[1], abs=scale)
+
+
+def test_range_reports_eval1_with_no_assumption() -> None:
+    sheet = sheet_k(8)
+    cand = np.array([[300, 20, 10], [15, 150, 15], [5, 10, 80]])
+    r = label_noise_range(sheet, cand, 0.95)
+    lo, hi = r.eval1_any_errors
+    e_lo, e_hi = r.range_of("eval1")
+    assert lo <= e_lo + 1e-9 and e_hi <= hi + 1e-9  # independent errors are one way among all
+    assert "no assumption" in str(r) and r.to_dict()["eval1_any_errors"] == [lo, hi]
+    assert label_noise_range(sheet, cand, transitions=[np.eye(3)]).eval1_any_errors is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(cells=st.lists(st.integers(0, 200), min_size=4, max_size=4), alpha=st.floats(0.55, 1.0))
+def test_eval1_with_no_assumption_is_the_binary_polygon_range_for_two_labels(cells: list,
+                                                                           alpha: float) -> None:
+    from causalcost.evaluation.label_noise import eval1_any_errors
+
+    if sum(cells) == 0:
+        cells[0] = 1
+    sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    m = cc.Confusion(*cells)
+    binary = label_noise_range(sheet, m, alpha).range_of("eval1")
+    general = eval1_any_errors(np.asarray(sheet.m1, dtype=float), m.to_numpy(), alpha)
+    assert general == (pytest.approx(binary[0], rel=1e-9, abs=1e-9),
+                       pytest.approx(binary[1], rel=1e-9, abs=1e-9))
