@@ -14,6 +14,12 @@ straight lines ("kinks"), so each cost takes its extremes at a corner of the pol
 kink line crosses an edge, or where two kink lines cross. All those points are priced at once
 (:func:`~causalcost.pricing.bounds_many.bound_many_from_rates`) and the extremes read off.
 
+A sheet of K labels gets the K-label form (:class:`TransitionRange`): the candidate corrected
+for each label transition ``P(observed label | true class)`` of a set (symmetric noise up to a
+rate, the way to given error rates, or a given list), priced by the sheet, and the lowest and
+highest cost over the set; with ``label_accuracy`` also Eval1's range with no assumption on
+the label errors (:func:`eval1_any_errors`). See :func:`label_noise_range`.
+
 The sheet's rates are taken to be about the true class (a sheet derived from a network is;
 one counted on data with the same noisy labels would need its forced runs corrected too, with
 :func:`~causalcost.stats.noisy_labels.correct_confusion`, before it is derived). The worst and
@@ -56,7 +62,7 @@ from causalcost.stats.noisy_labels import (
     correct_confusion,
 )
 
-__all__ = ["LabelNoiseRange", "TransitionRange", "label_noise_range"]
+__all__ = ["LabelNoiseRange", "TransitionRange", "label_noise_range", "eval1_any_errors"]
 
 _COSTS = ("eval1", "worst_cost", "best_cost")
 

@@ -46,6 +46,7 @@ import pandas as pd
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.display import format_number, html_block, html_side_by_side, html_table
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.explorer.band import band_svg
 from causalcost.network.builder import SystemBuilder
 from causalcost.network.system import System
 
@@ -383,8 +384,6 @@ class LabelExplorerView:
                 f", worst={format_number(b.worst_cost)}, {self.seconds * 1000:.0f} ms)")
 
     def _repr_html_(self) -> str:
-        from causalcost.explorer.view import band_svg
-
         s = self.settings
         notes = [] if s.adjustable else [s.reason]
         if not self.monotonicity.is_monotone:

@@ -50,7 +50,9 @@ class Explorer:
         The panel; Jupyter shows it when the explorer is the cell's value.
     controls : dict of str to ipywidgets.Widget
         Every control by name (``"images sensitivity"``, ``"fn cost"``, ``"candidate tp"``,
-        ...), so a notebook or a test can set them.
+        ...; for K labels ``"prior flu"``, ``"images accuracy on flu"``,
+        ``"cost covid -> ok"``, ``"candidate right on flu"``, ``"fusioner"``,
+        ``"intervention"``), so a notebook or a test can set them.
     view : ExplorerView
         What the panel currently shows.
     settings : ExplorerSettings
