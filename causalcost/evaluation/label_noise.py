@@ -473,6 +473,8 @@ def _transition_range(sheet: CostSheet, candidate: Any, label_accuracy: Any, lab
         raise ValidationError(f"steps must be a whole number from 2 to 100000, got {steps!r}")
     _, n = candidate_matrices({"candidate": candidate}, list(labels), None, None)
     o = np.asarray(n[0], dtype=float)
+    if o.sum() <= 0:
+        raise ValidationError("the candidate's confusion has no instances")
     observed = Confusion.from_matrix(o, labels=list(labels))
     estimate = None
     if label_errors is not None:

@@ -430,8 +430,11 @@ def label_explorer_view(base: System, settings: LabelExplorerSettings,
 
     start = time.perf_counter()
     if not isinstance(base, System) or base.declaration is None:
+        what = ("a binary network (explore it with the ExplorerSettings of "
+                "cc.explorer_settings(base))" if isinstance(base, System)
+                else type(base).__name__)
         raise InputTypeError("base must be the System declared by its labels the explorer "
-                             f"started from, got {type(base).__name__}")
+                             f"started from, got {what}")
     if not isinstance(settings, LabelExplorerSettings):
         raise InputTypeError(f"settings must be LabelExplorerSettings (from "
                              f"cc.explorer_settings(system)), got {type(settings).__name__}")

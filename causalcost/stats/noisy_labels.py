@@ -653,7 +653,12 @@ def as_transition(value: Any, labels: Sequence[str]) -> LabelTransition:
     elif isinstance(value, Confusion):
         t = LabelTransition.from_confusion(value)
     elif _is_matrix(value):
-        t = LabelTransition(np.asarray(value, dtype=float), labels)
+        arr = np.asarray(value, dtype=float)
+        if arr.shape[0] != len(labels):
+            raise ValidationError(f"the label transition is {arr.shape[0]} x {arr.shape[1]} but "
+                                  f"the counts have {len(labels)} labels ({list(labels)}): give "
+                                  "one row and one column per label")
+        t = LabelTransition(arr, labels)
     else:
         raise InputTypeError(
             "label_errors for K labels must be a LabelTransition, a K x K matrix of "

@@ -238,3 +238,14 @@ def test_eval1_with_no_assumption_is_the_binary_polygon_range_for_two_labels(cel
     general = eval1_any_errors(np.asarray(sheet.m1, dtype=float), m.to_numpy(), alpha)
     assert general == (pytest.approx(binary[0], rel=1e-9, abs=1e-9),
                        pytest.approx(binary[1], rel=1e-9, abs=1e-9))
+
+
+def test_k_label_inputs_of_the_wrong_shape_are_named() -> None:
+    sheet = sheet_k(9)
+    cand = np.eye(3) * 50 + 5
+    with pytest.raises(ValidationError, match="2 x 2 but the counts have 3 labels"):
+        label_noise_range(sheet, cand, label_errors=[[0.9, 0.1], [0.1, 0.9]])
+    with pytest.raises(ValidationError, match="no instances"):
+        label_noise_range(sheet, np.zeros((3, 3)), 0.9)
+    with pytest.raises(ValidationError, match="fraction"):
+        label_noise_range(sheet, cand, float("nan"))

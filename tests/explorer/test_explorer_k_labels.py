@@ -234,3 +234,14 @@ def test_widgets_drive_the_k_label_view() -> None:
     np.testing.assert_allclose(explorer.view.table.to_numpy(), by_hand.table.to_numpy())
     c["fusioner"].value = "as declared"
     assert explorer.message.value == "" and explorer.settings.fusioner == "as declared"
+
+
+def test_settings_of_another_system_are_refused_by_name() -> None:
+    base = system3()
+    s = cc.explorer_settings(base, COSTS, CAND)
+    with pytest.raises(cc.errors.InputTypeError, match="binary network"):
+        cc.explorer_view(cc.load_network("thesis_and"), s)
+    with pytest.raises(ValidationError, match="labels"):
+        cc.explorer_settings(base, cc.CostMatrix(fn=5, fp=1))
+    with pytest.raises(ValidationError, match="tie"):
+        cc.explorer_view(base, s.replace(fusioner_options={"tie": "nonsense"}))
