@@ -84,8 +84,20 @@ def _cost_lines(frame: pd.DataFrame) -> list[str]:
     return lines
 
 
+class _CostRanges:
+    """What both range types share: a frame of ``low``/``high`` per cost."""
+
+    frame: pd.DataFrame
+
+    def range_of(self, cost: str) -> tuple[float, float]:
+        """``(low, high)`` of ``"eval1"``, ``"worst_cost"`` or ``"best_cost"``."""
+        if cost not in _COSTS:
+            raise ValidationError(f"cost must be one of {', '.join(_COSTS)}, got {cost!r}")
+        return float(self.frame.loc[cost, "low"]), float(self.frame.loc[cost, "high"])
+
+
 @dataclass(frozen=True, eq=False)
-class LabelNoiseRange:
+class LabelNoiseRange(_CostRanges):
     """The sheet's costs of a candidate over every true confusion the label noise allows.
 
     Attributes
@@ -114,12 +126,6 @@ class LabelNoiseRange:
     def label_accuracy(self) -> float:
         """The fraction of right labels the range assumes (at least)."""
         return self.confusions.label_accuracy
-
-    def range_of(self, cost: str) -> tuple[float, float]:
-        """``(low, high)`` of ``"eval1"``, ``"worst_cost"`` or ``"best_cost"``."""
-        if cost not in _COSTS:
-            raise ValidationError(f"cost must be one of {', '.join(_COSTS)}, got {cost!r}")
-        return float(self.frame.loc[cost, "low"]), float(self.frame.loc[cost, "high"])
 
     def _repr_html_(self) -> str:
         return html_table(self.to_frame(), caption=repr(self))
@@ -357,7 +363,7 @@ def label_noise_range(sheet: CostSheet, candidate: Confusion, label_accuracy: fl
 
 # ------------------------------------------------------------------------------ K labels
 @dataclass(frozen=True, eq=False)
-class TransitionRange:
+class TransitionRange(_CostRanges):
     """The sheet's costs of a K-label candidate over a set of label transitions.
 
     Attributes
@@ -401,12 +407,6 @@ class TransitionRange:
     slot: str = ""
     assumption: str = "none"
     eval1_any_errors: tuple[float, float] | None = None
-
-    def range_of(self, cost: str) -> tuple[float, float]:
-        """``(low, high)`` of ``"eval1"``, ``"worst_cost"`` or ``"best_cost"``."""
-        if cost not in _COSTS:
-            raise ValidationError(f"cost must be one of {', '.join(_COSTS)}, got {cost!r}")
-        return float(self.frame.loc[cost, "low"]), float(self.frame.loc[cost, "high"])
 
     def extreme(self, cost: str, high: bool = True) -> LabelTransition:
         """The transition at which ``cost`` is highest (or lowest)."""
