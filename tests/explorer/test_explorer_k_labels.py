@@ -245,3 +245,19 @@ def test_settings_of_another_system_are_refused_by_name() -> None:
         cc.explorer_settings(base, cc.CostMatrix(fn=5, fp=1))
     with pytest.raises(ValidationError, match="tie"):
         cc.explorer_view(base, s.replace(fusioner_options={"tie": "nonsense"}))
+
+
+def test_widgets_leave_a_latent_model_as_declared() -> None:
+    pytest.importorskip("ipywidgets")
+    b = cc.SystemBuilder([0.6, 0.3, 0.1], labels=LABELS)
+    b.add_latent("Difficulty", ["easy", "hard"], [[0.8, 0.2], [0.7, 0.3], [0.5, 0.5]])
+    b.add_model("a", confusion={"easy": rates(0.9), "hard": rates(0.5)}, latent="Difficulty")
+    b.add_model("c", confusion=rates(0.7))
+    system = b.set_fusioner("plurality", tie="slot").build(slot="c")
+    explorer = cc.explore(system)
+    assert not any(name.startswith("a accuracy") for name in explorer.controls)
+    explorer.controls["c accuracy on ok"].value = 0.4
+    assert explorer.message.value == ""
+    assert explorer.settings.confusion_of("c")[0] == pytest.approx((0.4, 0.3, 0.3))
+    np.testing.assert_allclose(explorer.view.table.to_numpy(),
+                               cc.explorer_view(system, explorer.settings).table.to_numpy())
