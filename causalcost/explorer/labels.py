@@ -92,6 +92,9 @@ class LabelExplorerSettings:
         False when the system cannot be re-declared (``reason`` says why): only the costs,
         the candidate and the intervention then change.
     reason : str
+    fixed : tuple of str
+        The models that depend on a latent: their rates per latent state stay as declared
+        (their row of ``confusions`` is the marginal, and changing it is refused).
     """
 
     labels: tuple[str, ...]
