@@ -103,6 +103,8 @@ _LAZY: dict[str, str] = {
     "metrics_frame": "evaluation.metrics",
     "label_noise_range": "evaluation.label_noise",
     "LabelNoiseRange": "evaluation.label_noise",
+    "TransitionRange": "evaluation.label_noise",
+    "LabelTransition": "stats.noisy_labels",
     "noisy_accuracy": "stats.noisy_labels",
     "NoisyAccuracy": "stats.noisy_labels",
     "LabelErrors": "stats.noisy_labels",
@@ -155,6 +157,8 @@ _LAZY: dict[str, str] = {
     "ExplorerView": "explorer.view",
     "explorer_settings": "explorer.settings",
     "ExplorerSettings": "explorer.settings",
+    "LabelExplorerSettings": "explorer.labels",
+    "LabelExplorerView": "explorer.labels",
     "intervention_picture": "network.picture",
     "SystemPicture": "network.picture",
     "list_networks": "network.netfile",
@@ -266,7 +270,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
     from .evaluation.estimator import classifier_scores, system_threshold_classifier
     from .evaluation.importance import SlotImportance, slot_importance
-    from .evaluation.label_noise import LabelNoiseRange, label_noise_range
+    from .evaluation.label_noise import LabelNoiseRange, TransitionRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
     from .evaluation.report import Report, evaluate
@@ -276,6 +280,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
     from .experiments.ratio import RatioResult, ratio_experiment
+    from .explorer.labels import LabelExplorerSettings, LabelExplorerView
     from .explorer.settings import ExplorerSettings, explorer_settings
     from .explorer.view import ExplorerView, explorer_view
     from .explorer.widgets import Explorer, explore
@@ -355,6 +360,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         ConfusionRange,
         LabelErrors,
         LabelNoiseError,
+        LabelTransition,
         NoisyAccuracy,
         confusion_range,
         correct_confusion,
@@ -439,6 +445,8 @@ __all__ = [
     "metrics_frame",
     "label_noise_range",
     "LabelNoiseRange",
+    "TransitionRange",
+    "LabelTransition",
     "noisy_accuracy",
     "NoisyAccuracy",
     "LabelErrors",
@@ -521,6 +529,8 @@ __all__ = [
     "ExplorerView",
     "explorer_settings",
     "ExplorerSettings",
+    "LabelExplorerSettings",
+    "LabelExplorerView",
     "system_picture",
     "SystemPicture",
     "list_networks",

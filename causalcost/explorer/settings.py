@@ -21,6 +21,7 @@ import numpy as np
 
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.explorer.labels import LabelExplorerSettings, label_explorer_settings
 from causalcost.inference.exact import class_prior
 from causalcost.network.builder import SystemBuilder
 from causalcost.network.cpds import node_table, states_of
@@ -231,14 +232,20 @@ def refuse_k_labels(system: object) -> None:
 
 
 def explorer_settings(system: System, costs: CostMatrix | None = None,
-                      candidate: Confusion | None = None) -> ExplorerSettings:
+                      candidate: Confusion | None = None,
+                      ) -> ExplorerSettings | LabelExplorerSettings:
     """The explorer's settings for ``system``: its prior, rates, correlation and fusioner.
 
     Parameters
     ----------
     system : System
+        A binary network, or a system declared by its labels
+        (``SystemBuilder(prior, labels=[...])``, any K), whose settings are
+        :class:`~causalcost.explorer.labels.LabelExplorerSettings` (class prior as K
+        probabilities, each model's K x K confusion rates, the fusion rule and its options,
+        K x K costs, the candidate's K x K confusion).
     costs : CostMatrix, optional
-        Defaults to unit costs for both errors.
+        Defaults to unit costs for every error.
     candidate : Confusion, optional
         Defaults to a candidate with the slot model's own rates on 1,000 instances drawn at
         the class prior.
@@ -254,6 +261,8 @@ def explorer_settings(system: System, costs: CostMatrix | None = None,
     "the class node 'Class' has parents (['Population']): only the costs, the candidate and the \
 intervention can change"
     """
+    if isinstance(system, System) and system.declaration is not None:
+        return label_explorer_settings(system, costs, candidate)
     refuse_k_labels(system)
     if not isinstance(system, System):
         raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")

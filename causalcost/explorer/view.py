@@ -8,7 +8,6 @@ and timed like any other function. :class:`ExplorerView` renders it as one HTML 
 
 from __future__ import annotations
 
-import html
 import time
 from dataclasses import dataclass
 
@@ -16,6 +15,12 @@ import pandas as pd
 
 from causalcost.display import format_number, html_block, html_side_by_side, html_table
 from causalcost.errors import InputTypeError, ValidationError
+from causalcost.explorer.band import band_svg
+from causalcost.explorer.labels import (
+    LabelExplorerSettings,
+    LabelExplorerView,
+    label_explorer_view,
+)
 from causalcost.explorer.settings import ExplorerSettings, declared_system
 from causalcost.inference.intervene import check_monotonicity
 from causalcost.inference.monotonicity import MonotonicityCheck
@@ -86,31 +91,9 @@ class ExplorerView:
         """The bound band: best to worst case of the candidate's system cost, the expected
         cost marked inside and the high-confidence worst case beyond."""
         b = self.bound
-        values = [b.best_cost, b.expected_cost, b.worst_cost]
-        if self.high_confidence is not None:
-            values.append(self.high_confidence.worst_cost)
-        top = max(values) or 1.0
-        x = lambda v: 20 + (width - 40) * v / top  # noqa: E731
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="72">',
-                 f'<line x1="20" y1="28" x2="{width - 20:.0f}" y2="28" stroke="#bbb"/>',
-                 f'<rect x="{x(b.best_cost):.1f}" y="18" width="'
-                 f'{max(x(b.worst_cost) - x(b.best_cost), 1.5):.1f}" height="20" '
-                 'fill="#f6b26b" fill-opacity="0.55" stroke="#a14a00"/>',
-                 f'<line x1="{x(b.expected_cost):.1f}" y1="14" x2="{x(b.expected_cost):.1f}" '
-                 'y2="42" stroke="#1f4e79" stroke-width="2.5"/>']
-        labels = [(b.best_cost, "best", "start", 54), (b.worst_cost, "worst", "end", 54),
-                  (b.expected_cost, "expected", "middle", 10)]
-        if self.high_confidence is not None:
-            hc = self.high_confidence.worst_cost
-            parts.append(f'<line x1="{x(hc):.1f}" y1="14" x2="{x(hc):.1f}" y2="42" '
-                         'stroke="#a40000" stroke-width="2" stroke-dasharray="4 2"/>')
-            labels.append((hc, f"{self.settings.confidence:.0%} worst", "end", 68))
-        for v, name, anchor, y in labels:
-            parts.append(f'<text x="{x(v):.1f}" y="{y}" font-size="11" '
-                         f'text-anchor="{anchor}" font-family="sans-serif">'
-                         f"{html.escape(name)} {format_number(v)}</text>")
-        parts.append("</svg>")
-        return "".join(parts)
+        hc = self.high_confidence.worst_cost if self.high_confidence is not None else None
+        return band_svg(b.best_cost, b.expected_cost, b.worst_cost, hc,
+                        f"{self.settings.confidence:.0%} worst", width)
 
     def _repr_html_(self) -> str:
         s = self.settings
@@ -129,8 +112,9 @@ class ExplorerView:
             notes=[*notes, f"updated in {self.seconds * 1000:.0f} ms"])
 
 
-def explorer_view(base: System, settings: ExplorerSettings,
-                  *, previous: ExplorerView | None = None) -> ExplorerView:
+def explorer_view(base: System, settings: ExplorerSettings | LabelExplorerSettings,
+                  *, previous: ExplorerView | LabelExplorerView | None = None,
+                  ) -> ExplorerView | LabelExplorerView:
     """Recompute everything the explorer shows for ``settings``.
 
     Parameters
@@ -145,7 +129,9 @@ def explorer_view(base: System, settings: ExplorerSettings,
 
     Returns
     -------
-    ExplorerView
+    ExplorerView or LabelExplorerView
+        :class:`~causalcost.explorer.labels.LabelExplorerView` for the settings of a system
+        declared by its labels (:func:`~causalcost.explorer.labels.label_explorer_view`).
 
     Raises
     ------
@@ -168,6 +154,8 @@ def explorer_view(base: System, settings: ExplorerSettings,
     >>> cc.explorer_view(system, settings.replace(fusioner="or")).table.error_rates
     ErrorRates(e_P(P)=0, e_P(N)=0.2, e_N(P)=1, e_N(N)=0.2)
     """
+    if isinstance(settings, LabelExplorerSettings):
+        return label_explorer_view(base, settings, previous=previous)  # type: ignore[arg-type]
     start = time.perf_counter()
     _check_arguments(base, settings, previous)
     same = previous is not None and previous.settings.declaration() == settings.declaration()

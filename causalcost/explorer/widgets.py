@@ -2,7 +2,15 @@
 
 Sliders set each model's sensitivity and specificity, the latent's correlations, the class
 prior, the fusioner, the two error costs and the candidate's confusion; toggles pick the
-intervention shown and add the high-confidence worst case. Every change calls
+intervention shown and add the high-confidence worst case.
+
+For a system declared by its K labels the controls are: one slider per label for the class
+prior (weights, divided by their sum); per model and label, its accuracy on that class (moving
+it spreads the model's errors on that class evenly over the other labels; an untouched row
+keeps its declared rates); the fusion rule (the declared one or plurality); one slider per
+mistake's cost (true -> predicted; right answers keep their cost); per label, how many of
+the candidate's instances of that class it gets right (its errors spread evenly, the class
+size kept); and the label the slot is forced to in the picture. Every change calls
 :func:`~causalcost.explorer_view` and replaces one HTML output, so what the panel shows is
 exactly what the headless function returns. ipywidgets is optional
 (``pip install 'causalcost[notebooks]'``).
@@ -12,8 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import CausalCostError, ValidationError
+from causalcost.explorer.labels import LabelExplorerSettings
 from causalcost.explorer.settings import FUSIONER_CHOICES, ExplorerSettings, explorer_settings
 from causalcost.explorer.view import explorer_view
 from causalcost.network.system import System
@@ -39,15 +50,21 @@ class Explorer:
         The panel; Jupyter shows it when the explorer is the cell's value.
     controls : dict of str to ipywidgets.Widget
         Every control by name (``"images sensitivity"``, ``"fn cost"``, ``"candidate tp"``,
-        ...), so a notebook or a test can set them.
+        ...; for K labels ``"prior flu"``, ``"images accuracy on flu"``,
+        ``"cost covid -> ok"``, ``"candidate right on flu"``, ``"fusioner"``,
+        ``"intervention"``), so a notebook or a test can set them.
     view : ExplorerView
         What the panel currently shows.
     settings : ExplorerSettings
     """
 
-    def __init__(self, system: System, settings: ExplorerSettings) -> None:
+    def __init__(self, system: System, settings: ExplorerSettings | LabelExplorerSettings,
+                 ) -> None:
         w = _widgets()
         self.system, self.settings = system, settings
+        # the declared rule keeps its options when the dropdown comes back to it
+        self._rule = getattr(settings, "fusioner", "")
+        self._options = getattr(settings, "fusioner_options", ())
         self.view = explorer_view(system, settings)
         self.output = w.HTML(self.view._repr_html_())
         self.message = w.HTML("")
@@ -57,6 +74,50 @@ class Explorer:
             value=value, min=lo, max=hi, step=step, description=name, style=style,
             continuous_update=True, readout_format=".2f")
         rows = []
+        if isinstance(settings, LabelExplorerSettings):
+            self._label_controls(w, settings, slider, style)
+        else:
+            self._binary_controls(w, settings, slider, style)
+        for control in self.controls.values():
+            control.observe(self._changed, names="value")
+            rows.append(control)
+        notes = [] if settings.adjustable else [w.HTML(f"<i>{settings.reason}</i>")]
+        self.widget = w.HBox([w.VBox([*notes, *rows, self.message],
+                                     layout=w.Layout(min_width="30em")), self.output])
+
+    def _label_controls(self, w: Any, settings: LabelExplorerSettings, slider: Any,
+                        style: dict[str, str]) -> None:
+        labels = settings.labels
+        if settings.adjustable:
+            for label, p in zip(labels, settings.class_prior):
+                self.controls[f"prior {label}"] = slider(f"prior {label}", p)
+            for m, rates in settings.confusions:
+                if m in settings.fixed:
+                    continue
+                for c, label in enumerate(labels):
+                    self.controls[f"{m} accuracy on {label}"] = slider(
+                        f"{m} accuracy on {label}", rates[c][c])
+            choices = list(dict.fromkeys([settings.fusioner, "as declared", "plurality"]))
+            self.controls["fusioner"] = w.Dropdown(options=choices, value=settings.fusioner,
+                                                   description="fusioner", style=style)
+        costs = np.asarray(settings.costs.to_numpy(), dtype=float)
+        top = max(10.0, 2 * float(costs.max()))
+        for c, true in enumerate(labels):
+            for j, pred in enumerate(labels):
+                if c != j:
+                    self.controls[f"cost {true} -> {pred}"] = slider(
+                        f"cost {true} -> {pred}", costs[c, j], 0, top, 0.1)
+        cand = np.asarray(settings.candidate.to_numpy(), dtype=float)
+        for c, label in enumerate(labels):
+            self.controls[f"candidate right on {label}"] = w.IntSlider(
+                value=int(cand[c, c]), min=0, max=int(cand[c].sum()),
+                description=f"candidate right on {label}", style=style)
+        self.controls["intervention"] = w.ToggleButtons(options=list(labels),
+                                                        value=settings.intervention,
+                                                        description="do(slot =", style=style)
+
+    def _binary_controls(self, w: Any, settings: ExplorerSettings, slider: Any,
+                         style: dict[str, str]) -> None:
         if settings.adjustable:
             self.controls["class prior"] = slider("class prior", settings.class_prior, 0.01, 0.99)
             for m, se, sp in settings.rates:
@@ -85,15 +146,53 @@ class Explorer:
         self.controls["high confidence"] = w.Checkbox(
             value=settings.high_confidence,
             description=f"high-confidence worst case ({settings.confidence:.0%})")
-        for control in self.controls.values():
-            control.observe(self._changed, names="value")
-            rows.append(control)
-        notes = [] if settings.adjustable else [w.HTML(f"<i>{settings.reason}</i>")]
-        self.widget = w.HBox([w.VBox([*notes, *rows, self.message],
-                                     layout=w.Layout(min_width="30em")), self.output])
 
-    def _read(self) -> ExplorerSettings:
+    def _read_labels(self, s: LabelExplorerSettings) -> LabelExplorerSettings:
+        c, labels, k = self.controls, s.labels, s.k
+        costs = np.asarray(s.costs.to_numpy(), dtype=float).copy()
+        for i, true in enumerate(labels):
+            for j, pred in enumerate(labels):
+                if i != j:
+                    costs[i, j] = c[f"cost {true} -> {pred}"].value
+        cand = np.asarray(s.candidate.to_numpy(), dtype=float).copy()
+        for i, label in enumerate(labels):
+            right = int(c[f"candidate right on {label}"].value)
+            if right != cand[i, i]:
+                size = int(round(cand[i].sum()))
+                wrong = size - right
+                spread = np.full(k, wrong // (k - 1), dtype=float)
+                others = [j for j in range(k) if j != i]
+                spread[others[:wrong % (k - 1)]] += 1
+                spread[i] = right
+                cand[i] = spread
+        changes: dict[str, object] = {
+            "costs": CostMatrix(costs, labels=list(labels)),
+            "candidate": Confusion(cand, labels=list(labels)),
+            "intervention": c["intervention"].value,
+        }
+        if s.adjustable:
+            weights = np.array([c[f"prior {label}"].value for label in labels], dtype=float)
+            if weights.sum() <= 0:
+                raise ValidationError("the class prior's sliders are all 0: set one above 0")
+            changes["class_prior"] = tuple(float(v) for v in weights / weights.sum())
+            new = s
+            for m, rates in s.confusions:
+                if m in s.fixed:
+                    continue
+                for i, label in enumerate(labels):
+                    value = c[f"{m} accuracy on {label}"].value
+                    if abs(value - rates[i][i]) > 1e-12:
+                        new = new.with_accuracy(m, label, value)
+            changes["confusions"] = new.confusions
+            rule = c["fusioner"].value
+            changes["fusioner"] = rule
+            changes["fusioner_options"] = (self._options if rule == self._rule else ())
+        return s.replace(**changes)
+
+    def _read(self) -> ExplorerSettings | LabelExplorerSettings:
         c, s = self.controls, self.settings
+        if isinstance(s, LabelExplorerSettings):
+            return self._read_labels(s)
         cand = s.candidate
         tp, tn = c["candidate tp"].value, c["candidate tn"].value
         changes: dict[str, object] = {
@@ -139,12 +238,15 @@ def explore(system: System | str, costs: CostMatrix | None = None,
     ----------
     system : System or str
         A system, or the name of a shipped network.
+        A system declared by its labels (``SystemBuilder(prior, labels=[...])``, any K) gets
+        the K-label controls (see the module notes).
     costs : CostMatrix, optional
-        The system's costs (default: 1 for each error).
+        The system's costs (default: 1 for each error); K x K for K labels.
     candidate : Confusion, optional
-        The candidate to bound (default: the slot model's own rates on 1,000 instances).
+        The candidate to bound (default: the slot model's own rates on 1,000 instances);
+        K x K for K labels.
     confidence : float
-        Level of the high-confidence worst case.
+        Level of the high-confidence worst case (binary systems).
 
     Returns
     -------
@@ -174,4 +276,6 @@ def explore(system: System | str, costs: CostMatrix | None = None,
     settings = explorer_settings(system, costs, candidate)
     if not 0 < confidence < 1:
         raise ValidationError(f"confidence must lie in (0, 1), got {confidence}")
+    if isinstance(settings, LabelExplorerSettings):
+        return Explorer(system, settings)
     return Explorer(system, settings.replace(confidence=confidence))

@@ -20,6 +20,14 @@ Labels no better than a coin (``a_truth <= 0.5``, or per-class rates adding up t
 carry no information on the true class and are refused, and so is a correction that would need
 negative counts (the counts disagree with the stated label noise).
 
+**K labels.** The same correction holds for any number of labels: a :class:`LabelTransition`
+holds ``P(observed label | true label)`` as a K x K matrix (rows the true class), the counts
+against the labels are in expectation ``transition.T @ (true counts)`` in each predicted column,
+and :func:`correct_confusion` solves that system (for K = 2 it agrees with the binary route).
+Labels right with probability ``label_accuracy`` and wrong evenly otherwise make
+:meth:`LabelTransition.symmetric`; a transition that cannot be inverted carries no information
+on the class and is refused (for K = 2, rates adding up to 1).
+
 Examples
 --------
 The article's example: labels 96 % right, the model agrees with them on 90 %.
@@ -33,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +61,7 @@ __all__ = [
     "noisy_accuracy",
     "correct_confusion",
     "confusion_range",
+    "LabelTransition",
 ]
 
 
@@ -268,13 +277,16 @@ def correct_confusion(observed: Confusion, label_errors: Any) -> Confusion:
     ----------
     observed : Confusion
         Counted against the labels.
-    label_errors : LabelErrors, pair of float, or Confusion
-        The label error rates per true class, or a label audit they are read from.
+    label_errors : LabelErrors, pair of float, Confusion, LabelTransition or (K, K) array
+        The label error rates per true class, or a label audit they are read from. For K
+        labels: a :class:`LabelTransition` or its matrix ``P(observed label | true label)``
+        (rows the true class); a K-label audit (Confusion of labels against a trusted truth)
+        is read with :meth:`LabelTransition.from_confusion`.
 
     Returns
     -------
     Confusion
-        Fractional in general; same predicted-column totals as ``observed``.
+        Fractional in general; same predicted-column totals as ``observed`` (and its labels).
 
     Raises
     ------
@@ -292,7 +304,18 @@ def correct_confusion(observed: Confusion, label_errors: Any) -> Confusion:
     >>> fixed = correct_confusion(seen, noise)
     >>> [round(v, 9) for v in fixed.cells()]
     [80.0, 20.0, 30.0, 170.0]
+
+    Three labels, labels right 90 % of the time and wrong evenly otherwise:
+
+    >>> noise = LabelTransition.symmetric(0.9, ["ok", "flu", "covid"])
+    >>> true = np.array([[50.0, 5, 5], [4, 30, 6], [1, 1, 18]])
+    >>> seen = Confusion(noise.matrix.T @ true, labels=["ok", "flu", "covid"])
+    >>> correct_confusion(seen, noise).to_numpy().round(9).tolist()
+    [[50.0, 5.0, 5.0], [4.0, 30.0, 6.0], [1.0, 1.0, 18.0]]
     """
+    if isinstance(label_errors, LabelTransition) or _is_matrix(label_errors) or (
+            isinstance(observed, Confusion) and observed.k != 2):
+        return _correct_k(observed, label_errors)
     if not isinstance(observed, Confusion):
         raise InputTypeError(f"observed must be a Confusion, got {type(observed).__name__}")
     errors = as_label_errors(label_errors)
@@ -487,3 +510,206 @@ def confusion_range(observed: Confusion, label_accuracy: float) -> ConfusionRang
     except LabelNoiseError as exc:
         note = f"no independent-errors estimate: {exc}"
     return ConfusionRange(observed, alpha, e, corners, low, high, estimate, note)
+
+
+# ------------------------------------------------------------------------------ K labels
+def _is_matrix(value: Any) -> bool:
+    """A (K, K) array-like of numbers (not a pair of rates, not a Confusion)."""
+    if isinstance(value, (Confusion, LabelErrors, str)) or hasattr(value, "cells"):
+        return False
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return arr.ndim == 2 and arr.shape[0] == arr.shape[1]
+
+
+@dataclass(frozen=True, eq=False)
+class LabelTransition:
+    """How labels go wrong for K labels: ``matrix[c, o] = P(observed label o | true class c)``.
+
+    Rows are the true class (each row sums to 1); the counts against the labels are, in
+    expectation, ``matrix.T @ (true counts)`` in each predicted column. For K = 2 with labels
+    (P, N) it is :class:`LabelErrors` (``matrix[0, 1] = p_labelled_n``,
+    ``matrix[1, 0] = n_labelled_p``).
+
+    Parameters
+    ----------
+    matrix : (K, K) array-like
+        Rows of probabilities, rows the true class.
+    labels : sequence of str, optional
+        The K labels in the matrix's order (default ``"0", "1", ...``).
+
+    Raises
+    ------
+    ValidationError
+        Not a square matrix of probability rows, or labels of the wrong number.
+    LabelNoiseError
+        A matrix that cannot be inverted: such labels carry no information on the class.
+
+    Examples
+    --------
+    >>> t = LabelTransition.symmetric(0.9, ["ok", "flu", "covid"])
+    >>> t.matrix.round(3).tolist()
+    [[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]
+    >>> round(t.accuracy([60, 30, 10]), 6)
+    0.9
+    """
+
+    matrix: np.ndarray = field(repr=False)
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        try:
+            m = np.array(self.matrix, dtype=float)
+        except (TypeError, ValueError):
+            raise ValidationError(f"the label transition must be a K x K matrix of numbers, "
+                                  f"got {self.matrix!r}") from None
+        if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] < 2:
+            raise ValidationError(f"the label transition must be a K x K matrix (K >= 2), got "
+                                  f"shape {m.shape}")
+        k = m.shape[0]
+        labels = tuple(str(v) for v in self.labels) if self.labels else tuple(
+            str(i) for i in range(k))
+        if len(labels) != k or len(set(labels)) != k:
+            raise ValidationError(f"the label transition needs {k} distinct labels, got "
+                                  f"{list(self.labels)}")
+        for c, row in enumerate(m):
+            if not np.isfinite(row).all() or row.min() < 0 or abs(row.sum() - 1) > 1e-9:
+                raise ValidationError(
+                    f"row {labels[c]!r} of the label transition ({row.tolist()}) must be "
+                    "probabilities summing to 1: P(observed label | true class), rows the true "
+                    "class")
+        if np.linalg.cond(m) > 1e12:
+            raise LabelNoiseError(
+                f"the label transition {m.round(6).tolist()} cannot be inverted: some mix of "
+                "true classes gives the same labels as another, so the labels carry no "
+                "information to tell them apart (for K = 2: error rates adding up to 1)")
+        m.setflags(write=False)
+        object.__setattr__(self, "matrix", m)
+        object.__setattr__(self, "labels", labels)
+
+    @property
+    def k(self) -> int:
+        """The number of labels."""
+        return len(self.labels)
+
+    @classmethod
+    def symmetric(cls, label_accuracy: float, labels: Sequence[Any]) -> LabelTransition:
+        """Labels right with probability ``label_accuracy`` whatever the class, and wrong
+        evenly over the other K - 1 labels; refused unless ``label_accuracy > 1 / K`` (better
+        than a random label)."""
+        if isinstance(labels, str) or not isinstance(labels, Sequence):
+            raise InputTypeError(f"labels must be a list of label names, got {labels!r}")
+        k = len(labels)
+        a = _fraction("label_accuracy", label_accuracy)
+        if k < 2 or a <= 1 / k:
+            raise LabelNoiseError(
+                f"label_accuracy = {a:g} with {k} labels: labels right at most 1/{k} of the "
+                "time are no better than a random label and say nothing about the true class")
+        off = (1 - a) / (k - 1)
+        return cls(np.full((k, k), off) + (a - off) * np.eye(k), tuple(labels))
+
+    @classmethod
+    def from_confusion(cls, audit: Any, labels: Sequence[Any] | None = None) -> LabelTransition:
+        """The rates of a label audit: the labels counted against a trusted truth (rows the
+        true class, columns the label), each row divided by its total."""
+        m = np.asarray(audit.to_numpy() if hasattr(audit, "to_numpy") else audit, dtype=float)
+        names = labels if labels is not None else getattr(audit, "labels", None)
+        if m.ndim != 2 or m.shape[0] != m.shape[1]:
+            raise ValidationError(f"the label audit must be K x K counts, got shape {m.shape}")
+        totals = m.sum(axis=1)
+        if (totals <= 0).any():
+            raise ValidationError(
+                "the label audit needs instances of every true class to give its label error "
+                f"rates; none of class {int(np.flatnonzero(totals <= 0)[0])}")
+        return cls(m / totals[:, None], tuple(names) if names is not None else ())
+
+    def mixed(self, t: float) -> LabelTransition:
+        """``(1 - t) I + t matrix``: the way from no noise (``t = 0``) to this one (``t = 1``)."""
+        return LabelTransition((1 - t) * np.eye(self.k) + t * self.matrix, self.labels)
+
+    def accuracy(self, sizes: Sequence[float]) -> float:
+        """Fraction of right labels on a set with these true class sizes."""
+        n = np.asarray(sizes, dtype=float)
+        return float(n @ np.diag(self.matrix) / n.sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows the true class, columns the observed label."""
+        return pd.DataFrame(self.matrix, index=pd.Index(self.labels, name="true"),
+                            columns=pd.Index(self.labels, name="observed"))
+
+    def __repr__(self) -> str:
+        return (f"LabelTransition({np.round(self.matrix, 6).tolist()}, "
+                f"labels={self.labels!r})")
+
+
+def as_transition(value: Any, labels: Sequence[str]) -> LabelTransition:
+    """A :class:`LabelTransition` over ``labels`` from itself, a (K, K) matrix of rates or a
+    K-label audit (Confusion of labels against a trusted truth); labels matched by name."""
+    labels = tuple(labels)
+    if isinstance(value, LabelTransition):
+        t = value
+    elif isinstance(value, Confusion):
+        t = LabelTransition.from_confusion(value)
+    elif _is_matrix(value):
+        arr = np.asarray(value, dtype=float)
+        if arr.shape[0] != len(labels):
+            raise ValidationError(f"the label transition is {arr.shape[0]} x {arr.shape[1]} but "
+                                  f"the counts have {len(labels)} labels ({list(labels)}): give "
+                                  "one row and one column per label")
+        t = LabelTransition(arr, labels)
+    else:
+        raise InputTypeError(
+            "label_errors for K labels must be a LabelTransition, a K x K matrix of "
+            "P(observed label | true class) (rows the true class) or a label audit "
+            f"(Confusion); got {value!r}")
+    if t.k != len(labels):
+        raise ValidationError(f"the label transition has {t.k} labels, the counts {len(labels)}"
+                              f" ({list(labels)})")
+    if t.labels == labels:
+        return t
+    if set(t.labels) != set(labels):
+        if all(lab.isdigit() for lab in t.labels):  # unnamed: in the counts' order
+            return LabelTransition(t.matrix, labels)
+        raise ValidationError(f"the label transition's labels {list(t.labels)} are not the "
+                              f"counts' labels {list(labels)}")
+    order = [t.labels.index(lab) for lab in labels]
+    return LabelTransition(t.matrix[np.ix_(order, order)], labels)
+
+
+def _counts_of(observed: Any) -> tuple[np.ndarray, tuple[str, ...]]:
+    if isinstance(observed, Confusion):
+        return np.asarray(observed.to_numpy(), dtype=float), tuple(map(str, observed.labels))
+    arr = np.asarray(observed.to_numpy() if hasattr(observed, "to_numpy") else observed,
+                     dtype=float)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise InputTypeError(f"observed must be a Confusion or K x K counts, got {observed!r}")
+    labels = getattr(observed, "labels", None)
+    return arr, tuple(map(str, labels)) if labels is not None else tuple(
+        str(i) for i in range(arr.shape[0]))
+
+
+def corrected_counts(observed: np.ndarray, transition: LabelTransition) -> np.ndarray:
+    """``inv(transition.matrix.T) @ observed``: the true counts behind counts against labels
+    (rows the true class, columns the prediction); may hold negative cells."""
+    return np.linalg.solve(transition.matrix.T, observed)
+
+
+def _correct_k(observed: Any, label_errors: Any) -> Confusion:
+    o, labels = _counts_of(observed)
+    if isinstance(label_errors, LabelTransition) and all(lab.isdigit() for lab in labels) \
+            and label_errors.k == len(labels):
+        labels = label_errors.labels  # unnamed counts: in the transition's order
+    t = as_transition(label_errors, labels)
+    true = corrected_counts(o, t)
+    tol = 1e-9 * max(1.0, float(o.sum()))
+    bad = true < -tol
+    if bad.any():
+        i, j = (int(v) for v in np.argwhere(bad)[0])
+        raise LabelNoiseError(
+            f"correcting the counts for {t!r} needs {_fmt(true[i, j])} < 0 instances of true "
+            f"class {labels[i]!r} predicted {labels[j]!r}: among the instances predicted "
+            f"{labels[j]!r}, fewer carry the label {labels[i]!r} than label noise alone would "
+            "put there, so the stated label error rates are too high for these counts")
+    return Confusion.from_matrix(np.where(true < 0, 0.0, true), labels=list(labels))

@@ -367,17 +367,27 @@ def test_slot_importance_versions_by_numpy(case) -> None:
     cc.draw_slot_importance(imp)
 
 
-def test_label_noise_and_explorer_say_they_are_for_two_labels(case) -> None:
+def test_label_noise_and_explorer_take_k_labels(case) -> None:
+    """Label noise on a K-label sheet: the range over symmetric label noise holds the costs
+    of the candidate corrected by each transition, priced independently with cc.evaluate."""
     k, frame, sheet = case
-    with pytest.raises(ValidationError, match="label_noise_range gives exact ranges for two"):
-        cc.label_noise_range(sheet, counted(k, frame["truth"], frame["cand"]), 0.95)
+    n = counted(k, frame["truth"], frame["cand"])
+    ts = [cc.LabelTransition.symmetric(a, labels_of(k)) for a in (1.0, 0.99)]
+    r = cc.label_noise_range(sheet, n, transitions=ts)
+    fixed = [np.linalg.solve(t.matrix.T, n) for t in ts]
+    ok = [f for f in fixed if (f >= -1e-9).all()]
+    worst = [cc.evaluate(sheet, cc.Confusion(np.maximum(f, 0), labels=labels_of(k))).worst_cost
+             for f in ok]
+    assert r.range_of("worst_cost") == (pytest.approx(min(worst), rel=REL),
+                                        pytest.approx(max(worst), rel=REL))
     eye = np.eye(3)
     system = (cc.SystemBuilder([0.5, 0.3, 0.2], labels=["a", "b", "c"])
               .add_model("m1", confusion=0.8 * eye + 0.1 * (1 - eye))
               .add_model("m2", confusion=0.7 * eye + 0.15 * (1 - eye))
               .set_fusioner("plurality").build(slot="m2"))
-    with pytest.raises(ValidationError, match="explorer's controls .* are for two labels"):
-        cc.explorer_settings(system)
+    view = cc.explorer_view(system, cc.explorer_settings(system))
+    np.testing.assert_allclose(view.table.to_numpy(),
+                               cc.interventional_table(system).to_numpy(), atol=1e-12)
 
 
 def test_two_labels_rank_as_the_binary_sheet_does() -> None:
