@@ -387,7 +387,7 @@ def best_case_confusion(forced_p: Confusion, forced_n: Confusion, model: Confusi
 def _is_binary_input(forced: Any, kinds: Any) -> bool:
     """Whether the call is in the binary vocabulary (Confusions, rates, the kinds frame):
     K-label calls give response-vector kinds or (K, K, K) forced runs / a table."""
-    from causalcost.pricing.general import is_table
+    from causalcost.pricing.inputs import is_table
     from causalcost.pricing.responses import Kinds
 
     if kinds is not None:

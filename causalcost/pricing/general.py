@@ -53,12 +53,13 @@ from causalcost.errors import (
 )
 from causalcost.errors import ValidationError as _ValidationError
 from causalcost.pricing.bound_result import Bound
-from causalcost.pricing.inputs import (
+from causalcost.pricing.inputs import (  # noqa: F401 - is_table is used here and re-exported
     LP_COUNT_LIMIT,
     as_table_array,
     check_costs,
     check_counts,
     check_labels,
+    is_table,
 )
 from causalcost.pricing.programs import monotone_class, transport_class
 from causalcost.pricing.responses import read_kinds
@@ -95,12 +96,6 @@ def _free_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray,
                 outputs[s] = outputs[s] + v
         cases.append(outputs)
     return cases[0], cases[1]
-
-
-def is_table(value: object) -> bool:
-    """Whether ``value`` is an interventional table ``T[c, j, s]`` object (rates, not counts):
-    it has ``to_numpy()`` and a ``probabilities`` array."""
-    return hasattr(value, "to_numpy") and hasattr(value, "probabilities")
 
 
 def _cost(conf: np.ndarray, costs: np.ndarray, what: str) -> float:

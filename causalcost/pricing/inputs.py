@@ -17,6 +17,7 @@ import numpy as np
 from causalcost.errors import CostMatrixError, CountError, InputTypeError, ValidationError
 
 __all__ = ["LP_COUNT_LIMIT", "as_table_array", "check_costs", "check_counts", "check_labels",
+           "is_table",
            "is_integral"]
 
 #: Counts the linear programs accept (HiGHS computes in float64; beyond this the integer
@@ -130,3 +131,9 @@ def as_table_array(table: object) -> np.ndarray:
         raise ValidationError("every row T[c, j, :] of the interventional table must be a "
                               "probability distribution over the system outputs")
     return arr
+
+
+def is_table(value: object) -> bool:
+    """Whether ``value`` is an interventional table ``T[c, j, s]`` object (rates, not counts):
+    it has ``to_numpy()`` and a ``probabilities`` array."""
+    return hasattr(value, "to_numpy") and hasattr(value, "probabilities")
