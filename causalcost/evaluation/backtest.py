@@ -466,18 +466,20 @@ def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs
     matrix = _label_costs(runs, sheet, costs)
     own_sheet = derive_labelled_sheet(runs, matrix, created="backtest",
                                  provenance={"description": "the backtest's rows"})
-    real, models = {}, {}
+    real, models, real_cost = {}, {}, {}
     for name, predictions in zip(names, candidates.values()):
         given = _row_aligned(runs, predictions, name)
-        real[name] = np.asarray(runs.with_candidate(given))
-        models[name] = np.asarray(runs.candidate_confusion(given))
+        system = runs.with_candidate(given)
+        real_cost[name] = system.cost(matrix)
+        real[name] = system.to_numpy()
+        models[name] = runs.candidate_confusion(given).to_numpy()
     import warnings as _w
 
     with _w.catch_warnings():  # the ranking's warning is about choosing, not this table
         _w.simplefilter("ignore")
         own = compare_labels(own_sheet, models, same_instances=True)
     frame = pd.DataFrame(index=pd.Index(names, name="candidate", dtype=object))
-    frame["real_cost"] = [float((real[n] * matrix).sum()) for n in names]
+    frame["real_cost"] = [real_cost[n] for n in names]
     frame["accuracy"] = [float(np.trace(models[n]) / models[n].sum()) for n in names]
     for column in ("expected_cost", "best_cost", "worst_cost"):
         frame[column] = own.loc[names, column].to_numpy(dtype=float)

@@ -459,7 +459,7 @@ def _from_log_labels(data: Any, *, truth: str, fusioner: Any, models: Sequence[s
         runs = forced_runs(data, truth=truth, models=list(models), slot=slot,
                            fusioner=fusioner, labels=list(labels), **options)
         forced = np.asarray(runs.forced)  # [j, c, s]
-        confusions[slot, "as_is"] = np.asarray(runs.observed)
+        confusions[slot, "as_is"] = runs.observed.to_numpy()
         confusions[slot, "perfect"] = np.stack([forced[c, c] for c in range(len(names))])
         for j, label in enumerate(names):
             confusions[slot, f"constant_{label}"] = forced[j]
