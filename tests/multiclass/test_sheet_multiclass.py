@@ -180,7 +180,8 @@ def test_sheet_from_a_table_and_refusals(sheet) -> None:
         cc.derive_sheet(np.asarray(sheet.table), COSTS, slot="m2", assumption="none")
     with pytest.raises(DataError, match="'wolf'"):
         cc.evaluate(sheet, (["cat", "wolf"], ["cat", "cat"]))
-    with pytest.raises(cc.CausalCostError, match="must be 3 x 3"):
+    with pytest.raises(cc.CausalCostError, match="is 2 x 2, so it has 2 labels but the other "
+                       "inputs have 3"):
         cc.evaluate(sheet, [[1, 2], [3, 4]])
 
 
