@@ -194,26 +194,11 @@ def align_series(frame: Frame, predictions: Any, engine: str) -> Any:
     """
     import pandas as pd
 
+    from causalcost.data.predictions import align_series as by_index
+
     if not isinstance(predictions, pd.Series):
         return predictions
     native = frame.to_native()
-    given = predictions.index
-    if isinstance(native, pd.DataFrame):
-        index = native.index
-        if given.equals(index):
-            return predictions
-        if (index.is_unique and given.is_unique and len(given) == len(index)
-                and index.isin(given).all()):
-            return predictions.reindex(index)
-        raise DataError(
-            "predictions is a pandas Series whose index does not match the data's index "
-            f"({len(given)} labels for {len(index)} rows, or other labels): align it "
-            "(predictions.reindex(data.index)) or pass predictions.to_numpy() in the data's "
-            "row order"
-        )
-    if isinstance(given, pd.RangeIndex) and given.start == 0 and given.step == 1:
-        return predictions
-    raise DataError(
-        f"predictions is a pandas Series with an index, but the {engine} data has no "
-        "index to align it with: pass predictions.to_numpy() in the data's row order"
-    )
+    index = native.index if isinstance(native, pd.DataFrame) else None
+    return by_index(predictions, index, "predictions",
+                    against="the data" if index is not None else f"the {engine} data")

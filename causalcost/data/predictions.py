@@ -263,9 +263,9 @@ def align_series(values: Any, index: Any, what: str, against: str = "y_true") ->
     if index is None:
         if isinstance(given, pd.RangeIndex) and given.equals(pd.RangeIndex(len(values))):
             return values
-        raise DataError(f"{what} is a pandas Series with its own index but {against} is not: "
-                        f"give {against} as a Series on the same index, or both as arrays in "
-                        "the same row order")
+        raise DataError(f"{what} is a pandas Series with its own index, but {against} has no "
+                        f"index to align it with: pass {what}.to_numpy() in {against}'s row "
+                        "order (or both as pandas Series on the same index)")
     if given.equals(index):
         return values
     if (index.is_unique and given.is_unique and len(given) == len(index)
