@@ -40,6 +40,9 @@ from causalcost.data.frames import (
     fills_nulls,
     require_columns,
 )
+from causalcost.data.frames import (
+    align_by_index as align_series,
+)
 from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.errors import DataError, InputTypeError, ValidationError
 
@@ -237,44 +240,6 @@ def _values(values: Any, what: str) -> np.ndarray:
         raise DataError(f"{what} must be one-dimensional (one label per row), got shape "
                         f"{array.shape}")
     return array
-
-
-def align_series(values: Any, index: Any, what: str, against: str = "y_true") -> Any:
-    """A pandas Series ``values`` in the row order of ``index`` (a pandas Index): as is when
-    the indexes are equal, reindexed when they hold the same unique labels in another order,
-    refused otherwise; anything that is not a Series is returned as given (its order is the
-    rows' order). With ``index=None`` (rows without an index: an array, a list) a Series is
-    read by position only when its index is the default ``0 .. n-1``, and refused otherwise.
-
-    >>> import pandas as pd
-    >>> align_series(pd.Series([1, 2], index=["b", "a"]), pd.Index(["a", "b"]), "p").tolist()
-    [2, 1]
-
-    Raises
-    ------
-    DataError
-        A Series whose index holds other (or repeated) labels.
-    """
-    import pandas as pd
-
-    if not isinstance(values, pd.Series):
-        return values
-    given = values.index
-    if index is None:
-        if isinstance(given, pd.RangeIndex) and given.equals(pd.RangeIndex(len(values))):
-            return values
-        raise DataError(f"{what} is a pandas Series with its own index, but {against} has no "
-                        f"index to align it with: pass {what}.to_numpy() in {against}'s row "
-                        "order (or both as pandas Series on the same index)")
-    if given.equals(index):
-        return values
-    if (index.is_unique and given.is_unique and len(given) == len(index)
-            and index.isin(given).all()):
-        return values.reindex(index)
-    raise DataError(
-        f"{what} is a pandas Series whose index does not match {against}'s ({len(given)} labels "
-        f"for {len(index)} rows, or other labels): align it ({what}.reindex({against}.index)) "
-        "or pass both as arrays in the same row order")
 
 
 def _aligned(truth: Any, values: Any, what: str) -> Any:
