@@ -286,10 +286,11 @@ def runs_labels(args: argparse.Namespace) -> int:
                                       for j, lab in enumerate(labels)}}
     observed = getattr(runs, "observed", None)
     if observed is not None:
-        out["observed"] = np.asarray(observed).tolist()
+        out["observed"] = observed.to_numpy().astype(np.int64).tolist()
     if args.candidate:
         out["candidate"] = {"column": args.candidate,
-                            "system": np.asarray(runs.with_candidate(args.candidate)).tolist()}
+                            "system": runs.with_candidate(args.candidate).to_numpy()
+                            .astype(np.int64).tolist()}
     if args.json:
         print_json(out)
         return 0
@@ -300,7 +301,7 @@ def runs_labels(args: argparse.Namespace) -> int:
             ",".join(str(int(v)) for v in row) for row in np.asarray(runs.forced[j])))
     if observed is not None:
         print("  as deployed: " + "; ".join(",".join(str(int(v)) for v in row)
-                                           for row in np.asarray(observed)))
+                                           for row in observed.to_numpy()))
     if args.candidate:
         print(f"the system with column {args.candidate!r} in the slot: " + "; ".join(
             ",".join(str(int(v)) for v in row) for row in out["candidate"]["system"]))

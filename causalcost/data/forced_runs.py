@@ -248,8 +248,8 @@ def forced_runs(
     ...                    fusioner="plurality", labels=[0, 1, 2])
     >>> runs.forced[2].tolist()  # slot forced to 2: a tie of three goes to the first label
     [[1, 0, 0], [0, 0, 1], [1, 0, 1]]
-    >>> runs.observed.tolist(), runs.kinds.counts[(2, (0, 1, 0))]
-    ([[1, 0, 0], [0, 1, 0], [1, 0, 1]], 1)
+    >>> runs.observed.to_numpy().tolist(), runs.kinds.counts[(2, (0, 1, 0))]
+    ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]], 1)
     """
     if labels is not None:  # K labels: counted by vote pattern
         if threshold is not None or function is not None or positive is not None:

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import narwhals as nw
 import numpy as np
 import pandas as pd
 
@@ -23,7 +22,6 @@ from causalcost.data.frames import (
     Frame,
     align_series,
     collect,
-    engine_error,
     is_lazy,
     require_columns,
 )
@@ -77,17 +75,11 @@ def label_indices(values: Sequence[Any], column: str, labels: tuple[Any, ...],
 
 
 def _count_patterns(frame: Frame, columns: list[str]) -> tuple[dict[str, list[Any]], np.ndarray]:
-    """Rows counted by the values of ``columns`` (distinct names), in one engine group-by."""
-    query = frame.lazy() if frame.implementation.is_polars() else frame
-    try:
-        result = collect(query.group_by(*columns, drop_null_keys=False).agg(
-            nw.len().alias(_LEN)))
-    except DataError:
-        raise
-    except Exception as exc:
-        raise engine_error(frame, exc) from exc
-    sizes = result.get_column(_LEN).to_numpy().astype(np.int64)
-    return {c: result.get_column(c).to_list() for c in columns}, sizes
+    """Rows counted by the values of ``columns`` (distinct names), in one engine group-by
+    (:func:`causalcost.data.predictions.count_groups`)."""
+    from causalcost.data.predictions import count_groups
+
+    return count_groups(frame, columns)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,9 @@ from causalcost.data.frames import (
     fills_nulls,
     require_columns,
 )
+from causalcost.data.frames import (
+    align_by_index as align_series,
+)
 from causalcost.data.labels import label_rule, votes_from_values
 from causalcost.errors import DataError, InputTypeError, ValidationError
 
@@ -239,44 +242,12 @@ def _values(values: Any, what: str) -> np.ndarray:
     return array
 
 
-def align_series(values: Any, index: Any, what: str, against: str = "y_true") -> Any:
-    """A pandas Series ``values`` in the row order of ``index`` (a pandas Index): as is when
-    the indexes are equal, reindexed when they hold the same unique labels in another order,
-    refused otherwise; anything that is not a Series is returned as given (its order is the
-    rows' order).
-
-    >>> import pandas as pd
-    >>> align_series(pd.Series([1, 2], index=["b", "a"]), pd.Index(["a", "b"]), "p").tolist()
-    [2, 1]
-
-    Raises
-    ------
-    DataError
-        A Series whose index holds other (or repeated) labels.
-    """
-    import pandas as pd
-
-    if not isinstance(values, pd.Series):
-        return values
-    given = values.index
-    if given.equals(index):
-        return values
-    if (index.is_unique and given.is_unique and len(given) == len(index)
-            and index.isin(given).all()):
-        return values.reindex(index)
-    raise DataError(
-        f"{what} is a pandas Series whose index does not match {against}'s ({len(given)} labels "
-        f"for {len(index)} rows, or other labels): align it ({what}.reindex({against}.index)) "
-        "or pass both as arrays in the same row order")
-
-
 def _aligned(truth: Any, values: Any, what: str) -> Any:
-    """``values`` in ``truth``'s row order when both are pandas Series; else as given."""
+    """``values`` in ``truth``'s row order when both are pandas Series (a Series against
+    rows without an index: only with the default index); else as given."""
     import pandas as pd
 
-    if not isinstance(truth, pd.Series):
-        return values
-    return align_series(values, truth.index, what)
+    return align_series(values, truth.index if isinstance(truth, pd.Series) else None, what)
 
 
 class PredictionReader:
@@ -360,6 +331,37 @@ class PredictionReader:
     def confusion(self, y_pred: Any, what: str = "y_pred") -> Confusion:
         """The confusion of ``y_pred`` against ``y_true`` (see the module for the rules)."""
         return self.from_codes(self.codes(y_pred, what))
+
+    def count_many(self, predictions: Sequence[Any], whats: Sequence[str] | None = None,
+                   ) -> np.ndarray:
+        """Every candidate's counts at once, shape ``(candidates, K, K)`` (int64, rows the true
+        class): the values of all candidates matched to the labels in one pass, then one
+        ``np.bincount`` of ``candidate * K * K + true * K + predicted``; a refused value is
+        named with its candidate (``whats``, default ``predictions[i]``).
+
+        >>> PredictionReader(["a", "b"], labels=["a", "b"]).count_many(
+        ...     [["a", "a"], ["b", "b"]]).tolist()
+        [[[1, 0], [1, 0]], [[0, 1], [0, 1]]]
+        """
+        whats = list(whats) if whats is not None else [f"predictions[{i}]"
+                                                        for i in range(len(predictions))]
+        arrays = [self.aligned(v, w) for v, w in zip(predictions, whats)]
+        codes: np.ndarray | None = None
+        if self.labels is not None and arrays:
+            try:
+                stacked = np.stack(arrays)
+                codes = self.labels.codes(stacked.ravel(), "predictions").reshape(stacked.shape)
+            except (DataError, TypeError, ValueError):
+                codes = None  # read one by one below, naming the candidate refused
+        if codes is None:
+            codes = np.stack([self.codes(a, w) for a, w in zip(arrays, whats)]) if arrays \
+                else np.empty((0, self.rows), dtype=np.int64)
+        k = len(self.names)
+        truth = self._truth if self.labels is not None else (~self._truth).astype(np.int64)
+        keys = (np.arange(len(arrays), dtype=np.int64)[:, None] * (k * k) + truth[None, :] * k
+                + codes)
+        counts = np.bincount(keys.ravel(), minlength=len(arrays) * k * k)
+        return counts.reshape(len(arrays), k, k)
 
     def from_codes(self, predicted: np.ndarray) -> Confusion:
         """The confusion of per-row label indices (as :meth:`codes` gives) against ``y_true``."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ import pandas as pd
 
 from causalcost.confusion import CELLS, CLASSES, Confusion
 from causalcost.display import html_block, html_table
-from causalcost.errors import CountError, DataError, OverflowInputError, ValidationError
+from causalcost.errors import CountError, DataError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.responses import Kinds
 from causalcost.pricing.witness import KINDS
@@ -141,61 +140,20 @@ def cost_array(costs: Any, labels: Sequence[Any]) -> np.ndarray:
     return arr
 
 
-class LabelConfusion(np.ndarray):
-    """A K-label confusion ``[true class, system output]`` (integer counts) with its labels.
+def LabelConfusion(matrix: Any, labels: Sequence[Any]) -> Confusion:  # noqa: N802
+    """Deprecated: K-label runs return a :class:`~causalcost.Confusion`; this builds
+    ``Confusion(matrix, labels=labels)`` and warns.
 
-    An array (indexing, ``tolist()``, numpy functions behave as on the counts) that also
-    knows its labels and its cost: :meth:`cost` with a (K, K) cost matrix ``C[c, s]``.
-
-    >>> m = LabelConfusion([[3, 1], [0, 4]], ["a", "b"])
-    >>> m.cost([[0, 5], [1, 0]]), m.labels, m.tolist()
-    (5.0, ('a', 'b'), [[3, 1], [0, 4]])
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     LabelConfusion([[3, 1], [0, 4]], ["a", "b"]).cost([[0, 5], [1, 0]])
+    5.0
     """
-
-    labels: tuple[str, ...]
-
-    def __new__(cls, matrix: Any, labels: Sequence[Any]) -> LabelConfusion:
-        obj = np.array(matrix, dtype=np.int64).view(cls)
-        if obj.shape != (len(labels), len(labels)):
-            raise ValidationError(f"a confusion over {len(labels)} labels is "
-                                  f"{len(labels)} x {len(labels)}, got shape {obj.shape}")
-        obj.labels = tuple(str(v) for v in labels)
-        obj.setflags(write=False)
-        return obj
-
-    def __array_finalize__(self, obj: Any) -> None:
-        self.labels = getattr(obj, "labels", ())
-
-    def to_numpy(self) -> np.ndarray:
-        """The counts as a plain (K, K) integer array."""
-        return np.asarray(self).view(np.ndarray).copy()
-
-    def to_frame(self) -> pd.DataFrame:
-        """Rows the true class, columns the system's output, both labelled."""
-        return label_frame(self.to_numpy(), self.labels)
-
-    def cost(self, costs: Any) -> float:
-        """Total cost ``sum(N[c, s] * C[c, s])`` (costs matched by label when labelled).
-
-        Raises
-        ------
-        OverflowInputError
-            When the total does not fit in float64.
-        """
-        arr = cost_array(costs, self.labels)
-        total = math.fsum(float(n) * float(c) for n, c in
-                          zip(self.to_numpy().ravel().tolist(), arr.ravel().tolist()) if n)
-        if not math.isfinite(total):
-            raise OverflowInputError("the total cost does not fit in float64; rescale the costs")
-        return total
-
-    def __reduce__(self) -> Any:
-        return (LabelConfusion, (self.to_numpy(), self.labels))
-
-    def __repr__(self) -> str:
-        if self.ndim != 2:
-            return repr(self.view(np.ndarray))
-        return f"LabelConfusion(labels={list(self.labels)}, counts={self.to_numpy().tolist()})"
+    warnings.warn("LabelConfusion is deprecated: use causalcost.Confusion(matrix, "
+                  "labels=[...]) (.to_numpy(), .cost(C), .labels)", DeprecationWarning,
+                  stacklevel=2)
+    return Confusion(matrix, labels=labels)
 
 
 @dataclass(frozen=True)
@@ -409,10 +367,10 @@ class ForcedRuns:
         return VotePatterns.from_counts(self.counts)  # type: ignore[arg-type]
 
     @property
-    def observed(self) -> Confusion | LabelConfusion | None:
+    def observed(self) -> Confusion | None:
         """The system as logged (the slot voting as in its column), rows the true class, or
-        ``None``: a :class:`~causalcost.Confusion` for binary runs, a :class:`LabelConfusion`
-        (K x K counts) for K-label runs."""
+        ``None``: a :class:`~causalcost.Confusion` (binary runs: labels P, N; K-label runs: the
+        runs' labels; ``.to_numpy()`` is the K x K counts)."""
         if not self.has_slot_column:
             return None
         if self.labels is None:
@@ -421,10 +379,10 @@ class ForcedRuns:
         out = np.zeros((self.k, self.k), dtype=np.int64)
         rows = np.arange(len(pat.classes))
         np.add.at(out, (pat.classes, pat.responses[rows, pat.slot_votes]), pat.sizes)
-        return LabelConfusion(out, self.label_names)
+        return Confusion(out, labels=self.label_names)
 
     @property
-    def slot_model(self) -> Confusion | LabelConfusion | None:
+    def slot_model(self) -> Confusion | None:
         """The deployed slot model's own confusion on the same rows, or ``None``."""
         if not self.has_slot_column:
             return None
@@ -433,10 +391,10 @@ class ForcedRuns:
         pat = self._patterns()
         out = np.zeros((self.k, self.k), dtype=np.int64)
         np.add.at(out, (pat.classes, pat.slot_votes), pat.sizes)
-        return LabelConfusion(out, self.label_names)
+        return Confusion(out, labels=self.label_names)
 
     @property
-    def slot_confusion(self) -> Confusion | LabelConfusion | None:
+    def slot_confusion(self) -> Confusion | None:
         """The deployed slot model's own confusion (as :attr:`slot_model`)."""
         return self.slot_model
 
@@ -532,7 +490,7 @@ class ForcedRuns:
 
     # -- candidates ---------------------------------------------------------------------------
     def with_candidate(self, predictions: Any, *, positive: Any = None,
-                       ) -> Confusion | LabelConfusion:
+                       ) -> Confusion:
         """The real system's confusion with a candidate's predictions plugged into the slot.
 
         Parameters
@@ -548,9 +506,9 @@ class ForcedRuns:
 
         Returns
         -------
-        Confusion or LabelConfusion
-            The system's confusion, rows the true class (K-label runs: K x K counts with
-            ``.cost(C)``).
+        Confusion
+            The system's confusion, rows the true class (K-label runs: over the runs'
+            labels; ``.to_numpy()``, ``.cost(C)``).
 
         Examples
         --------
@@ -564,8 +522,8 @@ class ForcedRuns:
         ...                    "m2": ["a", "c", "c", "b"], "m3": ["b", "b", "a", "c"]})
         >>> runs = forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m3",
         ...                    fusioner="plurality", labels=["a", "b", "c"])
-        >>> runs.with_candidate("y").tolist()  # the last row ties a, b, c: to a
-        [[1, 0, 0], [0, 1, 0], [1, 0, 1]]
+        >>> runs.with_candidate("y").to_numpy().tolist()  # the last row ties a, b, c: to a
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
         >>> runs.with_candidate(["b", "b", "b", "b"]).cost(1 - np.eye(3))
         1.0
         """
@@ -575,15 +533,15 @@ class ForcedRuns:
         if positive is not None:
             raise ValidationError("positive= is a binary option; K-label runs read the "
                                   "candidate's labels by name")
-        return LabelConfusion(counter.tables(predictions)[0], self.label_names)
+        return Confusion(counter.tables(predictions)[0], labels=self.label_names)
 
     def candidate_confusion(self, predictions: Any, *, positive: Any = None,
-                            ) -> Confusion | LabelConfusion:
+                            ) -> Confusion:
         """The candidate's own confusion ``N[c, j]`` on the same rows (column or array)."""
         counter = self._require_counter()
         if self.labels is None:
             return counter.own(predictions, positive)  # type: ignore[no-any-return]
-        return LabelConfusion(counter.tables(predictions)[1], self.label_names)
+        return Confusion(counter.tables(predictions)[1], labels=self.label_names)
 
     def _require_counter(self) -> Any:
         if self._counter is None:
@@ -629,7 +587,7 @@ class ForcedRuns:
         """A JSON-ready dict: runs (integer cells), kinds, monotone_on_data, provenance."""
         if self.labels is not None:
             def rows(m: Any) -> list[list[int]] | None:
-                return None if m is None else np.asarray(m).tolist()
+                return None if m is None else m.to_numpy().astype(np.int64).tolist()
 
             return {"labels": list(self.label_names), "slot": self.slot,
                     "models": list(self.models), "fusioner": self.fusioner.description,
@@ -666,7 +624,7 @@ class ForcedRuns:
         observed = self.observed
         return (self.labels, self.forced.tobytes(),
                 tuple(sorted(self.response_kinds.counts.items())), self.slot, self.models, f,
-                None if observed is None else observed.tobytes())
+                None if observed is None else observed.matrix)
 
     def __repr__(self) -> str:
         where = self.provenance.get("engine")
@@ -681,7 +639,8 @@ class ForcedRuns:
                              for j, lab in enumerate(self.label_names))
             observed = (f"None (no column {self.slot!r} counted)"
                         if self.observed is None else "\n" + _indent(
-                            self.observed.to_frame().to_string()))
+                            label_frame(self.observed.to_numpy().astype(np.int64),
+                                        self.label_names).to_string()))
             return (f"{head}\n{runs}\n  observed: {observed}\n"
                     f"  kinds: {len(self.response_kinds.counts)} response vectors; "
                     f"monotone_on_data: {self.monotone_on_data}")

@@ -403,7 +403,7 @@ def _k_label_runs(runs: object) -> bool:
 
 
 def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
-    from causalcost.evaluation.label_candidates import label_confusion
+    from causalcost.cost_matrix import as_costs
     from causalcost.evaluation.label_report import is_label_sheet
 
     labels = [str(v) for v in runs.labels]
@@ -425,7 +425,7 @@ def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
     if isinstance(costs, CostMatrix) and len(labels) != 2:
         raise InputTypeError(f"costs must be a {len(labels)} x {len(labels)} matrix for the "
                              f"runs' labels {labels}, got a CostMatrix of two labels")
-    matrix = np.asarray(label_confusion(costs, labels, "costs"), dtype=float) if not \
+    matrix = np.asarray(as_costs(costs, labels).to_numpy(), dtype=float) if not \
         isinstance(costs, CostMatrix) else np.array([[costs.tp, costs.fn], [costs.fp, costs.tn]],
                                                     dtype=float)
     if sheet is not None and not np.array_equal(matrix, np.asarray(sheet.costs, dtype=float)):
@@ -441,13 +441,12 @@ def _row_aligned(runs: Any, predictions: Any, name: str) -> Any:
         return predictions
     import narwhals as nw
 
-    from causalcost.evaluation.label_candidates import _aligned
+    from causalcost.data.predictions import align_series
 
     native = nw.to_native(runs._counter.frame) if runs._counter is not None else None  # noqa: SLF001
-    if isinstance(native, pd.DataFrame):
-        return _aligned(pd.Series(0, index=native.index), predictions,
-                        f"candidate {name!r}'s predictions")
-    return _aligned(None, predictions, f"candidate {name!r}'s predictions")
+    index = native.index if isinstance(native, pd.DataFrame) else None
+    return align_series(predictions, index, f"candidate {name!r}'s predictions",
+                        against="the log").to_numpy()
 
 
 def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs: Any,
@@ -466,18 +465,20 @@ def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs
     matrix = _label_costs(runs, sheet, costs)
     own_sheet = derive_labelled_sheet(runs, matrix, created="backtest",
                                  provenance={"description": "the backtest's rows"})
-    real, models = {}, {}
+    real, models, real_cost = {}, {}, {}
     for name, predictions in zip(names, candidates.values()):
         given = _row_aligned(runs, predictions, name)
-        real[name] = np.asarray(runs.with_candidate(given))
-        models[name] = np.asarray(runs.candidate_confusion(given))
+        system = runs.with_candidate(given)
+        real_cost[name] = system.cost(matrix)
+        real[name] = system.to_numpy()
+        models[name] = runs.candidate_confusion(given).to_numpy()
     import warnings as _w
 
     with _w.catch_warnings():  # the ranking's warning is about choosing, not this table
         _w.simplefilter("ignore")
         own = compare_labels(own_sheet, models, same_instances=True)
     frame = pd.DataFrame(index=pd.Index(names, name="candidate", dtype=object))
-    frame["real_cost"] = [float((real[n] * matrix).sum()) for n in names]
+    frame["real_cost"] = [real_cost[n] for n in names]
     frame["accuracy"] = [float(np.trace(models[n]) / models[n].sum()) for n in names]
     for column in ("expected_cost", "best_cost", "worst_cost"):
         frame[column] = own.loc[names, column].to_numpy(dtype=float)

@@ -210,7 +210,7 @@ def _careful(path: Path, text: str) -> pd.DataFrame:
 
 
 def as_confusion(candidate: object, name: object = None, *,
-                 labels: Sequence[Any] | None = None) -> Confusion:
+                 labels: Sequence[Any] | None = None, what: str | None = None) -> Confusion:
     """``candidate`` in any accepted form as a :class:`~causalcost.Confusion` over ``labels``;
     errors name the candidate.
 
@@ -218,7 +218,8 @@ def as_confusion(candidate: object, name: object = None, *,
     fp, tn`` (binary, positive first); a (K, K) list or array of counts, rows the true class
     in ``labels``' order; a DataFrame labelled on both axes (matched by name); a DataFrame with
     columns ``truth`` and ``prediction``, or a **tuple** ``(y_true, y_pred)``, counted by
-    :func:`causalcost.data.predictions.count_confusion` (Series aligned by index).
+    :func:`causalcost.data.predictions.count_confusion` (Series aligned by index). Errors
+    begin with ``what`` (default: the candidate and its ``name``).
 
     Examples
     --------
@@ -231,7 +232,8 @@ def as_confusion(candidate: object, name: object = None, *,
 
     from causalcost.data.predictions import count_confusion
 
-    what = "candidate" if name is None else f"candidate {name!r}"
+    if what is None:
+        what = "candidate" if name is None else f"candidate {name!r}"
     if not isinstance(candidate, (Confusion, Mapping, pd.DataFrame, tuple)) and (
             not hasattr(candidate, "to_numpy") and _ndim(candidate) != 2):
         raise InputTypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "

@@ -442,13 +442,13 @@ def _from_log_labels(data: Any, *, truth: str, fusioner: Any, models: Sequence[s
                      options: Mapping[str, Any]) -> SlotImportance:
     import numpy as np
 
-    from causalcost.evaluation.label_candidates import label_confusion
+    from causalcost.cost_matrix import as_costs
 
     if models is None:
         raise ValidationError("slot_importance with labels= needs models= (the models' "
                               "prediction columns, in the fusioner's input order)")
     names = [str(v) for v in labels]
-    matrix = np.asarray(label_confusion(costs, names, "costs"), dtype=float)
+    matrix = np.asarray(as_costs(costs, names).to_numpy(), dtype=float)
     from causalcost.pricing.inputs import check_costs
 
     matrix = check_costs(matrix, len(names))
@@ -459,7 +459,7 @@ def _from_log_labels(data: Any, *, truth: str, fusioner: Any, models: Sequence[s
         runs = forced_runs(data, truth=truth, models=list(models), slot=slot,
                            fusioner=fusioner, labels=list(labels), **options)
         forced = np.asarray(runs.forced)  # [j, c, s]
-        confusions[slot, "as_is"] = np.asarray(runs.observed)
+        confusions[slot, "as_is"] = runs.observed.to_numpy()
         confusions[slot, "perfect"] = np.stack([forced[c, c] for c in range(len(names))])
         for j, label in enumerate(names):
             confusions[slot, f"constant_{label}"] = forced[j]

@@ -2,12 +2,13 @@
 ``compare`` on a sheet of K labels.
 
 A candidate's confusion is ``N[c, j]`` (rows the true class ``c``, columns its prediction
-``j``), over the sheet's labels in the sheet's order. Every reader here matches labels **by
-name**: a labelled frame or an object with ``.labels`` is reordered to the sheet's labels when
-it holds the same set and refused otherwise; predictions are matched to the labels as text.
-Names of candidates are compared as text, so ``1`` and ``"1"`` are the same name and are
-refused together. A pandas Series is paired with ``y_true`` by its index (reordered when the
-index holds the same rows, refused otherwise), never by position.
+``j``), over the sheet's labels in the sheet's order. The values layer reads them:
+:func:`~causalcost.evaluation.candidates.as_confusion` (a labelled frame or an object with
+``.labels`` is matched to the sheet's labels by name) and
+:class:`~causalcost.data.predictions.PredictionReader` (a pandas Series is paired with
+``y_true`` by its index, values matched to the labels by value or name, unknown values and
+two spellings of one label refused). Names of candidates are compared as text, so ``1`` and
+``"1"`` are the same name and are refused together.
 
 :func:`count_confusions` counts every candidate's predictions at once: one ``np.bincount`` of
 ``candidate * K * K + true * K + predicted`` over all rows, so ten thousand candidates on a
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.errors import CountError, DataError, InputTypeError, ValidationError
+from causalcost.errors import InputTypeError, ValidationError
 
 __all__ = ["as_matrix", "candidate_matrices", "count_confusions", "label_confusion",
            "unique_names"]
@@ -63,37 +64,18 @@ def unique_names(names: Sequence[Any]) -> list[str]:
     return list(seen)
 
 
-def _by_name(matrix: np.ndarray, given: Sequence[Any], labels: Sequence[str],
-             what: str) -> np.ndarray:
-    """Reorder a K x K matrix labelled ``given`` (rows and columns) to ``labels``."""
-    names = [str(v) for v in given]
-    if len(set(names)) != len(names):
-        raise DataError(f"{what} repeats a label: {names}")
-    if sorted(names) != sorted(labels):
-        raise DataError(f"{what} is labelled {names} but the sheet's labels are {list(labels)}: "
-                        "the labels must be the same names (in any order)")
-    order = [names.index(v) for v in labels]
-    return matrix[np.ix_(order, order)]
-
-
-def _frame_matrix(frame: pd.DataFrame, labels: Sequence[str], what: str) -> np.ndarray:
-    rows, cols = [str(v) for v in frame.index], [str(v) for v in frame.columns]
-    if rows != cols and sorted(rows) == sorted(cols):
-        frame = frame.copy()
-        frame.index, frame.columns = rows, cols
-        frame = frame.loc[:, rows]
-        cols = rows
-    if rows != cols:
-        raise DataError(f"{what}: a K x K frame needs the same labels as rows (true class) and "
-                        f"columns (prediction); got rows {rows} and columns {cols}")
-    if rows == [str(i) for i in range(len(rows))] and isinstance(frame.index, pd.RangeIndex):
-        return frame.to_numpy()  # an unlabelled frame: the sheet's order
-    return _by_name(frame.to_numpy(), rows, labels, what)
+def _counts(confusion: Any) -> np.ndarray:
+    """A Confusion's (K, K) counts: int64 when every cell is a whole number within 2**53."""
+    arr = np.asarray(confusion.to_numpy(), dtype=float)
+    if (arr == np.round(arr)).all() and (arr < 2**53).all():
+        return arr.astype(np.int64)
+    return arr
 
 
 def label_confusion(candidate: Any, labels: Sequence[str], what: str = "candidate",
                     ) -> np.ndarray:
-    """One candidate's K x K confusion ``N[c, j]`` over ``labels``, from any accepted form.
+    """One candidate's K x K confusion ``N[c, j]`` over ``labels``, from any accepted form:
+    ``as_confusion(candidate, labels=labels).to_numpy()`` (int64 for whole counts).
 
     Accepted: a (K, K) array or nested list in the order of ``labels``; an object with
     ``.to_numpy()`` (and ``.labels``, matched by name); a DataFrame labelled with the labels
@@ -112,85 +94,19 @@ def label_confusion(candidate: Any, labels: Sequence[str], what: str = "candidat
     Raises
     ------
     DataError
-        Labels other than the sheet's, or a prediction that is not a label.
-    ValidationError, CountError
-        A matrix of the wrong shape or with bad counts.
+        A prediction that is not a label, or Series whose indexes do not match.
+    ValidationError, CountError, InputTypeError
+        Labels other than the sheet's, a matrix of the wrong shape or with bad counts.
     """
-    names = [str(v) for v in labels]
-    k = len(names)
-    if isinstance(candidate, pd.DataFrame):
-        if {"truth", "prediction"} <= set(map(str, candidate.columns)):
-            return count_confusions(candidate["truth"], {what: candidate["prediction"]},
-                                    names)[1][0]
-        matrix = _frame_matrix(candidate, names, what)
-    elif isinstance(candidate, tuple) and len(candidate) == 2 and not np.isscalar(candidate[0]) \
-            and np.ndim(candidate[0]) == 1:
-        return count_confusions(candidate[0], {what: candidate[1]}, names)[1][0]
-    else:
-        given = getattr(candidate, "labels", None)
-        matrix = np.asarray(as_matrix(candidate), dtype=object)
-        if given is not None and matrix.ndim == 2 and matrix.shape == (len(given),) * 2:
-            matrix = _by_name(matrix, given, names, what)
-    return _counts(matrix, k, what)
+    from causalcost.evaluation.candidates import as_confusion
 
-
-def _counts(value: Any, k: int, what: str) -> np.ndarray:
-    """A checked (K, K) count matrix: finite, >= 0; ints stay ints."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InputTypeError(f"{what} must be a K x K array of counts (rows the true class), "
-                             f"got {type(value).__name__}") from None
-    if arr.shape != (k, k):
-        raise ValidationError(f"{what} must be {k} x {k} (rows the true class, columns the "
-                              f"prediction, over the sheet's labels), got shape {arr.shape}")
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise CountError(f"{what} must hold finite counts >= 0")
-    return arr.astype(np.int64) if (arr == np.round(arr)).all() and \
-        (np.abs(arr) < 2**53).all() else arr
-
-
-def _codes(values: Any, labels: Sequence[str], what: str) -> np.ndarray:
-    """Each value's position in ``labels`` (matched as text), refusing other values."""
-    flat = np.asarray(values, dtype=object).ravel() if not isinstance(values, np.ndarray) \
-        else values.ravel()
-    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
-    if (codes < 0).any():
-        raise DataError(f"{what} holds a missing value: every row needs a label")
-    index = {n: i for i, n in enumerate(labels)}
-    table = np.empty(len(uniques), dtype=np.int64)
-    for i, v in enumerate(uniques):
-        key = str(v.item() if hasattr(v, "item") else v)
-        if key not in index:
-            raise DataError(f"{what} holds {v!r}, which is not one of the sheet's labels "
-                            f"{list(labels)}")
-        table[i] = index[key]
-    return table[codes].reshape(np.shape(values))
-
-
-def _aligned(truth: Any, values: Any, what: str) -> Any:
-    """``values`` in the order of ``truth``'s rows: pandas Series are paired by index."""
-    t_series, v_series = isinstance(truth, pd.Series), isinstance(values, pd.Series)
-    if not v_series:
-        return values
-    if not t_series:
-        if isinstance(values.index, pd.RangeIndex) and values.index.equals(
-                pd.RangeIndex(len(values))):
-            return values.to_numpy()
-        raise DataError(f"{what} is a pandas Series with its own index but y_true is not: "
-                        "give y_true as a Series on the same index, or plain arrays")
-    if values.index.equals(truth.index):
-        return values.to_numpy()
-    if len(values) == len(truth) and truth.index.is_unique and values.index.is_unique and \
-            set(values.index) == set(truth.index):
-        return values.reindex(truth.index).to_numpy()
-    raise DataError(f"{what}'s index does not hold the same rows as y_true's: predictions are "
-                    "paired with the true classes by index, never by position")
+    return _counts(as_confusion(candidate, labels=[str(v) for v in labels], what=what))
 
 
 def count_confusions(y_true: Any, predictions: Mapping[Any, Any], labels: Sequence[str],
                      ) -> tuple[list[str], np.ndarray]:
-    """Every candidate's K x K confusion from its predictions on ``y_true``'s rows, at once.
+    """Every candidate's K x K confusion from its predictions on ``y_true``'s rows, at once
+    (read by :meth:`~causalcost.data.predictions.PredictionReader.count_many`).
 
     Parameters
     ----------
@@ -199,7 +115,7 @@ def count_confusions(y_true: Any, predictions: Mapping[Any, Any], labels: Sequen
     predictions : mapping of name to array-like
         Each candidate's predicted labels on the same rows.
     labels : sequence of str
-        The sheet's labels; values are matched to them as text.
+        The sheet's labels; values are matched to them by value or name.
 
     Returns
     -------
@@ -212,40 +128,15 @@ def count_confusions(y_true: Any, predictions: Mapping[Any, Any], labels: Sequen
     >>> names, n[0].tolist()
     (['x'], [[1, 0, 0], [0, 0, 1], [0, 0, 1]])
     """
+    from causalcost.data.predictions import PredictionReader
+
     if not isinstance(predictions, Mapping) or not predictions:
         raise ValidationError("predictions must be a non-empty mapping of candidate name to "
                               "predicted labels")
     names = unique_names(list(predictions))
-    k = len(labels)
-    truth_values = y_true.to_numpy() if isinstance(y_true, pd.Series) else y_true
-    truth = _codes(np.asarray(truth_values, dtype=object) if not isinstance(
-        truth_values, np.ndarray) else truth_values, labels, "y_true")
-    if truth.ndim != 1:
-        raise DataError(f"y_true must be one-dimensional, got shape {truth.shape}")
-    rows = truth.size
-    arrays = []
-    for name, values in zip(names, predictions.values()):
-        arr = np.asarray(_aligned(y_true, values, f"predictions[{name!r}]"))
-        if arr.ndim != 1 or arr.size != rows:
-            raise DataError(f"predictions[{name!r}] has {arr.size} values but y_true has "
-                            f"{rows}; give both on the same rows")
-        arrays.append(arr)
-    try:
-        stacked = np.stack(arrays)
-    except (TypeError, ValueError):
-        stacked = np.array(arrays, dtype=object)
-    if stacked.dtype.kind not in "biufUSO":
-        stacked = stacked.astype(object)
-    try:
-        codes = _codes(stacked, labels, "predictions")
-    except DataError:
-        for name, arr in zip(names, arrays):  # name the candidate whose value is refused
-            _codes(arr, labels, f"predictions[{name!r}]")
-        raise
-    keys = (np.arange(len(names), dtype=np.int64)[:, None] * (k * k) + truth[None, :] * k
-            + codes)
-    counts = np.bincount(keys.ravel(), minlength=len(names) * k * k)
-    return names, counts.reshape(len(names), k, k)
+    reader = PredictionReader(y_true, labels=list(labels))
+    whats = [f"predictions[{name!r}]" for name in names]
+    return names, reader.count_many(list(predictions.values()), whats)
 
 
 def candidate_matrices(candidates: Any, labels: Sequence[str], y_true: Any = None,

@@ -1,4 +1,6 @@
-"""The result of checking that a system is monotone in its slot (a value object, no pgmpy).
+"""The result of checking that a system is monotone in its slot (a value object, no pgmpy),
+for any K: the binary check of :func:`causalcost.inference.intervene.check_monotonicity` and
+the per-cost check of :func:`causalcost.pricing.monotonicity.check_monotonicity` return it.
 
 Kept apart from :mod:`causalcost.inference.intervene`, which computes it, so that cost sheets and
 reports can carry and read it without importing the network layer.
@@ -7,26 +9,34 @@ reports can carry and read it without importing the network layer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from causalcost.display import html_block, html_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MonotonicityCheck"]
 
 
 @dataclass(frozen=True)
 class MonotonicityCheck:
-    """Result of :func:`check_monotonicity`.
+    """Result of :func:`check_monotonicity`, for any K.
 
     Attributes
     ----------
     slot, system_node : str
     is_monotone : bool
-        True when, for every assignment of the other inputs, the system with the slot at P is
-        at least as positive as with the slot at N.
-    violation : dict or None
-        A violating assignment of the other inputs (node -> state), when not monotone.
+        Binary: True when, for every assignment of the other inputs, the system with the slot
+        at P is at least as positive as with the slot at N. K labels: True when no instance
+        costs more with the slot forced to its true class than to another label (for the
+        costs checked).
+    violation : dict, str or None
+        When not monotone: a violating assignment of the other inputs (node -> state), or (K
+        labels) the violating configuration in words.
     assignments : int
-        How many assignments were checked (0 when monotone by construction).
+        How many assignments (configurations) were checked (0 when monotone by construction);
+        also :attr:`checked`.
     method : str
         ``"enumeration"`` (every assignment checked) or ``"by construction"`` (a vote
         fusioner in which the slot has a non-negative weight: nothing to enumerate).
@@ -46,12 +56,23 @@ class MonotonicityCheck:
     slot: str
     system_node: str
     is_monotone: bool
-    violation: dict[str, str] | None
+    violation: dict[str, str] | str | None
     assignments: int
     method: str = "enumeration"
 
     def __bool__(self) -> bool:
         return self.is_monotone
+
+    @property
+    def checked(self) -> int:
+        """Assignments (configurations) checked: :attr:`assignments`."""
+        return self.assignments
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: the fields of :meth:`to_dict` (a violation in words or as a dict)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
@@ -70,6 +91,10 @@ class MonotonicityCheck:
             return html_block("Monotonicity check", text)
         import pandas as pd
 
+        if isinstance(self.violation, str):
+            return html_block("Monotonicity check", [
+                f"{self.system_node} is NOT monotone in slot {self.slot} for these costs: "
+                f"{self.violation}. Only the assumption-free worst case holds."])
         violation = pd.DataFrame([self.violation or {}], index=["a violating assignment"])
         text = [f"{self.system_node} is NOT monotone in slot {self.slot}: at the assignment "
                 "below, the system says P with the slot at N but not with the slot at P. "
@@ -77,7 +102,9 @@ class MonotonicityCheck:
         return html_block("Monotonicity check", text, html_table(violation))
 
     def __repr__(self) -> str:
-        verdict = "monotone" if self.is_monotone else f"NOT monotone, e.g. at {self.violation}"
+        verdict = "monotone" if self.is_monotone else (
+            f"NOT monotone: {self.violation}" if isinstance(self.violation, str)
+            else f"NOT monotone, e.g. at {self.violation}")
         how = (" by construction" if self.method == "by construction"
                else f"; {self.assignments} assignments checked")
         return f"MonotonicityCheck({self.system_node!r} in slot {self.slot!r}: {verdict}{how})"

@@ -537,24 +537,17 @@ def system_cpd(node: str, columns: np.ndarray, models: list[str], labels: list[s
 
 
 def rule_words(fusioner: Any) -> list[str]:
-    """The fusion rule in a few words for the system node of a picture.
+    """The fusion rule in a few words for the system node of a picture (one function for any
+    K: :func:`causalcost.network.picture.rule_lines`).
 
     >>> from types import SimpleNamespace
     >>> rule_words(SimpleNamespace(kind="k_of_n", k=2, label=1, labels=("a", "b", "c"),
     ...                            models=("m1", "m2", "m3")))
     ['b if 2 of 3 vote b']
     """
-    kind = fusioner.kind
-    if kind == "k_of_n":
-        return [f"{fusioner.labels[fusioner.label]} if {fusioner.k} of {len(fusioner.models)} "
-                f"vote {fusioner.labels[fusioner.label]}"]
-    if kind == "priority":
-        return ["first voted of", " > ".join(fusioner.labels[i] for i in fusioner.order)]
-    if kind == "weighted":
-        return ["weighted plurality"]
-    if kind == "function":
-        return ["user function"]
-    return [kind]
+    from causalcost.network.picture import rule_lines
+
+    return rule_lines(fusioner)
 
 
 def __getattr__(name: str) -> Any:

@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import networkx as nx
 import numpy as np
@@ -107,11 +107,13 @@ def label_lines(node: Hashable, fixed: Hashable | None = None,
 
 
 def rule_lines(fusioner: object) -> list[str]:
-    """The fusioner's rule in a few short lines, for the label of its node.
+    """The fusioner's rule in a few short lines, for the label of its node, for any K.
 
-    ``AND``, ``OR``, ``majority`` (with the ties' side for an even number of models),
-    ``k of n``, a weighted vote's weights (in input order) and threshold, or a user function's
-    name; ``[]`` for anything else.
+    A binary fusioner (votes as bools): ``AND``, ``OR``, ``majority`` (with the ties' side for
+    an even number of models), ``k of n``, a weighted vote's weights (in input order) and
+    threshold, or a user function's name. A fusioner of K labels: ``plurality``, ``weighted
+    plurality``, ``first voted of`` and the order, ``<label> if k of n vote <label>``, ``user
+    function``. ``[]`` for anything that is not a fusioner.
 
     Examples
     --------
@@ -122,12 +124,19 @@ def rule_lines(fusioner: object) -> list[str]:
     ['2 of 3']
     >>> rule_lines(make_fusioner("weighted", ["a", "b", "c"], weights=[1, 2, 0.5], threshold=2))
     ['w 1,2,0.5', '\u2265 2']
+    >>> rule_lines(make_fusioner("k_of_n", ["a", "b", "c"], labels=["x", "y", "z"], k=2,
+    ...                          label="y"))
+    ['y if 2 of 3 vote y']
+    >>> rule_lines(make_fusioner("priority", ["a", "b"], labels=["x", "y", "z"], order=["z", "x"]))
+    ['first voted of', 'z > x']
     """
     from causalcost.network.exact_votes import number_text
     from causalcost.network.fusioners import Fusioner
 
     if not isinstance(fusioner, Fusioner):
-        return []
+        return _label_rule_lines(fusioner) if hasattr(fusioner, "kind") else []
+    if not fusioner.boolean:
+        return _label_rule_lines(fusioner)
     n, rule = len(fusioner.inputs), fusioner.rule
     if rule in ("and", "or"):
         return [rule.upper()]
@@ -144,6 +153,22 @@ def rule_lines(fusioner: object) -> list[str]:
                 "\u2265 " + number_text(fusioner.exact_threshold)]
     label = fusioner.description.removeprefix("user function ")
     return [f"{label}()"]
+
+
+def _label_rule_lines(fusioner: Any) -> list[str]:
+    """The words of a rule over K labels (anything with ``kind``, ``labels``, ``models`` and
+    the rule's fields)."""
+    kind = fusioner.kind
+    if kind == "k_of_n":
+        return [f"{fusioner.labels[fusioner.label]} if {fusioner.k} of {len(fusioner.models)} "
+                f"vote {fusioner.labels[fusioner.label]}"]
+    if kind == "priority":
+        return ["first voted of", " > ".join(fusioner.labels[i] for i in fusioner.order)]
+    if kind == "weighted":
+        return ["weighted plurality"]
+    if kind == "function":
+        return ["user function"]
+    return [kind]
 
 
 def rule_labels(system: object) -> dict[Hashable, list[str]]:

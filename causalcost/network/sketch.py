@@ -60,11 +60,10 @@ class VoteSketch:
         labels on the system output (a binary sketch draws the rule on its own)."""
         if self.labels == ("P", "N"):
             return None
-        from causalcost.network.labelled import rule_words as label_rule_words
+        from causalcost.network.picture import rule_lines
 
         states = " / ".join(self.labels)
-        return {self.class_node: [states],
-                self.system_node: [*label_rule_words(self.fusioner), states]}
+        return {self.class_node: [states], self.system_node: [*rule_lines(self.fusioner), states]}
 
     @property
     def graph(self) -> nx.DiGraph:
@@ -100,8 +99,9 @@ class VoteSketch:
 
 
 def rule_words(fusioner: Fusioner) -> str:
-    """The rule in a few words: ``majority``, ``OR``, ``2 of 3``,
-    ``weighted vote 1,2,1 \u2265 2``.
+    """The rule in a few words, one string (:func:`~causalcost.network.picture.rule_lines`
+    joined): ``majority``, ``OR``, ``2 of 3``, ``weighted vote 1,2,1 \u2265 2``; for K labels
+    ``plurality``, ``first voted of z > x``, ``y if 2 of 3 vote y``, ...
 
     >>> from causalcost.network.fusioners import make_fusioner
     >>> rule_words(make_fusioner("weighted", ["a", "b"], weights=[1, 2], threshold=2))

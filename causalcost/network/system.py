@@ -219,10 +219,10 @@ class System:
         the labels under the system output (None: the picture reads the fusioner)."""
         if self.declaration is None:
             return None
-        from causalcost.network.labelled import rule_words
+        from causalcost.network.picture import rule_lines
 
         states = " / ".join(self.labels)
-        return {self.class_node: [states], self.system_node: [*rule_words(self.fusioner), states]}
+        return {self.class_node: [states], self.system_node: [*rule_lines(self.fusioner), states]}
 
     @classmethod
     def declared(cls, declaration: Declaration, fusioner: Any, *, slot: str | None = None,

@@ -25,40 +25,28 @@ vectors are not fixed by the votes).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from causalcost.errors import MonotonicityError, ValidationError
+from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.pricing.inputs import as_table_array, check_costs, check_counts
 
 __all__ = ["CostMonotonicity", "check_monotonicity", "dominance_violation", "require_monotone"]
 
 
-@dataclass(frozen=True)
-class CostMonotonicity:
-    """The result of :func:`check_monotonicity` for a K-label system (per cost).
-
-    Attributes
-    ----------
-    is_monotone : bool
-    violation : str or None
-        The violating configuration, in words (class, the other models' votes, the outputs
-        with the slot right and with the slot forced to the dearer label, their costs).
-    checked : int
-        Configurations checked (per class, summed).
+def CostMonotonicity(is_monotone: bool, violation: str | None, checked: int,  # noqa: N802
+                     ) -> MonotonicityCheck:
+    """Deprecated: :func:`check_monotonicity` returns a
+    :class:`~causalcost.MonotonicityCheck` for every K (``violation`` in words for K labels,
+    ``checked`` the configurations); this builds one (slot and system node unnamed) and warns.
     """
+    import warnings
 
-    is_monotone: bool
-    violation: str | None
-    checked: int
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row: is_monotone, violation, checked."""
-        return pd.DataFrame([{"is_monotone": self.is_monotone, "violation": self.violation,
-                              "checked": self.checked}])
+    warnings.warn("CostMonotonicity is deprecated: check_monotonicity returns a "
+                  "causalcost.MonotonicityCheck for every K", DeprecationWarning, stacklevel=2)
+    return MonotonicityCheck("", "", is_monotone, violation, checked)
 
 
 def _configurations(system: Any, c: int, slot: int):  # noqa: ANN202 - generator
@@ -132,9 +120,9 @@ def check_monotonicity(system: Any, costs: object = None,
 
     Returns
     -------
-    MonotonicityCheck or CostMonotonicity
-        ``is_monotone`` and ``violation``; pass it to :func:`~causalcost.bound` as
-        ``monotonicity=``.
+    MonotonicityCheck
+        ``is_monotone`` and ``violation`` (K labels: in words, per cost); pass it to
+        :func:`~causalcost.bound` as ``monotonicity=``.
 
     Examples
     --------
@@ -169,20 +157,20 @@ def check_monotonicity(system: Any, costs: object = None,
     checked = 0
     if system.fusioner.table is not None and not np.all(
             np.isin(system.fusioner.table, (0.0, 1.0))):
-        return CostMonotonicity(False, "the system node's table is not deterministic, so "
-                                      "an instance's response vector is not fixed by the votes;"
-                                      " monotonicity cannot be established", 0)
+        return MonotonicityCheck(slot, system.system_node, False, (
+            "the system node's table is not deterministic, so an instance's response vector is "
+            "not fixed by the votes; monotonicity cannot be established"), 0)
     for c in range(system.k):
         for desc, outs in _configurations(system, c, i):
             checked += 1
             right = c_arr[c, outs[c]]
             for j in range(system.k):
                 if c_arr[c, outs[j]] < right:
-                    return CostMonotonicity(False, (
+                    return MonotonicityCheck(slot, system.system_node, False, (
                         f"class {labels[c]!r}, {desc}: slot right ({labels[c]!r}) gives output "
                         f"{labels[outs[c]]!r} (cost {right:g}), slot forced to {labels[j]!r} "
                         f"gives {labels[outs[j]]!r} (cost {c_arr[c, outs[j]]:g})"), checked)
-    return CostMonotonicity(True, None, checked)
+    return MonotonicityCheck(slot, system.system_node, True, None, checked)
 
 
 def _matrix(value: object) -> object:

@@ -141,7 +141,7 @@ def test_every_engine_counts_a_k_label_log_as_the_reference(log: dict[str, Any])
             runs = count(make(df), log)
         assert isinstance(runs, cc.ForcedRuns) and runs.k == len(labels), engine
         np.testing.assert_array_equal(runs.forced, forced, err_msg=engine)
-        np.testing.assert_array_equal(runs.observed, observed, err_msg=engine)
+        np.testing.assert_array_equal(runs.observed.to_numpy(), observed, err_msg=engine)
         assert runs.kinds.counts == kinds, engine
         assert runs.n == len(df) and runs.class_sizes.sum() == len(df)
         assert runs.observed.cost(1 - np.eye(len(labels))) == observed.sum() - np.trace(observed)
@@ -168,16 +168,16 @@ def test_with_candidate_is_the_rule_rerun_on_each_row(log: dict[str, Any]) -> No
     for engine in ("pandas", "polars"):
         runs = count(ENGINES[engine](df), log, observed=False)
         got = runs.with_candidate(candidate)
-        np.testing.assert_array_equal(got, expected, err_msg=engine)
+        np.testing.assert_array_equal(got.to_numpy(), expected, err_msg=engine)
         assert got.labels == tuple(map(str, labels))
         assert got.cost(costs) == pytest.approx(float((expected * costs).sum()), rel=1e-12)
-        np.testing.assert_array_equal(runs.with_candidate("cand"), expected)
-        np.testing.assert_array_equal(runs.candidate_confusion(candidate), own)
+        np.testing.assert_array_equal(runs.with_candidate("cand").to_numpy(), expected)
+        np.testing.assert_array_equal(runs.candidate_confusion(candidate).to_numpy(), own)
     # a pandas Series is aligned by its index: a permutation of the data's index is reordered
     runs = count(df.set_axis(np.arange(100, 100 + len(df))), log)
     series = pd.Series(candidate, index=np.arange(100, 100 + len(df)))
     shuffled = series.sample(frac=1.0, random_state=log["seed"] % 1000)
-    np.testing.assert_array_equal(runs.with_candidate(shuffled), expected)
+    np.testing.assert_array_equal(runs.with_candidate(shuffled).to_numpy(), expected)
     with pytest.raises(DataError, match="index does not match"):
         runs.with_candidate(pd.Series(candidate))  # labels 0..n-1: not the data's
 

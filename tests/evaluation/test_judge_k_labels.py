@@ -220,11 +220,11 @@ def test_labels_are_matched_by_name(case) -> None:
     flipped = Labelled(m[::-1, ::-1], labels[::-1])
     assert cc.evaluate(sheet, flipped).eval1 == a.eval1
     wrong = [*labels[:-1], labels[-1].capitalize()]  # e.g. covid,flu,Ok
-    with pytest.raises(DataError, match="the labels must be the same names"):
+    with pytest.raises(ValidationError, match="candidate 'x'.*labels are matched by name"):
         cc.compare(sheet, {"x": Labelled(m, wrong)})
-    with pytest.raises(DataError, match="labels"):
+    with pytest.raises(ValidationError, match="labels"):
         cc.evaluate(sheet, pd.DataFrame(m, index=wrong, columns=wrong))
-    with pytest.raises(DataError, match="not one of the sheet's labels"):
+    with pytest.raises(DataError, match="is not one of the labels"):
         cc.compare(sheet, y_true=frame["truth"],
                    predictions={"x": frame["cand"].str.capitalize()})
 

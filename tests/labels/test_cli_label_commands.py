@@ -66,8 +66,7 @@ def test_derive_then_evaluate_matches_python(capsys, files) -> None:
     python = cc.evaluate(sheet, (df["y"].tolist(), df["cand"].tolist()), same_instances=True)
     assert data["form"] == "kinds" and data["worst_cost"] == pytest.approx(python.worst_cost)
     assert data["eval1"] == pytest.approx(python.eval1, rel=1e-12)
-    real = float((runs.with_candidate(df["cand"].tolist()) *
-                  np.array([[0, 1, 4], [2, 0, 1], [6, 3, 0]])).sum())
+    real = runs.with_candidate(df["cand"].tolist()).cost([[0, 1, 4], [2, 0, 1], [6, 3, 0]])
     assert data["best_cost"] - 1e-9 <= real <= data["worst_cost"] + 1e-9
     # --model: K x K counts, rows the true class
     code, out, err = run(capsys, "evaluate", str(files["dir"] / "sheet.json"), "--model",

@@ -98,9 +98,9 @@ def test_every_engine_counts_as_plain_python(table: pd.DataFrame, expected: np.n
     for _, row in table.iterrows():
         deployed[LABELS.index(row["truth"]),
                  LABELS.index(plurality([row[m] for m in MODELS], LABELS))] += 1
-    np.testing.assert_array_equal(runs.observed, deployed)
+    np.testing.assert_array_equal(runs.observed.to_numpy(), deployed)
     # a candidate column counted by the engine
-    np.testing.assert_array_equal(runs.with_candidate("m1"),
+    np.testing.assert_array_equal(runs.with_candidate("m1").to_numpy(),
                                   _system_with(table, "m2", table["m1"].tolist()))
 
 
@@ -119,8 +119,9 @@ def test_candidate_array_on_eager_frames(table: pd.DataFrame, engine: str) -> No
     pred = [LABELS[i] for i in rng.integers(0, 3, len(table))]
     runs = cc.forced_runs(ENGINES[engine](table), truth="truth", models=MODELS, slot="m2",
                           fusioner="plurality", labels=LABELS)
-    np.testing.assert_array_equal(runs.with_candidate(pred), _system_with(table, "m2", pred))
-    own = runs.candidate_confusion(pred)
+    np.testing.assert_array_equal(runs.with_candidate(pred).to_numpy(),
+                                  _system_with(table, "m2", pred))
+    own = runs.candidate_confusion(pred).to_numpy()
     assert own.sum() == len(table)
     assert own[0, 1] == sum(1 for t, p in zip(table["truth"], pred) if t == "cat" and p == "dog")
 
@@ -159,7 +160,7 @@ def test_tie_goes_to_the_first_listed_label() -> None:
     for labels, want in ((["a", "b", "c"], "a"), (["c", "b", "a"], "c")):
         runs = cc.forced_runs(df, truth="y", models=["m1", "m2", "m3"], slot="m3",
                               fusioner="plurality", labels=labels)
-        assert runs.observed[labels.index("b"), labels.index(want)] == 1
+        assert runs.observed.to_numpy()[labels.index("b"), labels.index(want)] == 1
 
 
 @pytest.mark.parametrize("rule,binary", [("plurality", {"fusioner": "majority"}),
@@ -183,7 +184,7 @@ def test_two_labels_give_the_binary_runs(rule: str, binary: dict) -> None:
     assert k.get((1, (0, 1)), 0) == bin_.kinds.loc["N", "wrong_only"]
     pred = df["a"].tolist()
     c = bin_.with_candidate(pred, positive="sick")
-    assert multi.with_candidate(pred).tolist() == [[c.tp, c.fn], [c.fp, c.tn]]
+    assert multi.with_candidate(pred).to_numpy().tolist() == [[c.tp, c.fn], [c.fp, c.tn]]
 
 
 def test_integer_labels_and_the_kinds_bound() -> None:
@@ -192,8 +193,8 @@ def test_integer_labels_and_the_kinds_bound() -> None:
                           labels=[0, 1, 2])
     pred = df["m4"].tolist()
     costs = np.array([[0, 1, 4], [2, 0, 1], [5, 3, 0]], dtype=float)
-    n = runs.candidate_confusion(pred)
-    real = float((runs.with_candidate(pred) * costs).sum())
+    n = runs.candidate_confusion(pred).to_numpy()
+    real = runs.with_candidate(pred).cost(costs)
     b = cc.multiclass_bound(kinds=runs.kinds, model=n.tolist(), costs=costs)
     assert b.best_cost - 1e-9 <= real <= b.worst_cost + 1e-9
     assert b.labels == ("0", "1", "2")
@@ -220,8 +221,8 @@ def test_real_cost_lies_inside_every_bound(case, cells, rule) -> None:
     costs = np.array(cells, dtype=float).reshape(3, 3)
     np.fill_diagonal(costs, 0.0)
     pred = [LABELS[i] for i in np.random.default_rng(seed).integers(0, 3, n)]
-    n_conf = runs.candidate_confusion(pred)
-    real = float((runs.with_candidate(pred) * costs).sum())
+    n_conf = runs.candidate_confusion(pred).to_numpy()
+    real = runs.with_candidate(pred).cost(costs)
     kinds = cc.multiclass_bound(kinds=runs.kinds, model=n_conf.tolist(), costs=costs)
     free = cc.multiclass_bound(runs.forced.tolist(), n_conf.tolist(), costs,
                                same_instances=True)

@@ -103,9 +103,10 @@ def test_matrices_against_counts(sheet: cc.CostSheet, runs: cc.ForcedRuns) -> No
 
 def test_evaluate_on_the_sheets_instances(sheet, runs, data) -> None:
     pred = data["cand"].tolist()
-    n = runs.candidate_confusion(pred)
-    real = float((runs.with_candidate(pred) * COSTS).sum())
-    for candidate in (n, n.tolist(), (data["truth"].tolist(), pred),
+    own = runs.candidate_confusion(pred)
+    n = own.to_numpy()
+    real = runs.with_candidate(pred).cost(COSTS)
+    for candidate in (own, n.tolist(), (data["truth"].tolist(), pred),
                       pd.DataFrame({"truth": data["truth"], "prediction": pred}),
                       pd.DataFrame(n, index=LABELS, columns=LABELS).loc[LABELS[::-1],
                                                                          LABELS[::-1]]):
@@ -149,13 +150,13 @@ def test_two_labels_give_the_binary_sheet() -> None:
                               created=CREATED)
     cand = df["cand"].tolist()
     conf = binary.with_candidate(cand, positive="P")
-    own = multi.candidate_confusion(cand)
+    own = multi.candidate_confusion(cand).to_numpy()
     b = cc.evaluate(b_sheet, cc.Confusion(tp=int(own[0, 0]), fn=int(own[0, 1]),
                                           fp=int(own[1, 0]), tn=int(own[1, 1])))
     m = cc.evaluate(m_sheet, own)
     for name in ("eval1", "eval2", "worst_cost", "best_cost"):
         assert getattr(m, name) == pytest.approx(getattr(b, name), rel=1e-12), name
-    assert (conf.fn * 5 + conf.fp) == float((multi.with_candidate(cand) * [[0, 5], [1, 0]]).sum())
+    assert (conf.fn * 5 + conf.fp) == multi.with_candidate(cand).cost([[0, 5], [1, 0]])
 
 
 def test_compare_ranks_by_eval1(sheet, runs, data) -> None:
@@ -179,7 +180,8 @@ def test_sheet_from_a_table_and_refusals(sheet) -> None:
         cc.derive_sheet(np.asarray(sheet.table), COSTS, slot="m2", assumption="none")
     with pytest.raises(DataError, match="'wolf'"):
         cc.evaluate(sheet, (["cat", "wolf"], ["cat", "cat"]))
-    with pytest.raises(cc.CausalCostError, match="must be 3 x 3"):
+    with pytest.raises(cc.CausalCostError, match="is 2 x 2, so it has 2 labels but the other "
+                       "inputs have 3"):
         cc.evaluate(sheet, [[1, 2], [3, 4]])
 
 

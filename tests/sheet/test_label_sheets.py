@@ -207,7 +207,7 @@ def test_sheet_from_data_counts_a_k_label_frame() -> None:
     assert sheet.provenance["source"] == "data" and "rows_sha256" in sheet.provenance
     report = cc.evaluate(sheet, runs_for(3).candidate_confusion("cand"))
     assert report.eval1 == pytest.approx(float(
-        (runs_for(3).candidate_confusion("cand") * sheet.m1).sum()), rel=1e-12)
+        (runs_for(3).candidate_confusion("cand").to_numpy() * sheet.m1).sum()), rel=1e-12)
 
 
 def test_names_and_refusals() -> None:
