@@ -373,15 +373,19 @@ def reference_bound(forced_p: cc.Confusion, forced_n: cc.Confusion, model: cc.Co
         return "InfeasibleInputError"
     fcp, fwp, fcn, fwn = cells[0][1], cells[1][1], cells[1][2], cells[0][2]
     tp, fn, fp, tn = cells[2]
-    if assumption == "monotone" and (fcp > fwp or fcn > fwn):
+    # the one monotone rule: a class is constrained only when its mistake costs more than its
+    # hit (C[c, r(c)] <= C[c, r(j)] says nothing when the two cost the same)
+    bound_p = assumption == "monotone" and costs.fn > costs.tp
+    bound_n = assumption == "monotone" and costs.fp > costs.tn
+    if (bound_p and fcp > fwp) or (bound_n and fcn > fwn):
         return "InfeasibleInputError"
 
-    def extremes(fc: int, fw: int, nc: int, nw: int) -> tuple[int, int]:
-        if assumption == "monotone":
+    def extremes(fc: int, fw: int, nc: int, nw: int, monotone: bool) -> tuple[int, int]:
+        if monotone:
             return min(fw, fc + nw), max(fc, fw - nc)
         return min(fc, nc) + min(fw, nw), max(0, fc - nw) + max(0, fw - nc)
 
-    (wp, bp), (wn, bn) = extremes(fcp, fwp, tp, fn), extremes(fcn, fwn, tn, fp)
+    (wp, bp), (wn, bn) = extremes(fcp, fwp, tp, fn, bound_p), extremes(fcn, fwn, tn, fp, bound_n)
     n_p, n_n = tp + fn, fp + tn
     out = []
     for ep, en in ((wp, wn), (bp, bn)):
@@ -550,3 +554,16 @@ def test_high_confidence_options(confidence: Any, method: Any) -> None:
     if b is not None:
         assert_finite(b.to_dict())
         assert b.worst_cost >= 75.0  # never below the plain worst case (slides, n = 100)
+
+
+def test_bound_leaves_a_class_whose_mistake_costs_nothing_unconstrained() -> None:
+    """Found by the fuzz test: with every cost 0 the monotone rule constrains no class, so
+    forced runs that break "right never hurts" are priced, not refused (one rule for every K)."""
+    problem = (cc.Confusion(0, 0, 0, 1), cc.Confusion(0, 0, 1, 0), cc.Confusion(0, 0, 1, 0))
+    costs = cc.CostMatrix(tp=0, fn=0, fp=0, tn=0)
+    b = cc.bound(*problem, costs, assumption="monotone")
+    ref = reference_bound(*problem, costs, "monotone")
+    assert not isinstance(ref, str)
+    assert b.worst_cost == ref[0][1] == 0 and b.best_cost == ref[1][1] == 0
+    with pytest.raises(cc.InfeasibleInputError):  # with a dear mistake the rule applies
+        cc.bound(*problem, cc.CostMatrix(fn=5, fp=1), assumption="monotone")
