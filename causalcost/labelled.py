@@ -191,7 +191,10 @@ class LabelledMatrix:
     _error: type[ValidationError] = ValidationError
 
     def _check(self, cells: list[Any], labels: tuple[str, ...]) -> list[float | int]:
-        raise NotImplementedError
+        """The cells validated for this kind of matrix (counts, costs): each concrete class
+        (:class:`Confusion`, :class:`CostMatrix`) states its own rules here."""
+        raise NotImplementedError(f"{type(self).__name__} must define _check: the base class "
+                                  "holds no rule for its cells")
 
     # -- general ----------------------------------------------------------------------
     @property

@@ -669,13 +669,3 @@ class ForcedRuns:
 
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.splitlines())
-
-
-def __getattr__(name: str) -> Any:
-    """``MulticlassRuns``: the deprecated name of :class:`ForcedRuns` (any K)."""
-    if name == "MulticlassRuns":
-        warnings.warn("MulticlassRuns is deprecated: runs of any number of labels are "
-                      "ForcedRuns (cc.forced_runs(..., labels=[...]) returns one)",
-                      DeprecationWarning, stacklevel=3)
-        return ForcedRuns
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,6 @@ binary cost layer needs::
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -711,13 +710,3 @@ class _MulticlassTable(metaclass=_AnyTable):
         return InterventionalTable.from_array(probabilities, labels=labels, slot=slot,
                                               method=method, lower=low, upper=high,
                                               samples=samples, confidence=confidence)
-
-
-def __getattr__(name: str) -> Any:
-    """``MulticlassTable``: the deprecated name of :class:`InterventionalTable` (any K)."""
-    if name == "MulticlassTable":
-        warnings.warn("MulticlassTable is deprecated: the interventional table of any number "
-                      "of labels is InterventionalTable (InterventionalTable.from_array(t, "
-                      "labels=..., slot=...))", DeprecationWarning, stacklevel=3)
-        return _MulticlassTable
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -514,14 +514,3 @@ def _plain_name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value:
         raise ValidationError(f"{what} must be a non-empty string, got {value!r}")
     return str(value)
-
-
-def __getattr__(name: str) -> Any:
-    """``MulticlassSystemBuilder``: the deprecated name of :class:`SystemBuilder`."""
-    if name == "MulticlassSystemBuilder":
-        import warnings
-
-        warnings.warn("MulticlassSystemBuilder is deprecated: use "
-                      "cc.SystemBuilder(prior, labels=[...])", DeprecationWarning, stacklevel=3)
-        return SystemBuilder
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -677,15 +677,3 @@ def _plain(value: Any, role: str) -> str:
     if not isinstance(value, str):
         raise InputTypeError(f"{role} must be a node name (a string), got {value!r}")
     return str(value)
-
-
-def __getattr__(name: str) -> Any:
-    """``MulticlassSystem``: the deprecated name of :class:`System` (any K)."""
-    if name == "MulticlassSystem":
-        import warnings
-
-        warnings.warn("MulticlassSystem is deprecated: a system of any number of labels is a "
-                      "System (cc.SystemBuilder(prior, labels=[...]).build() returns one)",
-                      DeprecationWarning, stacklevel=3)
-        return System
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -724,17 +724,6 @@ def sheet_from_dict(data: Any) -> CostSheet:
     return CostSheet.from_dict(data)
 
 
-def __getattr__(name: str) -> Any:
-    """``MulticlassSheet`` and ``MULTICLASS_SHEET_VERSION``: deprecated names."""
-    if name in ("MulticlassSheet", "MULTICLASS_SHEET_VERSION"):
-        new = "CostSheet" if name == "MulticlassSheet" else "LABELLED_VERSION"
-        warnings.warn(f"{name} is deprecated: sheets of any number of labels are one type; use "
-                      f"{new} (causalcost.sheet.costsheet.{new})", DeprecationWarning,
-                      stacklevel=3)
-        return CostSheet if name == "MulticlassSheet" else LABELLED_VERSION
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _table_dict(table: InterventionalTable) -> dict[str, Any]:
     """The table's JSON without its monotonicity flag: the sheet stores the full check."""
     out = table.to_dict()
