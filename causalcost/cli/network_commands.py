@@ -76,7 +76,7 @@ def _print_labelled(table: Any) -> None:
         print(f"\n{table.confidence:.0%} {table.interval_method} intervals per cell, "
               f"{table.samples} instances per class (--json gives ci_low and ci_high)")
     print("\nmonotonicity of a K-label system depends on the costs: check it with "
-          "cc.check_multiclass_monotonicity(system, costs)")
+          "cc.check_monotonicity(system, costs)")
 
 
 _DATA_FLAGS = (("--truth", "truth"), ("--models", "models"), ("--fusioner", "fusioner"),

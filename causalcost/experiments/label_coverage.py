@@ -12,7 +12,7 @@ redrawn until every class occurs, since otherwise no sheet can be issued); the m
 runs the candidate on ``n2`` other instances (stage 2) and the real system cost on them is
 counted with the candidate in the slot. It is compared with the plain assumption-free worst
 case (the stage-1 rates on the candidate's class sizes,
-:func:`causalcost.multiclass_bound`) and with the high-confidence worst case
+:func:`causalcost.bound`) and with the high-confidence worst case
 (:func:`causalcost.high_confidence_bound`).
 """
 

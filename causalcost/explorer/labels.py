@@ -354,7 +354,7 @@ class LabelExplorerView:
         The declared system (the base system if the settings are not adjustable).
     table : InterventionalTable
         Exact ``T[c, j, s] = P(system = s | Class = c, do(slot = j))``.
-    monotonicity : CostMonotonicity
+    monotonicity : MonotonicityCheck
         The monotonicity check for these costs.
     cost_matrices : ModelCostMatrices
         Cost functions 1 and 2 (``m1``, ``m2``).

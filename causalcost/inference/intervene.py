@@ -132,7 +132,7 @@ def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityC
         raise NetworkStructureError(
             "check_monotonicity decides it from a binary network's tables; for a system "
             "declared by its labels monotonicity depends on the costs: use "
-            "cc.check_multiclass_monotonicity(system, costs)")
+            "cc.check_monotonicity(system, costs)")
     return monotonicity_of(system, system.require_slot(slot))
 
 

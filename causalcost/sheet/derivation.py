@@ -105,7 +105,7 @@ def derive_sheet(
 
     Parameters
     ----------
-    table : InterventionalTable, ErrorRates, ForcedRuns, MulticlassTable or array (K, K, K)
+    table : InterventionalTable, ErrorRates, ForcedRuns, InterventionalTable or array (K, K, K)
         The slot's interventional table (kept, with its intervals) or just its rates. For K
         labels: forced runs counted with ``labels=`` (the sheet holds the runs, their rates and,
         with ``kinds=True``, the response vectors), a K-label table, or an array
@@ -274,12 +274,12 @@ def _labelled_evidence(m: Any, costs: np.ndarray) -> dict[str, Any] | None:
         return None
     if isinstance(m, str):
         return _monotonicity_dict(m)
-    if hasattr(m, "is_monotone") and hasattr(m, "checked"):  # check_multiclass_monotonicity
+    if hasattr(m, "is_monotone") and hasattr(m, "checked"):  # check_monotonicity
         return {"source": "network", "is_monotone": bool(m.is_monotone),
                 "violation": m.violation, "checked": int(m.checked), "costs": costs.tolist()}
     if isinstance(m, Mapping) and isinstance(m.get("is_monotone"), bool):
         return dict(m)
-    raise InputTypeError("monotonicity must be check_multiclass_monotonicity(...), a record "
+    raise InputTypeError("monotonicity must be check_monotonicity(...), a record "
                          f"with is_monotone, or 'declared', got {type(m).__name__}")
 
 
@@ -296,7 +296,7 @@ def derive_labelled_sheet(
 
     Parameters
     ----------
-    source : ForcedRuns, MulticlassTable or array (K, K, K)
+    source : ForcedRuns, InterventionalTable or array (K, K, K)
         Forced runs counted with ``labels=`` (the sheet holds the runs, their rates and, with
         ``kinds=True``, the response vectors), or a table ``T[c, j, s]`` (probability form).
     costs : (K, K) matrix, DataFrame or object with ``to_numpy()``
@@ -305,7 +305,7 @@ def derive_labelled_sheet(
         Taken from the runs or the table; required for a bare array.
     assumption : {"none", "monotone"}
         ``"monotone"`` needs evidence and is refused when it is false: the runs' own instances
-        (for these costs), ``monotonicity`` (``check_multiclass_monotonicity(system, costs)``,
+        (for these costs), ``monotonicity`` (``check_monotonicity(system, costs)``,
         a record, or ``"declared"``).
     system_name : str
     kinds : bool
@@ -387,7 +387,7 @@ def derive_labelled_sheet(
     if assumption == "monotone" and mono is None:
         raise MonotonicityError(
             "the monotone assumption needs evidence: pass the system's check for these costs "
-            "(monotonicity=cc.check_multiclass_monotonicity(system, costs)), count the sheet "
+            "(monotonicity=cc.check_monotonicity(system, costs)), count the sheet "
             "on data, or monotonicity='declared' to declare it as the system owner (reports "
             "will say it is unchecked); or use assumption='none'")
     prov.update(dict(provenance or {}))
@@ -581,7 +581,7 @@ def sheet_from_network(
     network : str, Path or System
         A binary or a K-label system (a K-label network file, or a system built with
         ``labels=``): the latter gives a sheet with labels, its monotonicity checked for
-        ``costs`` (:func:`causalcost.check_multiclass_monotonicity`).
+        ``costs`` (:func:`causalcost.check_monotonicity`).
     costs : CostMatrix or (K, K) matrix
         For K labels ``C[c, s]`` (rows the true class; labelled costs matched by name).
     slot : str, optional
