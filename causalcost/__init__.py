@@ -198,7 +198,6 @@ _LAZY: dict[str, str] = {
     "Kinds": "pricing.responses",
     "read_kinds": "pricing.responses",
     "ModelCostMatrices": "pricing.model_costs",
-    "LabelCostMatrix": "pricing.model_costs",
     "model_cost_matrices": "pricing.model_costs",
     "require_monotone": "pricing.monotonicity",
     "multiclass_fusioner": "network.fusioners",  # deprecated: make_fusioner (warns)
@@ -208,7 +207,6 @@ _LAZY: dict[str, str] = {
     # one judge for any K (issue 23): K-label reports and the K-label coverage experiment
     "LabelReport": "evaluation.label_report",
     "label_confusion": "evaluation.label_candidates",
-    "LabelCoverageResult": "experiments.label_coverage",
 }
 
 #: Old names kept one release: name -> (module, the object that replaces it, what to use
@@ -218,6 +216,7 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
     "MulticlassBound": ("pricing.bound_result", "Bound", ""),
     "multiclass_cost_matrix": ("pricing.model_costs", "model_cost_matrices", ""),
     "MulticlassCostMatrix": ("pricing.model_costs", "ModelCostMatrices", ""),
+    "LabelCostMatrix": ("pricing.model_costs", "ModelCostMatrix", ""),
     "MulticlassKinds": ("pricing.responses", "Kinds", ""),
     "count_multiclass_kinds": ("pricing.kinds", "count_kinds", ""),
     "read_multiclass_kinds": ("pricing.responses", "read_kinds", ""),
@@ -235,9 +234,12 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
                          "causalcost.LabelReport (what causalcost.evaluate returns for K labels)"),
     "multiclass_confusion": ("evaluation.label_candidates", "label_confusion",
                              "causalcost.as_confusion(candidate, labels=[...]).to_numpy()"),
-    "multiclass_coverage": ("experiments.label_coverage", "label_coverage",
+    "multiclass_coverage": ("experiments.coverage", "_coverage_of",
                             "causalcost.coverage_experiment(labels=K, ...)"),
-    "MulticlassCoverageResult": ("experiments.label_coverage", "LabelCoverageResult", ""),
+    "label_coverage": ("experiments.coverage", "_coverage_of",
+                       "causalcost.coverage_experiment(labels=K, ...)"),
+    "MulticlassCoverageResult": ("experiments.coverage", "CoverageResult", ""),
+    "LabelCoverageResult": ("experiments.coverage", "CoverageResult", ""),
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs

@@ -51,23 +51,38 @@ def _folder(path: str, names: tuple[str, ...]) -> Path:
     return folder
 
 
+def _coverage_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The system, costs and engine options of ``experiment coverage``; with ``--labels K`` a
+    simulated K-label system (no NETWORK, engine or workers; --costs as K x K rows)."""
+    if args.labels is None:
+        return {"system": args.network, "costs": _costs(args.costs), "engine": args.engine,
+                "workers": args.workers, "progress": False if args.quiet else None}
+    from causalcost.cli.label_options import parse_matrix
+    from causalcost.experiments.plurality import LABEL_LIMIT
+
+    if args.network is not None:
+        raise ValidationError("--labels simulates its own K-label system: leave out NETWORK")
+    if args.engine != "counts" or args.workers != 1:
+        raise ValidationError("--engine and --workers apply to the binary experiment; leave "
+                              "them out with --labels")
+    if args.labels > LABEL_LIMIT:
+        raise ValidationError(f"--labels {args.labels}: the experiment simulates at most "
+                              f"{LABEL_LIMIT} labels (its work grows as K**3); give fewer")
+    costs = None if args.costs is None else parse_matrix(args.costs, args.labels, "--costs")
+    return {"labels": args.labels, "costs": costs}
+
+
 def _cmd_coverage(args: argparse.Namespace) -> int:
-    from causalcost.experiments.coverage import COVERAGE_COLUMNS, coverage_experiment
+    from causalcost.experiments.coverage import COLUMNS, coverage_experiment
     from causalcost.plotting.drawing import save_figure
     from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
 
-    if args.labels is not None:  # a K-label plurality system
-        from causalcost.cli.label_options import coverage_labels
-
-        return coverage_labels(args)
+    options = _coverage_options(args)
     folder = _folder(args.output, ("coverage.csv", "coverage_heatmap.png", "coverage_curves.png"))
-    result = coverage_experiment(
-        args.network, n1=args.n1, n2=args.n2, repetitions=args.repetitions, seed=args.seed,
-        costs=_costs(args.costs), confidence=args.confidence, engine=args.engine,
-        workers=args.workers, progress=False if args.quiet else None)
+    result = coverage_experiment(n1=args.n1, n2=args.n2, repetitions=args.repetitions,
+                                 seed=args.seed, confidence=args.confidence, **options)
     frame = result.frame
-    write_atomic(folder / "coverage.csv",
-                 frame[[*COVERAGE_COLUMNS, "tightness_plain"]].to_csv(index=False))
+    write_atomic(folder / "coverage.csv", frame[list(COLUMNS)].to_csv(index=False))
     save_figure(draw_coverage_heatmap(result), folder / "coverage_heatmap.png")
     save_figure(draw_coverage_curves(result), folder / "coverage_curves.png")
     print(f"coverage of the worst case on {result.system}: {len(frame)} cells (n1 x n2), "

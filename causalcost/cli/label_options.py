@@ -20,9 +20,8 @@ from typing import Any
 from causalcost.cli.common import model_names, print_json
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_derive_arguments", "add_evaluate_arguments", "coverage_labels",
-           "derive_labels", "evaluate_labels_cli", "label_runs", "parse_matrix",
-           "reprice_labels", "runs_labels"]
+__all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_labels",
+           "evaluate_labels_cli", "label_runs", "parse_matrix", "reprice_labels", "runs_labels"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -305,39 +304,4 @@ def runs_labels(args: argparse.Namespace) -> int:
     if args.candidate:
         print(f"the system with column {args.candidate!r} in the slot: " + "; ".join(
             ",".join(str(int(v)) for v in row) for row in out["candidate"]["system"]))
-    return 0
-
-
-def coverage_labels(args: argparse.Namespace) -> int:
-    """``experiment coverage --labels K``: the coverage experiment on a K-label system."""
-    from causalcost.experiments.coverage import coverage_experiment
-    from causalcost.experiments.label_coverage import COLUMNS
-    from causalcost.files import write_atomic
-    from causalcost.plotting.drawing import save_figure
-    from causalcost.plotting.experiments import draw_coverage_curves, draw_coverage_heatmap
-
-    if args.network is not None:
-        raise ValidationError("--labels simulates its own K-label system: leave out NETWORK")
-    if args.engine != "counts" or args.workers != 1:
-        raise ValidationError("--engine and --workers apply to the binary experiment; leave "
-                              "them out with --labels")
-    k = args.labels
-    from causalcost.experiments.label_coverage import LABEL_LIMIT
-
-    if k > LABEL_LIMIT:
-        raise ValidationError(f"--labels {k}: the experiment simulates at most {LABEL_LIMIT} "
-                              "labels (its work grows as K**3); give fewer")
-    costs = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
-    folder = Path(args.output)
-    if folder.exists() and not folder.is_dir():
-        raise ValidationError(f"-o {args.output!r} is a file: give a folder for the CSV and "
-                              "pictures")
-    folder.mkdir(parents=True, exist_ok=True)
-    result = coverage_experiment(labels=k, n1=args.n1, n2=args.n2, repetitions=args.repetitions,
-                                 seed=args.seed, costs=costs, confidence=args.confidence)
-    write_atomic(folder / "coverage.csv", result.frame[list(COLUMNS)].to_csv(index=False))
-    save_figure(draw_coverage_heatmap(result), folder / "coverage_heatmap.png")
-    save_figure(draw_coverage_curves(result), folder / "coverage_curves.png")
-    print(repr(result))
-    print(f"wrote {folder / 'coverage.csv'}, coverage_heatmap.png and coverage_curves.png")
     return 0

@@ -5,7 +5,8 @@ the real system cost on the stage-2 instances stays at or under the plain worst 
 the high-confidence one. The slides ran it on two 50 % models whose correctness correlates
 +0.95 on positives and -0.95 on negatives, with an OR fusioner (the shipped ``experiment_or``),
 1000 repetitions per cell, and found the plain bound's hold probability rising toward 1 as
-both sizes grow.
+both sizes grow. With ``labels=K`` the same experiment runs on a simulated K-label plurality
+system (:mod:`causalcost.experiments.plurality`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,21 @@ from causalcost.display import html_block, html_table
 from causalcost.errors import ValidationError
 from causalcost.experiments.engines import draw, resolve_system
 from causalcost.experiments.evaluation import measure
-from causalcost.experiments.options import check_options, coverage_summary, progress_bar, sizes
+from causalcost.experiments.options import (
+    check_options,
+    coverage_row,
+    coverage_summary,
+    progress_bar,
+    sizes,
+)
 
-__all__ = ["COVERAGE_COLUMNS", "CoverageResult", "coverage_experiment"]
+__all__ = ["COLUMNS", "COVERAGE_COLUMNS", "CoverageResult", "coverage_experiment"]
 
 #: Columns of :attr:`CoverageResult.frame` (and of ``coverage.csv``).
 COVERAGE_COLUMNS = ("n1", "n2", "repetitions", "p_plain", "p_high_confidence",
                     "tightness_high_confidence")
+#: All the columns, as ``coverage.csv`` has them.
+COLUMNS = (*COVERAGE_COLUMNS, "tightness_plain")
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,8 @@ class CoverageResult:
     confidence, method, engine, seed : the settings
     system : str
         What was simulated.
+    k : int
+        The number of labels of the simulated system (2 for a binary one).
     """
 
     frame: pd.DataFrame = field(repr=False)
@@ -53,6 +64,7 @@ class CoverageResult:
     engine: str
     seed: int
     system: str
+    k: int = 2
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of :attr:`frame`."""
@@ -71,16 +83,7 @@ def _cell(args: tuple) -> dict[str, float]:
     draws = draw(system, n1, n2, repetitions, np.random.default_rng(seed_seq), engine)
     m = measure(draws, costs, confidence=confidence, method=method,
                 assumption=system.assumption)
-    scored = m.real > 0
-    return {
-        "n1": n1, "n2": n2, "repetitions": repetitions,
-        "p_plain": float(np.mean(m.real <= m.plain_worst + 1e-9)),
-        "p_high_confidence": float(np.mean(m.real <= m.high_confidence_worst + 1e-9)),
-        "tightness_high_confidence": float(np.mean(m.high_confidence_worst[scored]
-                                                   / m.real[scored])) if scored.any() else 1.0,
-        "tightness_plain": float(np.mean(m.plain_worst[scored] / m.real[scored]))
-        if scored.any() else 1.0,
-    }
+    return coverage_row(n1, n2, repetitions, m.real, m.plain_worst, m.high_confidence_worst)
 
 
 def coverage_experiment(
@@ -90,13 +93,16 @@ def coverage_experiment(
     n2: Sequence[int] = (10, 31, 100, 316, 1000, 3162, 10_000),
     repetitions: int = 1000,
     seed: int = 0,
-    costs: CostMatrix | None = None,
+    costs: CostMatrix | object | None = None,
     confidence: float = 0.95,
     method: str = "clopper-pearson",
     engine: str = "counts",
     workers: int = 1,
     progress: bool | None = None,
-    labels: int | None = None,
+    labels: int | Sequence[object] | None = None,
+    others: Sequence[float] | None = None,
+    candidate: float | None = None,
+    hard: float | None = None,
 ) -> CoverageResult:
     """Run experiment 1: P(worst case >= real system cost) over a grid of stage sizes.
 
@@ -113,6 +119,7 @@ def coverage_experiment(
         Results depend only on the seed (not on ``workers``): each cell draws from its own
         child of ``numpy.random.SeedSequence(seed)``.
     costs : CostMatrix, default ``CostMatrix(fn=1, fp=1)``
+        With ``labels``, a (K, K) cost matrix ``C[c, s]`` (default ``1 - eye(K)``).
     confidence, method
         Of the high-confidence bound (:func:`~causalcost.high_confidence_bound`); the
         experiments default to ``"clopper-pearson"`` limits, which vectorise fast.
@@ -123,12 +130,14 @@ def coverage_experiment(
         Processes (cells are shared out; results are identical for any number).
     progress : bool, optional
         A progress bar on stderr; default: when stderr is a terminal.
-    labels : int, optional
-        Simulate a K-label plurality system with this many labels instead (no ``system``;
-        ``costs`` a K x K matrix; at most
-        :data:`~causalcost.experiments.label_coverage.LABEL_LIMIT`): returns a
-        :class:`~causalcost.experiments.label_coverage.LabelCoverageResult`
-        (:func:`~causalcost.experiments.label_coverage.label_coverage`).
+    labels : int or list of names, optional
+        Simulate a K-label plurality system with this many labels (or these K names) instead
+        (no ``system``, ``engine`` or ``workers``; at most
+        :data:`~causalcost.experiments.plurality.LABEL_LIMIT` labels; see
+        :mod:`~causalcost.experiments.plurality`); the result's ``k`` is K.
+    others, candidate, hard : with ``labels`` only
+        The other models' accuracies (default ``(0.7, 0.6)``), the candidate's (0.65), and
+        the share of instances on which erring models agree on one wrong label (0.3).
 
     Returns
     -------
@@ -139,15 +148,28 @@ def coverage_experiment(
     >>> r = coverage_experiment(n1=[10, 1000], n2=[10, 1000], repetitions=200, seed=1)
     >>> r.frame[["n1", "n2", "p_plain", "p_high_confidence"]].round(2).to_dict("records")[-1]
     {'n1': 1000, 'n2': 1000, 'p_plain': 0.52, 'p_high_confidence': 1.0}
+    >>> three = coverage_experiment(labels=3, n1=[200], n2=[200], repetitions=40, seed=3)
+    >>> three.k, int(three.frame["repetitions"].iloc[0])
+    (3, 40)
     """
+    law = {key: value for key, value in
+           (("others", others), ("candidate", candidate), ("hard", hard)) if value is not None}
     if labels is not None:  # the K-label plurality system
-        from causalcost.experiments.label_coverage import label_coverage
+        from causalcost.experiments.plurality import label_count, plurality_rows
 
+        k = label_count(labels)
         if system is not None or engine != "counts" or workers != 1:
             raise ValidationError("labels= simulates its own K-label system: leave out system, "
                                   "engine and workers")
-        return label_coverage(labels, n1=n1, n2=n2, repetitions=repetitions,  # type: ignore[return-value]
-                              seed=seed, costs=costs, confidence=confidence, method=method)
+        rows, text = plurality_rows(k, n1=n1, n2=n2, repetitions=repetitions, seed=seed,
+                                    costs=costs, confidence=confidence, method=method,
+                                    **law)  # type: ignore[arg-type]
+        return CoverageResult(frame=pd.DataFrame(rows, columns=list(COLUMNS)),
+                              confidence=float(confidence), method=method, engine=engine,
+                              seed=seed, system=text, k=k)
+    if law:
+        raise ValidationError("others, candidate and hard describe the simulated K-label "
+                              "system: give them with labels=K")
     resolved = resolve_system(system, default="experiment_or")
     costs = check_options(costs=costs, repetitions=repetitions, seed=seed,
                           confidence=confidence, method=method, engine=engine,
@@ -176,3 +198,12 @@ def _run(jobs: list[tuple], workers: int, progress: bool | None, label: str) -> 
                 bar.update(1)
             return out
 
+
+
+def _coverage_of(k: int = 3, **options: object) -> CoverageResult:
+    """The K-label call of the old ``label_coverage(k, ...)`` (behind its deprecated names):
+    :func:`coverage_experiment` with ``labels=k``."""
+    for size in ("n1", "n2"):
+        options.setdefault(size, (30, 100, 1000))
+    options.setdefault("repetitions", 200)
+    return coverage_experiment(labels=k, **options)  # type: ignore[arg-type]

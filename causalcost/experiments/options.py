@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from causalcost.confusion import CostMatrix
@@ -14,7 +15,7 @@ from causalcost.errors import ValidationError
 from causalcost.experiments.engines import ENGINES, ExperimentSystem
 from causalcost.stats.prediction import PREDICTION_METHODS
 
-__all__ = ["check_options", "progress_bar", "sizes"]
+__all__ = ["check_options", "coverage_row", "progress_bar", "sizes"]
 
 
 def _positive_int(value: object, name: str) -> int:
@@ -82,3 +83,28 @@ def coverage_summary(kind: str, system: str, frame: pd.DataFrame, confidence: fl
             f"{f['p_plain'].min():.3f}..{f['p_plain'].max():.3f}, high-confidence "
             f"({confidence:.0%}) holds {f['p_high_confidence'].min():.3f}.."
             f"{f['p_high_confidence'].max():.3f})")
+
+
+def coverage_row(n1: int, n2: int, repetitions: int, real: np.ndarray, plain: np.ndarray,
+                 high: np.ndarray) -> dict[str, float]:
+    """One cell of a coverage result from the real costs and the plain and high-confidence
+    worst cases of its repetitions: hold rates, and tightness (mean bound / real cost over
+    repetitions with a positive real cost; 1 when there is none).
+
+    >>> coverage_row(10, 20, 2, np.array([1.0, 2.0]), np.array([2.0, 1.0]), np.array([2.0, 4.0]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'n1': 10, 'n2': 20, 'repetitions': 2, 'p_plain': 0.5, 'p_high_confidence': 1.0,
+     'tightness_high_confidence': 2.0, 'tightness_plain': 1.25}
+    """
+    scored = real > 0
+
+    def tightness(bound: np.ndarray) -> float:
+        return float(np.mean(bound[scored] / real[scored])) if scored.any() else 1.0
+
+    return {
+        "n1": n1, "n2": n2, "repetitions": repetitions,
+        "p_plain": float(np.mean(real <= plain + 1e-9)),
+        "p_high_confidence": float(np.mean(real <= high + 1e-9)),
+        "tightness_high_confidence": tightness(high),
+        "tightness_plain": tightness(plain),
+    }

@@ -41,24 +41,17 @@ import pandas as pd
 
 from causalcost.confusion import (
     CELLS,
+    CLASSES,
     Confusion,
     CostMatrix,
     _as_count,
-    _as_real,
-    _Cells,
-    _cost,
     _num,
 )
 from causalcost.confusion import format_number as _fmt
 from causalcost.display import html_table
-from causalcost.errors import (
-    CostMatrixError,
-    CountError,
-    InputTypeError,
-    OverflowInputError,
-    ValidationError,
-)
+from causalcost.errors import CountError, InputTypeError, OverflowInputError
 from causalcost.inference.table import ErrorRates
+from causalcost.pricing.model_costs import MODEL_COST_KINDS, ModelCostMatrix, model_cost_matrices
 
 __all__ = [
     "MODEL_COST_KINDS",
@@ -71,82 +64,6 @@ __all__ = [
     "perfect_slot_cost",
 ]
 
-#: Kinds of model cost matrix: cost function 1 and cost function 2.
-MODEL_COST_KINDS: tuple[str, str] = ("expected", "transition")
-
-
-@dataclass(frozen=True, repr=False)
-class ModelCostMatrix(_Cells):
-    """A cost per outcome of the *slot model*, derived from the system's costs.
-
-    Unlike :class:`~causalcost.confusion.CostMatrix` a hit may cost more than a mistake and a
-    cell may be negative: a system that is not monotone in the slot produces such matrices,
-    and that is information about the system, not an input error.
-
-    Parameters
-    ----------
-    tp, fn, fp, tn : float
-        Cost charged to one true positive, false negative, false positive, true negative of the
-        model. Must be finite.
-    kind : str
-        ``"expected"`` (cost function 1) or ``"transition"`` (cost function 2).
-
-    Raises
-    ------
-    CostMatrixError
-        If a cell is infinite or NaN.
-    ValidationError
-        If ``kind`` is unknown.
-    InputTypeError
-        If a cell is not a real number (also a ``TypeError``).
-
-    Examples
-    --------
-    >>> m = ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind="expected")
-    >>> m.evaluate(Confusion(tp=50, fn=50, fp=100, tn=100))
-    320.0
-    >>> m.to_array().tolist()
-    [[1.0, 5.0], [0.2, 0.0]]
-    """
-
-    tp: float
-    fn: float
-    fp: float
-    tn: float
-    kind: str
-
-    def __post_init__(self) -> None:
-        for name in CELLS:
-            value = _as_real(f"model cost {name}", getattr(self, name), CostMatrixError)
-            object.__setattr__(self, name, value)
-        if not isinstance(self.kind, str) or self.kind not in MODEL_COST_KINDS:
-            raise ValidationError(
-                f"kind ({self.kind!r}) must be one of 'expected' (cost function 1) or "
-                "'transition' (cost function 2)"
-            )
-
-    def evaluate(self, model: Confusion) -> float:
-        """Sum of ``cell cost x model count`` over the four cells (the thesis's ``Eval``).
-
-        Raises :class:`~causalcost.errors.OverflowInputError` if the sum overflows float64.
-
-        >>> ModelCostMatrix(0, 4, 0.2, 0, kind="transition").evaluate(Confusion(50, 50, 100, 100))
-        220.0
-        """
-        if not isinstance(model, Confusion):
-            raise InputTypeError(f"model must be a Confusion, got {type(model).__name__}")
-        number = "1" if self.kind == "expected" else "2"
-        return _cost(model.cells(), self, f"evaluation with cost function {number}")
-
-    def __repr__(self) -> str:
-        return f"{super().__repr__()[:-1]}, kind={self.kind!r})"
-
-    def _repr_html_(self) -> str:
-        label = "cost function 1 (expected)" if self.kind == "expected" else (
-            "cost function 2 (transition)")
-        return html_table(self.to_frame(), caption=f"Model cost matrix, {label}")
-
-
 def _is_label_table(rates: object) -> bool:
     """A K-label table ``T[c, j, s]`` (an object with ``probabilities`` or a 3-D array)."""
     if isinstance(rates, ErrorRates) or type(rates).__name__ == "InterventionalTable":
@@ -157,10 +74,10 @@ def _is_label_table(rates: object) -> bool:
 
 
 def _label_costs(table: object, costs: object, kind: str) -> Any:
-    """Cost function 1 or 2 of a K-label table: the binary ModelCostMatrix for K = 2,
-    else a :class:`~causalcost.pricing.model_costs.LabelCostMatrix`."""
+    """Cost function 1 or 2 of a table ``T[c, j, s]`` as a :class:`ModelCostMatrix` with the
+    table's labels: for K = 2 by the binary closed forms (the fast path), else
+    ``M1[c, j] = sum_s T[c, j, s] C[c, s]`` (and ``M2 = M1 - diag``)."""
     from causalcost.pricing.inputs import as_table_array, check_costs
-    from causalcost.pricing.model_costs import label_cost_matrix
     from causalcost.pricing.views import binary_costs, binary_rates, matrix_of
 
     t = as_table_array(table)
@@ -168,8 +85,11 @@ def _label_costs(table: object, costs: object, kind: str) -> Any:
         c = binary_costs(check_costs(matrix_of(costs), 2))
         rates = binary_rates(table=t)
         fn = expected_cost_matrix if kind == "expected" else error_transition_matrix
-        return fn(rates, c)
-    return label_cost_matrix(table, matrix_of(costs), kind)
+        labels = getattr(table, "labels", None)
+        out = fn(rates, c)
+        return out if labels is None or tuple(labels) == out.labels else out.with_labels(labels)
+    both = model_cost_matrices(table, matrix_of(costs))
+    return both.expected if kind == "expected" else both.transition
 
 
 def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
@@ -186,7 +106,7 @@ def _model_costs(cells: tuple[float, float, float, float], kind: str,
         raise OverflowInputError(
             f"system costs too large: cost function {'1' if kind == 'expected' else '2'} "
             f"overflows float64 with {costs!r}; rescale the costs")
-    return ModelCostMatrix(*cells, kind=kind)
+    return ModelCostMatrix.trusted([cells[:2], cells[2:]], CLASSES, kind)
 
 
 def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatrix:
@@ -204,8 +124,8 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
     Returns
     -------
     ModelCostMatrix
-        ``kind="expected"``; e.g. ``tp = e_P(P) c_FN + (1 - e_P(P)) c_TP``. For a table with
-        K > 2 labels a :class:`~causalcost.pricing.model_costs.LabelCostMatrix`.
+        ``kind="expected"``; e.g. ``tp = e_P(P) c_FN + (1 - e_P(P)) c_TP``; for a table, the
+        (K, K) matrix ``M1`` with the table's labels.
 
     Examples
     --------

@@ -10,7 +10,6 @@ import pytest
 import causalcost as cc
 from causalcost.cli.app import main
 from causalcost.errors import ValidationError
-from causalcost.experiments.label_coverage import label_coverage
 
 
 def test_high_confidence_holds_at_its_level() -> None:
@@ -39,16 +38,21 @@ def test_seed_fixes_the_result_and_costs_matter() -> None:
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"k": 1}, "k \\(the number of labels\\)"),
+    ({"labels": 1}, "labels \\(the number of labels K"),
+    ({"labels": ["a", "a"]}, "2 distinct labels"),
+    ({"labels": 11}, "at most 10 labels"),
+    ({"labels": 3, "system": "thesis_and"}, "leave out system"),
+    ({"labels": None, "others": [0.5]}, "give them with labels=K"),
     ({"repetitions": 0}, "repetitions"),
     ({"confidence": 1.0}, "confidence"),
     ({"others": [1.5]}, "others"),
     ({"costs": np.eye(3)}, "right output must not cost more"),
 ])
 def test_refusals(kwargs, message) -> None:
-    k = kwargs.pop("k", 3)
+    labels = kwargs.pop("labels", 3)
     with pytest.raises(cc.CausalCostError, match=message):
-        label_coverage(k, n1=[10], n2=[10], repetitions=kwargs.pop("repetitions", 2), **kwargs)
+        cc.coverage_experiment(labels=labels, n1=[10], n2=[10],
+                               repetitions=kwargs.pop("repetitions", 2), **kwargs)
     assert issubclass(ValidationError, cc.CausalCostError)
 
 
@@ -65,3 +69,68 @@ def test_cli_writes_the_csv(tmp_path, capsys, monkeypatch) -> None:
     code = main(["experiment", "coverage", "thesis_and", "--labels", "3", "-o", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and "leave out NETWORK" in err
+
+
+def test_one_result_type_and_the_old_names_warn() -> None:
+    three = cc.coverage_experiment(labels=3, n1=[20], n2=[20], repetitions=3, seed=4)
+    assert type(three) is cc.CoverageResult and three.k == 3
+    assert cc.coverage_experiment(n1=[10], n2=[10], repetitions=5).k == 2
+    named = cc.coverage_experiment(labels=["ok", "flu", "covid"], n1=[20], n2=[20],
+                                   repetitions=3, seed=4)
+    pd.testing.assert_frame_equal(named.frame, three.frame)
+    for old in ("label_coverage", "multiclass_coverage"):
+        with pytest.warns(DeprecationWarning, match=r"coverage_experiment\(labels=K"):
+            function = getattr(cc, old)
+        pd.testing.assert_frame_equal(
+            function(3, n1=[20], n2=[20], repetitions=3, seed=4).frame, three.frame)
+    for old in ("LabelCoverageResult", "MulticlassCoverageResult"):
+        with pytest.warns(DeprecationWarning, match="causalcost.CoverageResult"):
+            assert getattr(cc, old) is cc.CoverageResult
+
+
+def test_hold_rates_against_an_independent_count() -> None:
+    """One cell recomputed by hand from the same draws: the plurality system counted with
+    numpy, the plain worst case by brute force over the candidate's possible system outputs
+    (its stage-1 rates on its class sizes) -- for K = 3 and 4."""
+    from causalcost.experiments.plurality import _Law
+
+    for k in (3, 4):
+        result = cc.coverage_experiment(labels=k, n1=[40], n2=[30], repetitions=6, seed=9)
+        child = np.random.SeedSequence(9).spawn(1)[0]
+        rng = np.random.default_rng(child)
+        law = _Law(k, (0.7, 0.6, 0.65), 0.3)
+        costs = 1 - np.eye(k)
+        held = 0
+        for _ in range(6):
+            while True:
+                y1, v1 = law.draw(40, rng)
+                if len(np.unique(y1)) == k:
+                    break
+            y2, v2 = law.draw(30, rng)
+            real = costs[y2, _plurality(v2, k)].sum()
+            worst = cc.bound(_forced(y1, v1, k).tolist(), _confusion(y2, v2[:, -1], k).tolist(),
+                             costs).worst_cost
+            held += real <= worst + 1e-9
+        assert result.frame["p_plain"].iloc[0] == pytest.approx(held / 6, abs=1e-12)
+
+
+def _plurality(votes: np.ndarray, k: int) -> np.ndarray:
+    counts = np.stack([(votes == c).sum(axis=1) for c in range(k)], axis=1)
+    return counts.argmax(axis=1)  # ties to the first label
+
+
+def _forced(y: np.ndarray, votes: np.ndarray, k: int) -> np.ndarray:
+    forced = np.zeros((k, k, k), dtype=int)
+    for j in range(k):
+        v = votes.copy()
+        v[:, -1] = j
+        for c, s in zip(y, _plurality(v, k)):
+            forced[j, c, s] += 1
+    return forced
+
+
+def _confusion(y: np.ndarray, pred: np.ndarray, k: int) -> np.ndarray:
+    n = np.zeros((k, k), dtype=int)
+    for c, j in zip(y, pred):
+        n[c, j] += 1
+    return n
