@@ -103,7 +103,6 @@ _LAZY: dict[str, str] = {
     "metrics_frame": "evaluation.metrics",
     "label_noise_range": "evaluation.label_noise",
     "LabelNoiseRange": "evaluation.label_noise",
-    "TransitionRange": "evaluation.label_noise",
     "LabelTransition": "stats.noisy_labels",
     "noisy_accuracy": "stats.noisy_labels",
     "NoisyAccuracy": "stats.noisy_labels",
@@ -217,6 +216,7 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
     "multiclass_cost_matrix": ("pricing.model_costs", "model_cost_matrices", ""),
     "MulticlassCostMatrix": ("pricing.model_costs", "ModelCostMatrices", ""),
     "LabelCostMatrix": ("pricing.model_costs", "ModelCostMatrix", ""),
+    "TransitionRange": ("evaluation.noise_result", "LabelNoiseRange", ""),
     "MulticlassKinds": ("pricing.responses", "Kinds", ""),
     "count_multiclass_kinds": ("pricing.kinds", "count_kinds", ""),
     "read_multiclass_kinds": ("pricing.responses", "read_kinds", ""),
@@ -272,7 +272,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
     from .evaluation.estimator import classifier_scores, system_threshold_classifier
     from .evaluation.importance import SlotImportance, slot_importance
-    from .evaluation.label_noise import LabelNoiseRange, TransitionRange, label_noise_range
+    from .evaluation.label_noise import LabelNoiseRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
     from .evaluation.report import Report, evaluate

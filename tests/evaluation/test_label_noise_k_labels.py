@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import InputTypeError, ValidationError
-from causalcost.evaluation.label_noise import TransitionRange, label_noise_range
+from causalcost.evaluation.label_noise import LabelNoiseRange, label_noise_range
 from causalcost.sheet.derivation import derive_labelled_sheet
 from causalcost.stats.noisy_labels import (
     LabelErrors,
@@ -112,7 +112,7 @@ def test_range_over_given_transitions_is_min_and_max_of_each(seed: int) -> None:
     r = label_noise_range(sheet, cand, transitions=ts)
     fixed = [np.linalg.solve(t.matrix.T, cand) for t in ts]
     ok = [f for f in fixed if (f >= -1e-9).all()]  # those that can have made the counts
-    assert isinstance(r, TransitionRange) and len(r.transitions) == len(ok) >= 1
+    assert isinstance(r, LabelNoiseRange) and not r.exact and len(r.transitions) == len(ok) >= 1
     assert (r.note == "") == (len(ok) == len(ts))
     want = np.array([priced(sheet, np.maximum(f, 0)) for f in ok])
     np.testing.assert_allclose(r.frame["low"], want.min(axis=0), rtol=1e-9)
@@ -249,3 +249,26 @@ def test_k_label_inputs_of_the_wrong_shape_are_named() -> None:
         label_noise_range(sheet, np.zeros((3, 3)), 0.9)
     with pytest.raises(ValidationError, match="fraction"):
         label_noise_range(sheet, cand, float("nan"))
+
+
+def test_one_result_type_for_every_k() -> None:
+    """K = 2 (the exact polygon) and K = 3 (transitions) give the same type, whose frame,
+    to_dict keys and printing are one; the old K-label name warns and is that type."""
+    binary = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
+    two = label_noise_range(binary, cc.Confusion(tp=50, fn=50, fp=100, tn=100), 0.96)
+    three = label_noise_range(sheet_k(3), np.eye(3) * 60 + 4, 0.95)
+    assert type(two) is type(three) is LabelNoiseRange
+    assert two.exact and not three.exact and two.labels == ("P", "N")
+    assert list(two.frame.columns) == list(three.frame.columns)
+    common = {"labels", "label_accuracy", "family", "estimate_basis", "note", "eval1",
+              "worst_cost", "best_cost", "eval1_any_errors"}
+    assert common <= set(two.to_dict()) and common <= set(three.to_dict())
+    # the binary range is assumption-free, so it is Eval1's any-errors range itself
+    assert two.to_dict()["eval1_any_errors"] == list(two.range_of("eval1")) == [260.0, 380.0]
+    assert two.to_dict()["max_wrong_labels"] == 12.0 and three.to_dict()["transitions"] == 101
+    assert repr(two).startswith("LabelNoiseRange(slot=") and "transitions=101" in repr(three)
+    assert str(two).startswith("Given labels that are at least 96% right")
+    with pytest.raises(ValidationError, match="exact over every relabelling"):
+        two.extreme("worst_cost")
+    with pytest.warns(DeprecationWarning, match="causalcost.LabelNoiseRange"):
+        assert cc.TransitionRange is LabelNoiseRange
