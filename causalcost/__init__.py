@@ -154,10 +154,8 @@ _LAZY: dict[str, str] = {
     "Explorer": "explorer.widgets",
     "explorer_view": "explorer.view",
     "ExplorerView": "explorer.view",
-    "explorer_settings": "explorer.settings",
+    "explorer_settings": "explorer.reading",
     "ExplorerSettings": "explorer.settings",
-    "LabelExplorerSettings": "explorer.labels",
-    "LabelExplorerView": "explorer.labels",
     "intervention_picture": "network.picture",
     "SystemPicture": "network.picture",
     "list_networks": "network.netfile",
@@ -217,6 +215,8 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
     "MulticlassCostMatrix": ("pricing.model_costs", "ModelCostMatrices", ""),
     "LabelCostMatrix": ("pricing.model_costs", "ModelCostMatrix", ""),
     "TransitionRange": ("evaluation.noise_result", "LabelNoiseRange", ""),
+    "LabelExplorerSettings": ("explorer.settings", "ExplorerSettings", ""),
+    "LabelExplorerView": ("explorer.view", "ExplorerView", ""),
     "MulticlassKinds": ("pricing.responses", "Kinds", ""),
     "count_multiclass_kinds": ("pricing.kinds", "count_kinds", ""),
     "read_multiclass_kinds": ("pricing.responses", "read_kinds", ""),
@@ -282,8 +282,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .experiments.law import InstanceLaw, two_model_law
     from .experiments.network_law import law_from_system
     from .experiments.ratio import RatioResult, ratio_experiment
-    from .explorer.labels import LabelExplorerSettings, LabelExplorerView
-    from .explorer.settings import ExplorerSettings, explorer_settings
+    from .explorer.reading import explorer_settings
+    from .explorer.settings import ExplorerSettings
     from .explorer.view import ExplorerView, explorer_view
     from .explorer.widgets import Explorer, explore
     from .inference.exact import class_prior, exact_table, observed_confusion

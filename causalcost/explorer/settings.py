@@ -1,14 +1,22 @@
-"""What the explorer's controls hold, read from a system, and the system they declare.
+"""What the explorer's controls hold: one settings type for every system and every K.
 
-A system declared by its models' rates (each model depends on the class, two of them possibly
-through a shared latent that correlates their correctness) and a fusioner can be rebuilt from
-a handful of numbers: the class prior, each model's sensitivity and specificity, the latent's
-two correlations and the fusioner's rule. :func:`explorer_settings` reads those numbers off
-any such system (the shipped networks, or one made with :class:`~causalcost.SystemBuilder`);
-:func:`declared_system` builds the system they describe. A system of another shape (a
-population node, features between the class and the models) cannot be re-declared from
-rates: its settings say so (``adjustable`` is False) and the explorer keeps the system as it
-is while the costs, the candidate and the intervention still move.
+A system declared by its parts can be rebuilt from a handful of numbers: the class prior, each
+model's confusion rates ``P(model = j | Class = c)`` (rows the true class), the latents, and
+the fusion rule with its options. :class:`ExplorerSettings` holds them for any K:
+
+* a binary network (the shipped ones, one made with the binary
+  :class:`~causalcost.SystemBuilder`, a pgmpy network) has labels ``("P", "N")``, its class
+  prior as ``P(Class = positive)`` and each model's rates also as the binary view ``rates``
+  (sensitivity, specificity); two models may share a latent that correlates their correctness
+  (``correlation``); the fusioner is its own rule or AND / OR / majority;
+* a system declared by its labels (``SystemBuilder(prior, labels=[...])``, ``by_labels``) has
+  its class prior as K probabilities, the rule's options in ``fusioner_options``, and its
+  latents kept as declared (the models that depend on one are ``fixed``).
+
+:func:`~causalcost.explorer.reading.explorer_settings` reads the settings off a system;
+:func:`~causalcost.explorer.declare.declared_system` builds the system they describe. A system
+of another shape cannot be re-declared: its settings say so (``adjustable`` is False) and the
+explorer keeps the system as it is while the costs, the candidate and the intervention move.
 """
 
 from __future__ import annotations
@@ -16,355 +24,296 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from numbers import Real
+from typing import Any
 
 import numpy as np
 
 from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import InputTypeError, ValidationError
-from causalcost.explorer.labels import LabelExplorerSettings, label_explorer_settings
-from causalcost.inference.exact import class_prior
-from causalcost.network.builder import SystemBuilder
-from causalcost.network.cpds import node_table, states_of
-from causalcost.network.fusioners import Fusioner
-from causalcost.network.system import System
+from causalcost.errors import NotBinaryError, ValidationError
 
-__all__ = ["ExplorerSettings", "explorer_settings", "declared_system", "FUSIONER_CHOICES",
-           "refuse_k_labels"]
+__all__ = ["FUSIONER_CHOICES", "LABEL_FUSIONER_CHOICES", "ExplorerSettings"]
 
-#: The fusioner choices the explorer offers: the system's own rule, or a standard vote.
+#: The fusioner choices for a binary network: the system's own rule, or a standard vote.
 FUSIONER_CHOICES = ("as declared", "and", "or", "majority")
+#: The fusion rules for a system declared by its labels besides its own ("as declared").
+LABEL_FUSIONER_CHOICES = ("as declared", "plurality", "weighted", "priority", "k_of_n")
+
+Matrix = tuple[tuple[float, ...], ...]
+
+
+def as_matrix(value: Any) -> Matrix:
+    """A K x K matrix (array, nested list, or an object with ``to_numpy()``) as tuples."""
+    arr = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=float)
+    return tuple(tuple(float(v) for v in row) for row in np.atleast_2d(arr))
+
+
+def binary_rates(sensitivity: float, specificity: float) -> Matrix:
+    """The confusion rates of a binary model: ``[[se, 1 - se], [1 - sp, sp]]``."""
+    return ((float(sensitivity), 1.0 - sensitivity), (1.0 - specificity, float(specificity)))
 
 
 @dataclass(frozen=True)
 class ExplorerSettings:
-    """Everything the explorer's controls set.
+    """Everything the explorer's controls set, for a system of any K labels.
 
     Attributes
     ----------
-    class_prior : float
-        ``P(Class = positive)``.
-    rates : tuple of (str, float, float)
-        ``(model, sensitivity, specificity)`` for each model, in the system's order.
-    correlation : tuple of (str, str, float, float) or None
-        ``(first, second, on positives, on negatives)``: the Pearson correlation of two models'
-        correctness through their shared latent, when the system has one.
+    labels : tuple of str
+        The K labels (``("P", "N")`` for a binary network).
+    class_prior : float or tuple of float
+        A binary network: ``P(Class = positive)``; a system declared by its labels: the K
+        probabilities ``P(Class = label)``. :attr:`prior` is the K probabilities for both.
+    confusions : tuple of (str, K x K tuple)
+        Each model's confusion rates ``P(model = j | Class = c)`` (rows the true class), in
+        the system's order; for a model with a latent, the marginal over it. For K = 2,
+        :attr:`rates` is the same as ``(model, sensitivity, specificity)``.
     fusioner : str
-        One of :data:`FUSIONER_CHOICES`.
+        One of :data:`FUSIONER_CHOICES` (binary network) or :data:`LABEL_FUSIONER_CHOICES`.
     costs : CostMatrix
-        The system's cost matrix.
+        K x K costs (rows the true class).
     candidate : Confusion
-        The candidate model's confusion matrix (for the bound).
+        The candidate's K x K confusion (rows the true class).
+    intervention : str
+        The label the slot is forced to in the picture (``"P"`` or ``"N"`` for a binary
+        network).
+    fusioner_options : tuple of (str, object)
+        The rule's options (``tie``, ``weights``, ``order``, ``label``, ``k``) as
+        :meth:`causalcost.SystemBuilder.set_fusioner` takes them; ignored for
+        ``"as declared"``.
+    correlation : tuple of (str, str, float, float) or None
+        Binary network: ``(first, second, on positives, on negatives)``, the Pearson
+        correlation of two models' correctness through their shared latent.
     high_confidence : bool
         Also show the worst case that holds with probability ``confidence`` on the
-        candidate's own instances.
+        candidate's own instances (binary network; it needs the binary closed forms).
     confidence : float
-    intervention : str
-        The state the slot is forced to in the picture: ``"P"`` or ``"N"``.
     adjustable : bool
-        Whether the rates, correlation, prior and fusioner can be changed (see the module
-        notes); ``reason`` says why not.
+        Whether the system's declaration can change; ``reason`` says why not.
     reason : str
+    fixed : tuple of str
+        Models whose rates per latent state stay as declared (changing them is refused).
+    by_labels : bool
+        The system was declared by its labels and is rebuilt so.
     """
 
-    class_prior: float
-    rates: tuple[tuple[str, float, float], ...]
-    correlation: tuple[str, str, float, float] | None
+    labels: tuple[str, ...]
+    class_prior: float | tuple[float, ...]
+    confusions: tuple[tuple[str, Matrix], ...]
     fusioner: str
     costs: CostMatrix
     candidate: Confusion
+    intervention: str
+    fusioner_options: tuple[tuple[str, Any], ...] = ()
+    correlation: tuple[str, str, float, float] | None = None
     high_confidence: bool = False
     confidence: float = 0.95
-    intervention: str = "P"
     adjustable: bool = True
     reason: str = ""
+    fixed: tuple[str, ...] = ()
+    by_labels: bool = False
 
+    # -- views ------------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        """The number of labels."""
+        return len(self.labels)
+
+    @property
+    def prior(self) -> tuple[float, ...]:
+        """``P(Class = label)`` for each label (for a binary network ``(p, 1 - p)``)."""
+        if isinstance(self.class_prior, tuple):
+            return self.class_prior
+        return (float(self.class_prior), 1.0 - float(self.class_prior))
+
+    @property
+    def rates(self) -> tuple[tuple[str, float, float], ...]:
+        """``(model, sensitivity, specificity)`` per model: the two-label view of
+        :attr:`confusions` (first label positive)."""
+        if self.k != 2:
+            raise NotBinaryError(f"rates (sensitivity, specificity) are for two labels; these "
+                                 f"settings have {self.k}: use confusions / confusion_of")
+        return tuple((m, c[0][0], c[1][1]) for m, c in self.confusions)
+
+    def confusion_of(self, model: str) -> Matrix:
+        """One model's K x K confusion rates."""
+        for m, c in self.confusions:
+            if m == model:
+                return c
+        raise ValidationError(f"no model {model!r} among {[m for m, _ in self.confusions]}")
+
+    # -- changes ----------------------------------------------------------------------
     def replace(self, **changes: object) -> ExplorerSettings:
-        """A copy with ``changes`` (field names), checked.
+        """A copy with ``changes`` (field names, or ``rates`` for two labels), checked;
+        matrices may be arrays.
 
         >>> import causalcost as cc
         >>> s = cc.explorer_settings(cc.load_network("thesis_and"))
         >>> s.replace(fusioner="or").fusioner
         'or'
         """
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        names = [f.name for f in dataclasses.fields(self)]
+        unknown = set(changes) - set(names) - {"rates"}
         if unknown:
             raise ValidationError(f"unknown explorer setting(s) {sorted(unknown)}; valid: "
-                                  f"{[f.name for f in dataclasses.fields(self)]}")
+                                  f"{[*names, 'rates']}")
+        if "rates" in changes:
+            changes["confusions"] = _from_rates(changes.pop("rates"))
+        if "class_prior" in changes:
+            changes["class_prior"] = self._read_prior(changes["class_prior"])
+        if "confusions" in changes:
+            changes["confusions"] = tuple((str(m), as_matrix(c))
+                                          for m, c in changes["confusions"])  # type: ignore[attr-defined]
+        if isinstance(changes.get("fusioner_options"), dict):
+            changes["fusioner_options"] = tuple(changes["fusioner_options"].items())  # type: ignore[union-attr]
         new = dataclasses.replace(self, **changes)  # type: ignore[arg-type]
         new.check()
         return new
 
+    def _read_prior(self, value: Any) -> float | tuple[float, ...]:
+        if isinstance(self.class_prior, tuple):
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+                raise ValidationError(f"class_prior must be {self.k} probabilities (one per "
+                                      f"label, {list(self.labels)}), got {value!r}")
+            return tuple(float(v) for v in value)
+        _probability("class_prior", value, open_interval=True)
+        return float(value)
+
+    def with_confusion(self, model: str, confusion: Any) -> ExplorerSettings:
+        """A copy with one model's K x K confusion rates replaced."""
+        self.confusion_of(model)
+        return self.replace(confusions=tuple((m, as_matrix(confusion) if m == model else c)
+                                             for m, c in self.confusions))
+
     def with_rate(self, model: str, *, sensitivity: float | None = None,
                   specificity: float | None = None) -> ExplorerSettings:
-        """A copy with one model's rates changed."""
-        names = [m for m, _, _ in self.rates]
-        if model not in names:
-            raise ValidationError(f"no model {model!r} among {names}")
-        rates = tuple((m, se if m != model or sensitivity is None else float(sensitivity),
-                       sp if m != model or specificity is None else float(specificity))
-                      for m, se, sp in self.rates)
-        return self.replace(rates=rates)
+        """A copy with one model's sensitivity and/or specificity changed (two labels)."""
+        _, se, sp = next((r for r in self.rates if r[0] == model), (None, None, None))
+        if se is None:
+            self.confusion_of(model)  # names the models
+        return self.with_confusion(model, binary_rates(
+            se if sensitivity is None else sensitivity, sp if specificity is None else
+            specificity))
 
+    def with_accuracy(self, model: str, label: str, accuracy: float) -> ExplorerSettings:
+        """A copy where ``model`` is right on class ``label`` with probability ``accuracy``
+        and its errors on that class are spread evenly over the other labels (the slider's
+        rule)."""
+        if label not in self.labels:
+            raise ValidationError(f"no label {label!r} among {list(self.labels)}")
+        _probability(f"accuracy of {model!r} on {label!r}", accuracy)
+        rows = [list(r) for r in self.confusion_of(model)]
+        c = self.labels.index(label)
+        off = (1.0 - float(accuracy)) / (self.k - 1)
+        rows[c] = [float(accuracy) if j == c else off for j in range(self.k)]
+        return self.with_confusion(model, rows)
+
+    # -- checks -----------------------------------------------------------------------
     def check(self) -> None:
-        """Raise :class:`ValidationError` naming the first setting out of range or of the
-        wrong shape (``rates`` must be ``(model, sensitivity, specificity)`` triples)."""
-        _check_rates(self.rates)
+        """Raise :class:`ValidationError` naming the first setting out of range or shape."""
+        k = self.k
+        if k < 2 or len(set(self.labels)) != k:
+            raise ValidationError(f"labels must be at least 2 distinct names, got {self.labels}")
         if self.adjustable:  # otherwise the system is kept as it is: its rates are not used
-            _probability("class_prior", self.class_prior, open_interval=True)
-            for m, se, sp in self.rates:
-                _probability(f"sensitivity of {m!r}", se)
-                _probability(f"specificity of {m!r}", sp)
-        if self.correlation is not None:
-            if not isinstance(self.correlation, tuple) or len(self.correlation) != 4:
-                raise ValidationError(
-                    f"correlation must be None or (first model, second model, on positives, "
-                    f"on negatives), got {self.correlation!r}")
-            for where, rho in zip(("positives", "negatives"), self.correlation[2:]):
-                if not _is_real(rho) or not -1 <= rho <= 1:
-                    raise ValidationError(f"correlation on {where} must lie in [-1, 1], "
-                                          f"got {rho!r}")
-        if self.fusioner not in FUSIONER_CHOICES:
-            raise ValidationError(f"fusioner must be one of {FUSIONER_CHOICES}, got "
-                                  f"{self.fusioner!r}")
-        if not isinstance(self.costs, CostMatrix):
-            raise ValidationError("costs must be a CostMatrix")
-        if not isinstance(self.candidate, Confusion):
-            raise ValidationError("candidate must be a Confusion")
-        if self.intervention not in ("P", "N"):
-            raise ValidationError(f"intervention must be 'P' or 'N', got {self.intervention!r}")
-        for name in ("high_confidence", "adjustable"):
+            self._check_prior()
+        self._check_confusions()
+        self._check_choices()
+        _check_correlation(self.correlation)
+        for name, kind in (("costs", CostMatrix), ("candidate", Confusion)):
+            value = getattr(self, name)
+            labels = getattr(value, "labels", None)
+            same = labels is not None and (tuple(map(str, labels)) == self.labels or (
+                not self.by_labels and len(labels) == 2))  # binary: positive first
+            if not isinstance(value, kind) or not same:
+                raise ValidationError(f"{name} must be a {k} x {k} {kind.__name__} with the "
+                                      f"labels {list(self.labels)}, got {value!r}")
+        if self.intervention not in self.labels:
+            raise ValidationError(f"intervention must be one of {list(self.labels)}, got "
+                                  f"{self.intervention!r}")
+        for name in ("high_confidence", "adjustable", "by_labels"):
             if not isinstance(getattr(self, name), bool):
                 raise ValidationError(f"{name} must be True or False, got "
                                       f"{getattr(self, name)!r}")
+        if self.high_confidence and self.by_labels:
+            raise ValidationError("the high-confidence worst case needs counts on data, which "
+                                  "an explorer of a system declared by its labels has not")
         _probability("confidence", self.confidence, open_interval=True)
+
+    def _check_prior(self) -> None:
+        if not isinstance(self.class_prior, tuple):
+            _probability("class_prior", self.class_prior, open_interval=True)
+            return
+        prior = np.asarray(self.class_prior, dtype=float)
+        if prior.shape != (self.k,) or not np.isfinite(prior).all() or prior.min() < 0 or abs(
+                prior.sum() - 1) > 1e-9 or prior.max() >= 1:
+            raise ValidationError(f"class_prior must be {self.k} probabilities (one per label, "
+                                  f"{list(self.labels)}) summing to 1 with at least two above 0, "
+                                  f"got {self.class_prior!r}")
+
+    def _check_confusions(self) -> None:
+        k = self.k
+        if not isinstance(self.confusions, tuple):
+            raise ValidationError(f"confusions must be a tuple of (model, {k} x {k} rates) "
+                                  f"pairs, got {type(self.confusions).__name__}")
+        for entry in self.confusions:
+            if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str):
+                raise ValidationError(f"confusions must be (model, {k} x {k} rates) pairs, "
+                                      f"got the entry {entry!r}")
+            m, c = entry
+            arr = np.asarray(c, dtype=float)
+            bad = arr.shape != (k, k) or (self.adjustable and (
+                not np.isfinite(arr).all() or arr.min() < 0 or arr.max() > 1
+                or (np.abs(arr.sum(axis=1) - 1) > 1e-9).any()))
+            if bad:
+                what = ("sensitivity and specificity must be numbers in [0, 1]" if k == 2
+                        and not self.by_labels else f"confusion rates must be {k} x {k} rows "
+                        "of probabilities summing to 1 (rows the true class)")
+                raise ValidationError(f"the {what} for {m!r}, got {c!r}")
+
+    def _check_choices(self) -> None:
+        choices = LABEL_FUSIONER_CHOICES if self.by_labels else FUSIONER_CHOICES
+        if self.fusioner not in choices:
+            raise ValidationError(f"fusioner must be one of {choices}, got {self.fusioner!r}")
 
     def declaration(self) -> tuple[object, ...]:
         """The part that defines the system (what a rebuild depends on)."""
-        return (self.class_prior, self.rates, self.correlation, self.fusioner)
+        return (self.class_prior, self.confusions, self.correlation, self.fusioner,
+                self.fusioner_options)
 
 
-def _is_real(value: object) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool)
-
-
-def _probability(name: str, value: float, *, open_interval: bool = False) -> None:
-    ok = _is_real(value) and (0 < value < 1 if open_interval else 0 <= value <= 1)
-    if not ok:
-        interval = "(0, 1)" if open_interval else "[0, 1]"
-        raise ValidationError(f"{name} must be a number in {interval}, got {value!r}")
-
-
-def _check_rates(rates: object) -> None:
-    """``rates`` is a tuple of ``(model name, sensitivity, specificity)`` triples."""
+def _from_rates(rates: object) -> tuple[tuple[str, Matrix], ...]:
+    """``(model, sensitivity, specificity)`` triples as confusions (two labels)."""
     shape = ("rates must be a tuple of (model, sensitivity, specificity) triples, one per "
              "model in the system's order (or use with_rate(model, sensitivity=...))")
     if not isinstance(rates, tuple):
         raise ValidationError(f"{shape}; got {type(rates).__name__} {rates!r}")
+    out = []
     for entry in rates:
         if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[0], str):
             raise ValidationError(f"{shape}; got the entry {entry!r}")
+        m, se, sp = entry
+        _probability(f"sensitivity of {m!r}", se)
+        _probability(f"specificity of {m!r}", sp)
+        out.append((m, binary_rates(se, sp)))
+    return tuple(out)
 
 
-# --------------------------------------------------------------------------- reading
-def _class_given(system: System, node: str) -> np.ndarray | None:
-    """``P(node = positive | Class)`` as ``[given P, given N]`` when ``node`` depends on the
-    class directly, or through one latent whose only parent is the class; else None."""
-    net, cls = system.graph, system.class_node
-    parents = list(net.get_parents(node))
-    cpd = net.get_cpds(node)
-    table = node_table(cpd)
-    pos_row = list(states_of(net, node)).index(system.positive)
-    class_col = [list(states_of(net, cls)).index(s) for s in (system.positive, system.negative())]
-    if parents == [cls]:
-        return table[pos_row, class_col]
-    if len(parents) != 2 or cls not in parents:
-        return None
-    latent = next(p for p in parents if p != cls)
-    if list(net.get_parents(latent)) != [cls]:
-        return None
-    prior = node_table(net.get_cpds(latent))[:, class_col]  # [latent state, class]
-    order = cpd.variables[1:]
-    cards = [len(states_of(net, p)) for p in order]
-    grid = table[pos_row].reshape(cards)
-    if order[0] != cls:
-        grid = grid.T  # -> [class, latent]
-    return np.einsum("cl,lc->c", grid[class_col], prior)
-
-
-def _correctness_correlation(system: System, a: str, b: str, latent: str) -> tuple[float, float]:
-    """Per-class Pearson correlation of the correctness of ``a`` and ``b`` sharing ``latent``."""
-    net, cls = system.graph, system.class_node
-    class_states = list(states_of(net, cls))
-    out = []
-    for c, truth in ((system.positive, True), (system.negative(), False)):
-        ci = class_states.index(c)
-        prior = node_table(net.get_cpds(latent))[:, ci]
-        right = []
-        for m in (a, b):
-            cpd = net.get_cpds(m)
-            order = cpd.variables[1:]
-            cards = [len(states_of(net, p)) for p in order]
-            pos = node_table(cpd)[list(states_of(net, m)).index(system.positive)].reshape(cards)
-            column = pos[ci] if order[0] == cls else pos[:, ci]
-            right.append(column if truth else 1 - column)
-        pa, pb = (float(prior @ r) for r in right)
-        joint = float(prior @ (right[0] * right[1]))
-        spread = np.sqrt(pa * (1 - pa) * pb * (1 - pb))
-        out.append(0.0 if spread < 1e-12 else float((joint - pa * pb) / spread))
-    return out[0], out[1]
-
-
-def refuse_k_labels(system: object) -> None:
-    """The explorer's controls are a positive class's sensitivity and specificity and the
-    AND / OR / majority votes: refuse a system of more than two labels in one line.
-
-    Examples
-    --------
-    >>> refuse_k_labels(object())  # no labels: nothing to refuse
-    """
-    labels = getattr(system, "labels", None)
-    if labels is not None and len(labels) > 2:
-        raise ValidationError(
-            f"the explorer's controls (sensitivity and specificity per model, AND / OR / "
-            f"majority) are for two labels, and this system has {len(labels)} "
-            f"({', '.join(map(str, labels))}); price a K-label system with "
-            "cc.interventional_table(system) and cc.evaluate / cc.compare on its sheet")
-
-
-def explorer_settings(system: System, costs: CostMatrix | None = None,
-                      candidate: Confusion | None = None,
-                      ) -> ExplorerSettings | LabelExplorerSettings:
-    """The explorer's settings for ``system``: its prior, rates, correlation and fusioner.
-
-    Parameters
-    ----------
-    system : System
-        A binary network, or a system declared by its labels
-        (``SystemBuilder(prior, labels=[...])``, any K), whose settings are
-        :class:`~causalcost.explorer.labels.LabelExplorerSettings` (class prior as K
-        probabilities, each model's K x K confusion rates, the fusion rule and its options,
-        K x K costs, the candidate's K x K confusion).
-    costs : CostMatrix, optional
-        Defaults to unit costs for every error.
-    candidate : Confusion, optional
-        Defaults to a candidate with the slot model's own rates on 1,000 instances drawn at
-        the class prior.
-
-    Examples
-    --------
-    >>> import causalcost as cc
-    >>> s = cc.explorer_settings(cc.load_network("experiment_or"))
-    >>> s.rates, s.correlation
-    ((('images', 0.5, 0.5), ('clinical_history', 0.5, 0.5)), \
-('images', 'clinical_history', 0.95, -0.95))
-    >>> cc.explorer_settings(cc.load_network("population_and")).reason
-    "the class node 'Class' has parents (['Population']): only the costs, the candidate and the \
-intervention can change"
-    """
-    if isinstance(system, System) and system.declaration is not None:
-        return label_explorer_settings(system, costs, candidate)
-    refuse_k_labels(system)
-    if not isinstance(system, System):
-        raise InputTypeError(f"system must be a causalcost System, got {type(system).__name__}")
-    slot = system.require_slot()
-    net = system.graph
-    rates: list[tuple[str, float, float]] = []
-    reason = ""
-    class_parents = list(net.get_parents(system.class_node))
-    if class_parents:
-        reason = f"the class node {system.class_node!r} has parents ({class_parents})"
-    for m in system.models:
-        given = _class_given(system, m)
-        if given is None:
-            reason = reason or (f"model {m!r} depends on {list(net.get_parents(m))}, not on "
-                                "the class (and a latent)")
-            given = np.array([np.nan, np.nan])
-        rates.append((m, round(float(given[0]), 12), round(float(1 - given[1]), 12)))
-    latents: dict[str, list[str]] = {}
-    for m in system.models:
-        for p in net.get_parents(m):
-            if p != system.class_node:
-                latents.setdefault(p, []).append(m)
-    correlation = None
-    shared = [(lat, ms) for lat, ms in latents.items() if len(ms) == 2]
-    if not reason and (len(shared) > 1 or any(len(ms) > 2 for ms in latents.values())):
-        reason = "more than two models share latents"
-    if shared and not reason:
-        latent, (a, b) = shared[0]
-        rho = _correctness_correlation(system, a, b, latent)
-        correlation = (a, b, round(rho[0], 9), round(rho[1], 9))
-    elif latents and not reason:
-        reason = f"model(s) {sorted(m for ms in latents.values() for m in ms)} depend on a " \
-                 "latent no other model shares"
-    if system.fusioner is None and not reason:
-        reason = "the fusioner is not a rule over the models"
-    prior = class_prior(system)
-    if candidate is None:
-        se, sp = next((se, sp) for m, se, sp in rates if m == slot)
-        pos = round(1000 * prior)
-        neg = 1000 - pos
-        se, sp = (0.8, 0.8) if np.isnan(se) else (se, sp)
-        candidate = Confusion(tp=round(se * pos), fn=pos - round(se * pos),
-                              fp=neg - round(sp * neg), tn=round(sp * neg))
-    settings = ExplorerSettings(
-        class_prior=prior, rates=tuple(rates), correlation=correlation, fusioner="as declared",
-        costs=costs if costs is not None else CostMatrix(fn=1, fp=1), candidate=candidate,
-        adjustable=not reason,
-        reason=(f"{reason}: only the costs, the candidate and the intervention can change"
-                if reason else ""))
-    settings.check()
-    return settings
-
-
-# --------------------------------------------------------------------------- building
-def declared_system(base: System, settings: ExplorerSettings) -> System:
-    """The system ``settings`` declare, built with :class:`~causalcost.SystemBuilder`.
-
-    ``base`` gives the names, the slot and (for ``fusioner="as declared"``) the rule. An
-    unadjustable setting returns ``base`` itself.
-
-    Raises
-    ------
-    ValidationError
-        A correlation the two models' rates cannot reach (the message gives the range).
-    """
-    if not settings.adjustable:
-        return base
-    builder = SystemBuilder(class_prior=settings.class_prior, class_node=base.class_node,
-                            positive=str(base.positive), negative=str(base.negative()),
-                            name=base.name)
-    pair = settings.correlation
-    rates = {m: (se, sp) for m, se, sp in settings.rates}
-    for m, se, sp in settings.rates:
-        if pair is not None and m == pair[1]:
-            continue
-        if pair is not None and m == pair[0]:
-            a, b = pair[0], pair[1]
-            builder.add_correlated_models(
-                a, b, sensitivity=(rates[a][0], rates[b][0]),
-                specificity=(rates[a][1], rates[b][1]),
-                correlation_positive=pair[2], correlation_negative=pair[3])
-        else:
-            builder.add_model(m, sensitivity=se, specificity=sp)
-    _set_fusioner(builder, base.fusioner, settings.fusioner, [m for m, _, _ in settings.rates],
-                  base.system_node)
-    return builder.build(slot=base.require_slot())
-
-
-def _set_fusioner(builder: SystemBuilder, own: Fusioner | None, choice: str,
-                  models: list[str], name: str) -> None:
-    if choice != "as declared":
-        builder.set_fusioner(choice, name=name, inputs=models)  # majority: a tie is negative
+def _check_correlation(correlation: object) -> None:
+    if correlation is None:
         return
-    assert own is not None
-    if own.rule in ("and", "or") or (own.rule == "majority" and len(own.inputs) % 2):
-        builder.set_fusioner(own.rule, name=name, inputs=list(own.inputs))
-    elif own.is_vote:  # the same decisions, from the rule's vote form
-        assert own.exact_weights is not None
-        builder.set_fusioner("weighted", name=name, inputs=list(own.inputs),
-                             weights=dict(zip(own.inputs, own.exact_weights)),
-                             threshold=own.exact_threshold)
-    else:
-        inputs = list(own.inputs)
-        builder.set_fusioner("function", name=name, inputs=inputs,
-                             function=lambda **votes: own(tuple(votes[m] for m in inputs)))
+    if not isinstance(correlation, tuple) or len(correlation) != 4:
+        raise ValidationError(f"correlation must be None or (first model, second model, on "
+                              f"positives, on negatives), got {correlation!r}")
+    for where, rho in zip(("positives", "negatives"), correlation[2:]):
+        if not _is_real(rho) or not -1 <= rho <= 1:
+            raise ValidationError(f"correlation on {where} must lie in [-1, 1], got {rho!r}")
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, (Real, np.floating)) and not isinstance(value, bool)
+
+
+def _probability(name: str, value: Any, *, open_interval: bool = False) -> None:
+    ok = _is_real(value) and (0 < value < 1 if open_interval else 0 <= value <= 1)
+    if not ok:
+        interval = "(0, 1)" if open_interval else "[0, 1]"
+        raise ValidationError(f"{name} must be a number in {interval}, got {value!r}")

@@ -24,8 +24,8 @@ import numpy as np
 
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.errors import CausalCostError, ValidationError
-from causalcost.explorer.labels import LabelExplorerSettings
-from causalcost.explorer.settings import FUSIONER_CHOICES, ExplorerSettings, explorer_settings
+from causalcost.explorer.reading import explorer_settings
+from causalcost.explorer.settings import FUSIONER_CHOICES, ExplorerSettings
 from causalcost.explorer.view import explorer_view
 from causalcost.network.system import System
 
@@ -58,8 +58,7 @@ class Explorer:
     settings : ExplorerSettings
     """
 
-    def __init__(self, system: System, settings: ExplorerSettings | LabelExplorerSettings,
-                 ) -> None:
+    def __init__(self, system: System, settings: ExplorerSettings) -> None:
         w = _widgets()
         self.system, self.settings = system, settings
         # the declared rule keeps its options when the dropdown comes back to it
@@ -74,7 +73,7 @@ class Explorer:
             value=value, min=lo, max=hi, step=step, description=name, style=style,
             continuous_update=True, readout_format=".2f")
         rows = []
-        if isinstance(settings, LabelExplorerSettings):
+        if settings.by_labels:
             self._label_controls(w, settings, slider, style)
         else:
             self._binary_controls(w, settings, slider, style)
@@ -85,7 +84,7 @@ class Explorer:
         self.widget = w.HBox([w.VBox([*notes, *rows, self.message],
                                      layout=w.Layout(min_width="30em")), self.output])
 
-    def _label_controls(self, w: Any, settings: LabelExplorerSettings, slider: Any,
+    def _label_controls(self, w: Any, settings: ExplorerSettings, slider: Any,
                         style: dict[str, str]) -> None:
         labels = settings.labels
         if settings.adjustable:
@@ -147,7 +146,7 @@ class Explorer:
             value=settings.high_confidence,
             description=f"high-confidence worst case ({settings.confidence:.0%})")
 
-    def _read_labels(self, s: LabelExplorerSettings) -> LabelExplorerSettings:
+    def _read_labels(self, s: ExplorerSettings) -> ExplorerSettings:
         c, labels, k = self.controls, s.labels, s.k
         costs = np.asarray(s.costs.to_numpy(), dtype=float).copy()
         for i, true in enumerate(labels):
@@ -189,9 +188,9 @@ class Explorer:
             changes["fusioner_options"] = (self._options if rule == self._rule else ())
         return s.replace(**changes)
 
-    def _read(self) -> ExplorerSettings | LabelExplorerSettings:
+    def _read(self) -> ExplorerSettings:
         c, s = self.controls, self.settings
-        if isinstance(s, LabelExplorerSettings):
+        if s.by_labels:
             return self._read_labels(s)
         cand = s.candidate
         tp, tn = c["candidate tp"].value, c["candidate tn"].value
@@ -276,6 +275,6 @@ def explore(system: System | str, costs: CostMatrix | None = None,
     settings = explorer_settings(system, costs, candidate)
     if not 0 < confidence < 1:
         raise ValidationError(f"confidence must lie in (0, 1), got {confidence}")
-    if isinstance(settings, LabelExplorerSettings):
+    if settings.by_labels:
         return Explorer(system, settings)
     return Explorer(system, settings.replace(confidence=confidence))

@@ -66,8 +66,10 @@ __all__ = [
 
 def _is_label_table(rates: object) -> bool:
     """A K-label table ``T[c, j, s]`` (an object with ``probabilities`` or a 3-D array)."""
-    if isinstance(rates, ErrorRates) or type(rates).__name__ == "InterventionalTable":
+    if isinstance(rates, ErrorRates):
         return False
+    if type(rates).__name__ == "InterventionalTable":
+        return not rates.is_binary  # type: ignore[attr-defined]
     return hasattr(rates, "probabilities") or getattr(rates, "ndim", 0) == 3 or (
         isinstance(rates, (list, tuple)) and len(rates) > 0 and isinstance(rates[0], (
             list, tuple)) and len(rates[0]) > 0 and isinstance(rates[0][0], (list, tuple)))
@@ -92,6 +94,13 @@ def _label_costs(table: object, costs: object, kind: str) -> Any:
     return both.expected if kind == "expected" else both.transition
 
 
+def _binary_view(rates: Any) -> Any:
+    """A binary InterventionalTable's error rates (the closed forms read them)."""
+    if type(rates).__name__ == "InterventionalTable" and rates.is_binary:
+        return rates.error_rates
+    return rates
+
+
 def _check_inputs(rates: ErrorRates, costs: CostMatrix) -> None:
     if not isinstance(rates, ErrorRates):
         raise InputTypeError(f"rates must be ErrorRates, got {type(rates).__name__}")
@@ -114,10 +123,10 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
 
     Parameters
     ----------
-    rates : ErrorRates, or a K-label table
-        The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)``; or, for any
-        K, a table ``T[c, j, s]`` (array or table object) with ``costs`` a (K, K) matrix:
-        ``M1[c, j] = sum_s T[c, j, s] C[c, s]``.
+    rates : ErrorRates, InterventionalTable, or a K-label table
+        The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)`` (or a binary
+        table holding them); or, for any K, a table ``T[c, j, s]`` (array or table object)
+        with ``costs`` a (K, K) matrix: ``M1[c, j] = sum_s T[c, j, s] C[c, s]``.
     costs : CostMatrix
         The system's cost matrix.
 
@@ -137,6 +146,7 @@ def expected_cost_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMatri
     """
     if _is_label_table(rates):
         return _label_costs(rates, costs, "expected")
+    rates = _binary_view(rates)
     _check_inputs(rates, costs)
     r, c = rates, costs
     return _model_costs((
@@ -175,6 +185,7 @@ def error_transition_matrix(rates: ErrorRates, costs: CostMatrix) -> ModelCostMa
     """
     if _is_label_table(rates):
         return _label_costs(rates, costs, "transition")
+    rates = _binary_view(rates)
     _check_inputs(rates, costs)
     r, c = rates, costs
     return _model_costs((

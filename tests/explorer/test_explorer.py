@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.explorer.settings import declared_system
+from causalcost.explorer.declare import declared_system
 
 ADJUSTABLE = ["thesis_and", "thesis_or", "anticorrelated_and", "experiment_or", "majority3"]
 

@@ -12,11 +12,7 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import ValidationError
-from causalcost.explorer.labels import (
-    LabelExplorerSettings,
-    LabelExplorerView,
-    declared_label_system,
-)
+from causalcost.explorer.declare import declared_system
 
 LABELS = ["ok", "flu", "covid"]
 EYE = np.eye(3)
@@ -68,12 +64,12 @@ RULES = [("plurality", {}), ("plurality", {"tie": "slot"}),
 def test_settings_rebuild_the_same_system(rule: object, options: dict) -> None:
     system = system3(rule, **options)
     s = cc.explorer_settings(system, COSTS, CAND)
-    assert isinstance(s, LabelExplorerSettings) and s.adjustable
+    assert isinstance(s, cc.ExplorerSettings) and s.by_labels and s.adjustable
     assert s.class_prior == pytest.approx((0.5, 0.3, 0.2))
     np.testing.assert_allclose(s.confusion_of("b"), [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1],
                                                      [0.3, 0.1, 0.6]])
     assert s.fusioner == (rule if isinstance(rule, str) else "as declared")
-    rebuilt = declared_label_system(system, s)
+    rebuilt = declared_system(system, s)
     assert rebuilt is not system
     want = brute_table(system)
     np.testing.assert_allclose(cc.interventional_table(system).to_numpy(), want, atol=1e-12)
@@ -100,7 +96,7 @@ def test_view_numbers_equal_an_independent_build(prior, acc, row, rule) -> None:
         fusioner_options=(("tie", "slot"),) if rule == "tie slot" else ())
     s = s.with_accuracy("a", LABELS[row], acc[0]).with_accuracy("c", LABELS[2 - row], acc[1])
     view = cc.explorer_view(base, s)
-    assert isinstance(view, LabelExplorerView)
+    assert isinstance(view, cc.ExplorerView)
     # the same system, declared by hand
     a = rates(0.9)
     a[row] = rates(acc[0])[row]
