@@ -131,10 +131,8 @@ def label_noise_range(sheet: CostSheet, candidate: Confusion, label_accuracy: fl
 
     >>> import numpy as np
     >>> from causalcost.sheet.derivation import derive_labelled_sheet
-    >>> t = np.zeros((3, 3, 3))
-    >>> for j in range(3):
-    ...     t[:, j, j] = 1.0      # the system outputs what the slot says
-    >>> sheet = derive_labelled_sheet(t, [[0, 1, 1], [1, 0, 1], [5, 5, 0]], slot="m",
+    >>> follows = np.stack([np.stack([np.eye(3)[j]] * 3) for j in range(3)], axis=1)
+    >>> sheet = derive_labelled_sheet(follows, [[0, 1, 1], [1, 0, 1], [5, 5, 0]], slot="m",
     ...                               labels=["a", "b", "c"], created="2026-01-01T00:00:00+00:00")
     >>> r = label_noise_range(sheet, [[80, 10, 10], [5, 40, 5], [2, 3, 45]], 0.9)
     >>> [round(v, 3) for v in r.range_of("eval1")]

@@ -28,7 +28,7 @@ from causalcost.display import format_matrix, html_table
 from causalcost.errors import CostMatrixError, InputTypeError, OverflowInputError, ValidationError
 from causalcost.labelled import _MISSING, LabelledMatrix, _cell_name, _permutation, plain_floats
 from causalcost.labelled import check_labels as _label_names
-from causalcost.pricing.inputs import as_table_array, check_costs, check_counts, check_labels
+from causalcost.pricing.inputs import as_table_array, check_costs, check_counts
 
 __all__ = ["MODEL_COST_KINDS", "ModelCostMatrices", "ModelCostMatrix", "model_cost_matrices"]
 
@@ -234,7 +234,8 @@ def model_cost_matrices(table: object, costs: object,
     costs : array (K, K) or CostMatrix
         ``C[c, s]`` (true class, system output).
     labels : list of str, optional
-        Names; taken from ``table.labels`` when it has them.
+        Names; taken from ``table.labels`` when it has them (default ``("P", "N")`` for
+        K = 2, ``("0", .., "K-1")`` otherwise).
 
     Returns
     -------
@@ -247,8 +248,8 @@ def model_cost_matrices(table: object, costs: object,
     """
     t = as_table_array(table)
     c = check_costs(costs, t.shape[0])
-    names = check_labels(labels if labels is not None else getattr(table, "labels", None),
-                         t.shape[0])
+    names = _label_names(labels if labels is not None else getattr(table, "labels", None),
+                         t.shape[0], "interventional table")
     with np.errstate(over="ignore", invalid="ignore"):
         m1 = np.einsum("cjs,cs->cj", t, c)
     if not np.all(np.isfinite(m1)):

@@ -257,3 +257,45 @@ def test_widgets_leave_a_latent_model_as_declared() -> None:
     assert explorer.settings.confusion_of("c")[0] == pytest.approx((0.4, 0.3, 0.3))
     np.testing.assert_allclose(explorer.view.table.to_numpy(),
                                cc.explorer_view(system, explorer.settings).table.to_numpy())
+
+
+def test_one_settings_type_and_one_view_for_k_2_3_4() -> None:
+    """A binary network and systems declared by 2, 3 and 4 labels go through the same types;
+    the two-label declared system and the binary network of the same rates give the same
+    numbers (the general route against the binary closed forms); K = 4 against independent
+    pricing of the view's own exact table."""
+    binary = (cc.SystemBuilder(class_prior=0.3).add_model("a", sensitivity=0.9, specificity=0.8)
+              .add_model("b", sensitivity=0.7, specificity=0.6).set_fusioner("or").build(slot="b"))
+    two = (cc.SystemBuilder([0.3, 0.7], labels=["P", "N"])
+           .add_model("a", confusion=[[0.9, 0.1], [0.2, 0.8]])
+           .add_model("b", confusion=[[0.7, 0.3], [0.4, 0.6]])
+           .set_fusioner("k_of_n", label="P", k=1).build(slot="b"))
+    costs, cand = cc.CostMatrix(fn=5, fp=1), cc.Confusion(tp=20, fn=10, fp=15, tn=55)
+    views = [cc.explorer_view(s, cc.explorer_settings(s, costs, cand)) for s in (binary, two)]
+    assert [type(v.settings) for v in views] == [cc.ExplorerSettings] * 2
+    assert [type(v) for v in views] == [cc.ExplorerView] * 2
+    assert views[0].settings.rates == views[1].settings.rates
+    for a, b in zip(views[0].to_frame()["cost"][:3], views[1].to_frame()["cost"][:3]):
+        assert a == pytest.approx(b, rel=1e-12)
+    np.testing.assert_allclose(views[0].expected.to_numpy(), views[1].expected.to_numpy(),
+                               rtol=1e-12)
+    four_labels = [f"l{i}" for i in range(4)]
+    b4 = cc.SystemBuilder([0.4, 0.3, 0.2, 0.1], labels=four_labels)
+    for name, acc in (("a", 0.9), ("b", 0.7), ("c", 0.6)):
+        b4.add_model(name, confusion=rates(acc, 4))
+    four = b4.set_fusioner("plurality").build(slot="c")
+    costs4 = cc.CostMatrix(1 - np.eye(4) + np.arange(4)[:, None], labels=four_labels)
+    view = cc.explorer_view(four, cc.explorer_settings(four, costs4))
+    t = view.table.to_numpy()
+    m1 = np.einsum("cjs,cs->cj", t, costs4.to_numpy())
+    n = view.settings.candidate.to_numpy()
+    assert view.bound.expected_cost == pytest.approx(float((n * m1).sum()), rel=1e-12)
+    np.testing.assert_allclose(view.cost_matrices.m1, m1, rtol=1e-12)
+    assert "labels=['l0', 'l1', 'l2', 'l3']" in repr(view)
+
+
+def test_the_old_k_label_names_warn_and_are_the_one_types() -> None:
+    for old, new in (("LabelExplorerSettings", "ExplorerSettings"),
+                     ("LabelExplorerView", "ExplorerView")):
+        with pytest.warns(DeprecationWarning, match=f"causalcost.{new}"):
+            assert getattr(cc, old) is getattr(cc, new)
