@@ -91,6 +91,8 @@ def coverage_row(n1: int, n2: int, repetitions: int, real: np.ndarray, plain: np
     worst cases of its repetitions: hold rates, and tightness (mean bound / real cost over
     repetitions with a positive real cost; 1 when there is none).
 
+    Examples
+    --------
     >>> coverage_row(10, 20, 2, np.array([1.0, 2.0]), np.array([2.0, 1.0]), np.array([2.0, 4.0]))
     ... # doctest: +NORMALIZE_WHITESPACE
     {'n1': 10, 'n2': 20, 'repetitions': 2, 'p_plain': 0.5, 'p_high_confidence': 1.0,

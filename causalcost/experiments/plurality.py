@@ -95,6 +95,8 @@ def plurality_rows(
     ``1 - eye(K)``); ``others`` the other models' accuracies, ``candidate`` the candidate's,
     ``hard`` the share of instances on which erring models agree on one wrong label.
 
+    Examples
+    --------
     >>> rows, text = plurality_rows(3, n1=[200], n2=[200], repetitions=40, seed=3, costs=None,
     ...                             confidence=0.95, method="clopper-pearson")
     >>> bool(rows[0]["p_high_confidence"] >= rows[0]["p_plain"]), text[:8]
