@@ -148,5 +148,5 @@ def exact_range(sheet: CostSheet, candidate: Any, label_accuracy: float | None,
         estimate_basis=basis, family=f"every relabelling of at most {_fmt(rng.max_wrong)} of "
         f"{_fmt(candidate.total)} instances", label_accuracy=rng.label_accuracy,
         confusions=rng, note=rng.note if estimate is None else "", slot=sheet.slot,
-        assumption=sheet.assumption, eval1_any_errors=(float(frame.loc["eval1", "low"]),
-                                                       float(frame.loc["eval1", "high"])))
+        assumption=sheet.assumption, eval1_any_errors=(float(costs[:, 0].min()),
+                                                       float(costs[:, 0].max())))
