@@ -21,7 +21,7 @@ from causalcost.cli.common import model_names, print_json
 from causalcost.errors import DataError, ValidationError
 
 __all__ = ["add_derive_arguments", "add_evaluate_arguments", "coverage_labels",
-           "derive_labels", "evaluate_labels_cli", "label_runs", "parse_matrix",
+           "derive_labels", "label_runs", "parse_matrix", "read_predictions",
            "reprice_labels", "runs_labels"]
 
 #: K-label fusioner rules on the command line.
@@ -157,7 +157,8 @@ def derive_labels(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_predictions(path: str) -> Any:
+def read_predictions(path: str) -> Any:
+    """``--predictions FILE``: a CSV with columns truth,prediction (labels as text)."""
     import pandas as pd
 
     try:
@@ -171,88 +172,6 @@ def _read_predictions(path: str) -> Any:
         raise DataError(f"--predictions {path}: needs the columns truth and prediction "
                         f"(missing {', '.join(missing)}); it has {list(frame.columns)}")
     return frame[["truth", "prediction"]]
-
-
-def _plain(value: Any) -> Any:
-    value = value.item() if hasattr(value, "item") else value
-    return None if isinstance(value, float) and value != value else value
-
-
-def _named_matrix(text: str, index: int, k: int) -> tuple[str, list[list[float]]]:
-    name, sep, cells = text.partition(":")
-    key, matrix = (name.strip(), cells) if sep else (f"model{index}", text)
-    if not key:
-        raise ValidationError(f"--model {text!r}: the name before ':' is empty")
-    return key, parse_matrix(matrix, k, "--model")
-
-
-def evaluate_labels_cli(args: argparse.Namespace, sheet: Any) -> int:
-    """``evaluate`` against a sheet of K labels: one report, or the ranked table."""
-    import warnings
-
-    from causalcost.errors import CausalCostWarning
-    from causalcost.evaluation.comparison import compare
-    from causalcost.evaluation.report import evaluate
-
-    unsupported = [flag for flag, value in (("--candidates", args.candidates),
-                                            ("--label-accuracy", args.label_accuracy))
-                   if value is not None]
-    if unsupported:
-        raise ValidationError(f"{', '.join(unsupported)} applies to sheets of two labels; give "
-                              "a K-label candidate with --model or --predictions")
-    k = sheet.k
-    given: dict[str, Any] = {}
-    for i, text in enumerate(args.model or [], start=1):
-        key, matrix = _named_matrix(text, i, k)
-        if key in given:
-            raise ValidationError(f"two candidates are named {key!r}: give each --model its own "
-                                  "NAME:")
-        given[key] = matrix
-    for path in args.predictions or []:
-        key = Path(path).stem
-        if key in given:
-            raise ValidationError(f"two candidates are named {key!r} (--predictions {path}): "
-                                  "give each candidate its own name")
-        given[key] = _read_predictions(path)
-    if not given:
-        raise ValidationError(f"give a candidate: --model with {k} x {k} counts, e.g. "
-                              f"'{';'.join(','.join('0' for _ in range(k)) for _ in range(k))}'"
-                              " (rows: true class), or --predictions FILE")
-    options = {"confidence": args.confidence, "same_instances": args.same_instances,
-               "row_fingerprint": args.row_fingerprint}
-    if len(given) == 1:
-        report = evaluate(sheet, next(iter(given.values())), **options)
-        if args.json:
-            print_json(report.to_dict())
-        else:
-            print(report)
-        return 0
-    with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
-        warnings.simplefilter("ignore", CausalCostWarning)
-        frame = compare(sheet, given, **options)
-    if args.json:
-        records = frame.reset_index(names="name").to_dict(orient="records")
-        extra = {key: frame.attrs[key] for key in ("coverage", "confidence")
-                 if key in frame.attrs}
-        print_json({"slot": sheet.slot, "labels": list(sheet.labels),
-                    "assumption": sheet.assumption, "sheet_sha256": sheet.digest,
-                    "form": frame.attrs.get("form"), "instances": frame.attrs.get("instances"),
-                    **extra, "warnings": list(frame.attrs.get("warnings", [])),
-                    "candidates": [{key: _plain(v) for key, v in r.items()}
-                                   for r in records]})
-    else:
-        from causalcost.display import wrapped
-        from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
-
-        shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
-        lines = [f"candidates for slot {sheet.slot!r} (labels {','.join(sheet.labels)}), "
-                 f"ranked by expected system cost (bounds assume: {sheet.assumption})",
-                 f"  sheet {sheet.digest}",
-                 shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
-                 *footer(frame.attrs),
-                 *(f"warning: {warning}" for warning in frame.attrs.get("warnings", []))]
-        print("\n".join(wrapped(lines)))
-    return 0
 
 
 def reprice_labels(parent: Any, text: str) -> Any:
