@@ -14,15 +14,16 @@ sheet has K labels.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from causalcost.cli.common import model_names, print_json
+from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
 __all__ = ["add_derive_arguments", "add_evaluate_arguments", "coverage_labels",
-           "derive_labels", "label_runs", "parse_matrix", "read_predictions",
-           "reprice_labels", "runs_labels"]
+           "derive_labels", "label_runs", "log_runs", "parse_costs", "parse_matrix",
+           "read_predictions", "reprice_labels", "rule_options"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -135,6 +136,43 @@ def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> A
     return runs
 
 
+def parse_costs(text: str, labels: Sequence[str] | None, flag: str = "--costs") -> Any:
+    """``--costs`` for any K: with ``labels``, K rows of K costs ``'a,b,c;d,e,f;g,h,i'`` (rows:
+    the true class); without (a binary log or network), the cells ``fn=..,fp=..[,tp=..,tn=..]``.
+    Cells with labels are refused: which label ``fn`` misses is not said.
+
+    >>> parse_costs("0,1,2;1,0,1;4,2,0", ["a", "b", "c"]).labels
+    ('a', 'b', 'c')
+    >>> parse_costs("fn=5,fp=1", None).to_numpy().tolist()
+    [[0.0, 5.0], [1.0, 0.0]]
+    """
+    from causalcost.confusion import CostMatrix
+
+    if labels is None:
+        return CostMatrix.parse(text)
+    return CostMatrix(parse_matrix(text, len(labels), flag), labels=list(labels))
+
+
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The fusioner's options for any K: ``labels=`` and the K-label options with
+    ``--labels``, else ``positive=`` and the binary vote options."""
+    if args.labels:
+        return {"labels": label_names(args.labels), **label_options(args)}
+    return {"positive": args.positive_label, **vote_options(args)}
+
+
+def log_runs(args: argparse.Namespace, *, command: str, **extra: Any) -> Any:
+    """The forced runs counted on ``args.data`` with the log options of ``args``, any K."""
+    if args.labels:
+        return label_runs(args, command=command)
+    from causalcost.cli.common import read_rows
+    from causalcost.data.forced_runs import forced_runs
+
+    return forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
+                       models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
+                       positive=args.positive_label, **vote_options(args), **extra)
+
+
 def derive_labels(args: argparse.Namespace) -> int:
     """``derive --data LOG --labels ...``."""
     from causalcost.sheet.derivation import derive_labelled_sheet
@@ -189,42 +227,6 @@ def reprice_labels(parent: Any, text: str) -> Any:
                    provenance={**parent.provenance, "repriced_from": parent.digest},
                    created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                    causalcost_version=__version__, signature=None)
-
-
-def runs_labels(args: argparse.Namespace) -> int:
-    """``runs LOG --labels ...``: the K forced runs, the kinds and the deployed system."""
-    import numpy as np
-
-    if args.confidence is not None:
-        raise ValidationError("--confidence gives the binary rates' intervals; leave it out "
-                              "with --labels")
-    runs = label_runs(args, command="runs")
-    labels = list(runs.labels)
-    out: dict[str, Any] = {"slot": runs.slot, "labels": labels, "n": int(runs.n),
-                           "forced": {lab: np.asarray(runs.forced[j]).tolist()
-                                      for j, lab in enumerate(labels)}}
-    observed = getattr(runs, "observed", None)
-    if observed is not None:
-        out["observed"] = observed.to_numpy().astype(np.int64).tolist()
-    if args.candidate:
-        out["candidate"] = {"column": args.candidate,
-                            "system": runs.with_candidate(args.candidate).to_numpy()
-                            .astype(np.int64).tolist()}
-    if args.json:
-        print_json(out)
-        return 0
-    print(f"forced runs of slot {runs.slot!r} in {runs.n} instances, labels "
-          f"{','.join(labels)} (rows: true class, columns: system output)")
-    for j, lab in enumerate(labels):
-        print(f"  slot forced to {lab}: " + "; ".join(
-            ",".join(str(int(v)) for v in row) for row in np.asarray(runs.forced[j])))
-    if observed is not None:
-        print("  as deployed: " + "; ".join(",".join(str(int(v)) for v in row)
-                                           for row in observed.to_numpy()))
-    if args.candidate:
-        print(f"the system with column {args.candidate!r} in the slot: " + "; ".join(
-            ",".join(str(int(v)) for v in row) for row in out["candidate"]["system"]))
-    return 0
 
 
 def coverage_labels(args: argparse.Namespace) -> int:
