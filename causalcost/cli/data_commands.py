@@ -8,54 +8,80 @@ from typing import Any
 from causalcost.cli.common import (
     cells,
     examples,
-    model_names,
     print_json,
     probability,
-    read_rows,
     vote_arguments,
-    vote_options,
 )
 from causalcost.cli.parsing import name
 from causalcost.confusion import format_number
+from causalcost.errors import ValidationError
 
 __all__ = ["register"]
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
-    from causalcost.data.forced_runs import forced_runs
+    import numpy as np
 
-    if args.labels:  # K labels
-        from causalcost.cli.label_options import runs_labels
+    from causalcost.cli.label_options import log_runs
 
-        return runs_labels(args)
-    runs = forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
-                       models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
-                       positive=args.positive_label, **vote_options(args))
-    out = runs.to_dict()
+    if args.labels and args.confidence is not None:
+        raise ValidationError("--confidence gives the binary rates' intervals; leave it out "
+                              "with --labels")
+    runs = log_runs(args, command="runs")
+    labels = list(runs.label_names)
+    general: dict[str, Any] = {"slot": runs.slot, "labels": labels, "n": int(runs.n),
+                               "forced": {label: np.asarray(runs.forced[j]).astype(int).tolist()
+                                          for j, label in enumerate(labels)}}
+    # a binary log adds its views: forced_p, forced_n, observed cells, kinds by class, ...
+    out = {**general, **runs.to_dict()} if not args.labels else general
+    if args.labels and runs.observed is not None:
+        out["observed"] = runs.observed.to_numpy().astype(int).tolist()
     table = None
     if args.confidence is not None:
         table = runs.table(confidence=args.confidence)
         out["table"] = table.to_dict()  # every cell with ci_low, ci_high, n
     if args.candidate:
-        out["candidate"] = {"column": args.candidate,
-                            "system": {k: int(v) for k, v in
-                                       runs.with_candidate(args.candidate).to_dict().items()}}
+        system = runs.with_candidate(args.candidate)
+        out["candidate"] = {"column": args.candidate, "system": (
+            system.to_numpy().astype(int).tolist() if args.labels else
+            {k: int(v) for k, v in system.to_dict().items()})}
     if args.json:
         print_json(out)
-    else:
-        _print_runs(runs)
-        if table is not None:
-            print(f"\ninterventional error rates with {args.confidence:.0%} "
-                  f"{table.interval_method} intervals:")
-            for label, c, x, k in (("e_P(P)", 0, 0, 1), ("e_P(N)", 0, 1, 1),
-                                   ("e_N(P)", 1, 0, 2), ("e_N(N)", 1, 1, 2)):
-                print(f"  {label} = {table.probabilities[c, x, k]:.4f}  "
-                      f"[{table.lower[c, x, k]:.4f}, {table.upper[c, x, k]:.4f}]  "  # type: ignore[index]
-                      f"n = {int(table.counts[c, x, k])}")  # type: ignore[index]
-        if args.candidate:
-            print(f"the system with column {args.candidate!r} in the slot: "
-                  f"{cells(runs.with_candidate(args.candidate))}")
+        return 0
+    if args.labels:
+        _print_label_runs(runs, out)
+        return 0
+    _print_runs(runs)
+    if table is not None:
+        print(f"\ninterventional error rates with {args.confidence:.0%} "
+              f"{table.interval_method} intervals:")
+        for label, c, x, k in (("e_P(P)", 0, 0, 1), ("e_P(N)", 0, 1, 1),
+                               ("e_N(P)", 1, 0, 2), ("e_N(N)", 1, 1, 2)):
+            print(f"  {label} = {table.probabilities[c, x, k]:.4f}  "
+                  f"[{table.lower[c, x, k]:.4f}, {table.upper[c, x, k]:.4f}]  "  # type: ignore[index]
+                  f"n = {int(table.counts[c, x, k])}")  # type: ignore[index]
+    if args.candidate:
+        print(f"the system with column {args.candidate!r} in the slot: "
+              f"{cells(runs.with_candidate(args.candidate))}")
     return 0
+
+
+def _print_label_runs(runs: Any, out: dict[str, Any]) -> None:
+    import numpy as np
+
+    def rows(m: Any) -> str:
+        return "; ".join(",".join(str(int(v)) for v in row) for row in np.asarray(m))
+
+    labels = out["labels"]
+    print(f"forced runs of slot {runs.slot!r} in {runs.n} instances, labels "
+          f"{','.join(labels)} (rows: true class, columns: system output)")
+    for j, label in enumerate(labels):
+        print(f"  slot forced to {label}: {rows(runs.forced[j])}")
+    if "observed" in out:
+        print(f"  as deployed: {rows(out['observed'])}")
+    if "candidate" in out:
+        print(f"the system with column {out['candidate']['column']!r} in the slot: "
+              f"{rows(out['candidate']['system'])}")
 
 
 def _print_runs(runs: Any) -> None:

@@ -14,14 +14,15 @@ sheet has K labels.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-from causalcost.cli.common import model_names, print_json
+from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_labels",
-           "evaluate_labels_cli", "label_runs", "parse_matrix", "reprice_labels", "runs_labels"]
+__all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_labels", "label_runs",
+           "log_runs", "parse_costs", "parse_matrix", "read_predictions", "reprice_labels",
+           "rule_options"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -134,6 +135,43 @@ def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> A
     return runs
 
 
+def parse_costs(text: str, labels: Sequence[str] | None, flag: str = "--costs") -> Any:
+    """``--costs`` for any K: with ``labels``, K rows of K costs ``'a,b,c;d,e,f;g,h,i'`` (rows:
+    the true class); without (a binary log or network), the cells ``fn=..,fp=..[,tp=..,tn=..]``.
+    Cells with labels are refused: which label ``fn`` misses is not said.
+
+    >>> parse_costs("0,1,2;1,0,1;4,2,0", ["a", "b", "c"]).labels
+    ('a', 'b', 'c')
+    >>> parse_costs("fn=5,fp=1", None).to_numpy().tolist()
+    [[0.0, 5.0], [1.0, 0.0]]
+    """
+    from causalcost.confusion import CostMatrix
+
+    if labels is None:
+        return CostMatrix.parse(text)
+    return CostMatrix(parse_matrix(text, len(labels), flag), labels=list(labels))
+
+
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The fusioner's options for any K: ``labels=`` and the K-label options with
+    ``--labels``, else ``positive=`` and the binary vote options."""
+    if args.labels:
+        return {"labels": label_names(args.labels), **label_options(args)}
+    return {"positive": args.positive_label, **vote_options(args)}
+
+
+def log_runs(args: argparse.Namespace, *, command: str, **extra: Any) -> Any:
+    """The forced runs counted on ``args.data`` with the log options of ``args``, any K."""
+    if args.labels:
+        return label_runs(args, command=command)
+    from causalcost.cli.common import read_rows
+    from causalcost.data.forced_runs import forced_runs
+
+    return forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
+                       models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
+                       positive=args.positive_label, **vote_options(args), **extra)
+
+
 def derive_labels(args: argparse.Namespace) -> int:
     """``derive --data LOG --labels ...``."""
     from causalcost.sheet.derivation import derive_labelled_sheet
@@ -156,7 +194,8 @@ def derive_labels(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_predictions(path: str) -> Any:
+def read_predictions(path: str) -> Any:
+    """``--predictions FILE``: a CSV with columns truth,prediction (labels as text)."""
     import pandas as pd
 
     try:
@@ -170,88 +209,6 @@ def _read_predictions(path: str) -> Any:
         raise DataError(f"--predictions {path}: needs the columns truth and prediction "
                         f"(missing {', '.join(missing)}); it has {list(frame.columns)}")
     return frame[["truth", "prediction"]]
-
-
-def _plain(value: Any) -> Any:
-    value = value.item() if hasattr(value, "item") else value
-    return None if isinstance(value, float) and value != value else value
-
-
-def _named_matrix(text: str, index: int, k: int) -> tuple[str, list[list[float]]]:
-    name, sep, cells = text.partition(":")
-    key, matrix = (name.strip(), cells) if sep else (f"model{index}", text)
-    if not key:
-        raise ValidationError(f"--model {text!r}: the name before ':' is empty")
-    return key, parse_matrix(matrix, k, "--model")
-
-
-def evaluate_labels_cli(args: argparse.Namespace, sheet: Any) -> int:
-    """``evaluate`` against a sheet of K labels: one report, or the ranked table."""
-    import warnings
-
-    from causalcost.errors import CausalCostWarning
-    from causalcost.evaluation.comparison import compare
-    from causalcost.evaluation.report import evaluate
-
-    unsupported = [flag for flag, value in (("--candidates", args.candidates),
-                                            ("--label-accuracy", args.label_accuracy))
-                   if value is not None]
-    if unsupported:
-        raise ValidationError(f"{', '.join(unsupported)} applies to sheets of two labels; give "
-                              "a K-label candidate with --model or --predictions")
-    k = sheet.k
-    given: dict[str, Any] = {}
-    for i, text in enumerate(args.model or [], start=1):
-        key, matrix = _named_matrix(text, i, k)
-        if key in given:
-            raise ValidationError(f"two candidates are named {key!r}: give each --model its own "
-                                  "NAME:")
-        given[key] = matrix
-    for path in args.predictions or []:
-        key = Path(path).stem
-        if key in given:
-            raise ValidationError(f"two candidates are named {key!r} (--predictions {path}): "
-                                  "give each candidate its own name")
-        given[key] = _read_predictions(path)
-    if not given:
-        raise ValidationError(f"give a candidate: --model with {k} x {k} counts, e.g. "
-                              f"'{';'.join(','.join('0' for _ in range(k)) for _ in range(k))}'"
-                              " (rows: true class), or --predictions FILE")
-    options = {"confidence": args.confidence, "same_instances": args.same_instances,
-               "row_fingerprint": args.row_fingerprint}
-    if len(given) == 1:
-        report = evaluate(sheet, next(iter(given.values())), **options)
-        if args.json:
-            print_json(report.to_dict())
-        else:
-            print(report)
-        return 0
-    with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
-        warnings.simplefilter("ignore", CausalCostWarning)
-        frame = compare(sheet, given, **options)
-    if args.json:
-        records = frame.reset_index(names="name").to_dict(orient="records")
-        extra = {key: frame.attrs[key] for key in ("coverage", "confidence")
-                 if key in frame.attrs}
-        print_json({"slot": sheet.slot, "labels": list(sheet.labels),
-                    "assumption": sheet.assumption, "sheet_sha256": sheet.digest,
-                    "form": frame.attrs.get("form"), "instances": frame.attrs.get("instances"),
-                    **extra, "warnings": list(frame.attrs.get("warnings", [])),
-                    "candidates": [{key: _plain(v) for key, v in r.items()}
-                                   for r in records]})
-    else:
-        from causalcost.display import wrapped
-        from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
-
-        shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
-        lines = [f"candidates for slot {sheet.slot!r} (labels {','.join(sheet.labels)}), "
-                 f"ranked by expected system cost (bounds assume: {sheet.assumption})",
-                 f"  sheet {sheet.digest}",
-                 shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
-                 *footer(frame.attrs),
-                 *(f"warning: {warning}" for warning in frame.attrs.get("warnings", []))]
-        print("\n".join(wrapped(lines)))
-    return 0
 
 
 def reprice_labels(parent: Any, text: str) -> Any:
@@ -269,39 +226,3 @@ def reprice_labels(parent: Any, text: str) -> Any:
                    provenance={**parent.provenance, "repriced_from": parent.digest},
                    created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                    causalcost_version=__version__, signature=None)
-
-
-def runs_labels(args: argparse.Namespace) -> int:
-    """``runs LOG --labels ...``: the K forced runs, the kinds and the deployed system."""
-    import numpy as np
-
-    if args.confidence is not None:
-        raise ValidationError("--confidence gives the binary rates' intervals; leave it out "
-                              "with --labels")
-    runs = label_runs(args, command="runs")
-    labels = list(runs.labels)
-    out: dict[str, Any] = {"slot": runs.slot, "labels": labels, "n": int(runs.n),
-                           "forced": {lab: np.asarray(runs.forced[j]).tolist()
-                                      for j, lab in enumerate(labels)}}
-    observed = getattr(runs, "observed", None)
-    if observed is not None:
-        out["observed"] = observed.to_numpy().astype(np.int64).tolist()
-    if args.candidate:
-        out["candidate"] = {"column": args.candidate,
-                            "system": runs.with_candidate(args.candidate).to_numpy()
-                            .astype(np.int64).tolist()}
-    if args.json:
-        print_json(out)
-        return 0
-    print(f"forced runs of slot {runs.slot!r} in {runs.n} instances, labels "
-          f"{','.join(labels)} (rows: true class, columns: system output)")
-    for j, lab in enumerate(labels):
-        print(f"  slot forced to {lab}: " + "; ".join(
-            ",".join(str(int(v)) for v in row) for row in np.asarray(runs.forced[j])))
-    if observed is not None:
-        print("  as deployed: " + "; ".join(",".join(str(int(v)) for v in row)
-                                           for row in observed.to_numpy()))
-    if args.candidate:
-        print(f"the system with column {args.candidate!r} in the slot: " + "; ".join(
-            ",".join(str(int(v)) for v in row) for row in out["candidate"]["system"]))
-    return 0

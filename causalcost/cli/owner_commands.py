@@ -7,16 +7,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from causalcost.cli.common import (
-    model_names,
-    print_json,
-    probability,
-    vote_arguments,
-    vote_options,
-)
-from causalcost.cli.label_options import add_derive_arguments
+from causalcost.cli.common import model_names, print_json, probability, vote_arguments
+from causalcost.cli.label_options import add_derive_arguments, log_runs, parse_costs, rule_options
 from causalcost.cli.parsing import name
-from causalcost.confusion import CostMatrix
 from causalcost.errors import ValidationError
 
 __all__ = ["register"]
@@ -29,22 +22,7 @@ _IMPORTANCE_EXAMPLE = ("example:\n"
                        "majority --costs fn=5,fp=1 --removal-tie negative")
 
 
-def _costs(args: argparse.Namespace, sheet: Any) -> CostMatrix | None:
-    if args.costs is None:
-        if sheet is None:
-            raise ValidationError("backtest needs --costs CELLS (e.g. fn=5,fp=1) or --sheet "
-                                  "SHEET.json, whose costs are used")
-        return None
-    costs = CostMatrix.parse(args.costs)
-    if sheet is not None and costs.cells() != sheet.costs.cells():
-        raise ValidationError(f"--costs {args.costs} differ from the sheet's {sheet.costs!r}: "
-                              "leave --costs out or give the sheet's")
-    return costs
-
-
 def _cmd_backtest(args: argparse.Namespace) -> int:
-    from causalcost.data.forced_runs import forced_runs
-    from causalcost.data.readers import read_table
     from causalcost.evaluation.backtest import backtest
     from causalcost.sheet.costsheet import load_sheet
 
@@ -52,23 +30,24 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if not candidates:
         raise ValidationError("--candidates must list the candidates' prediction columns, "
                               "e.g. new1,new2")
-    models = model_names(args.models)
-    clash = sorted(set(candidates) & {*models, args.truth})
+    clash = sorted(set(candidates) & {*model_names(args.models), args.truth})
     if clash:
         raise ValidationError(f"--candidates {', '.join(clash)} also named in --models or "
                               "--truth; a candidate is a column of its own")
     sheet = load_sheet(args.sheet) if args.sheet else None
-    if args.labels:  # K labels: the runs of K labels, costs a K x K matrix
-        from causalcost.cli.label_options import label_runs, parse_matrix
+    if args.costs is None and sheet is None:
+        raise ValidationError("backtest needs --costs (e.g. fn=5,fp=1, or K rows of K costs "
+                              "with --labels) or --sheet SHEET.json, whose costs are used")
+    runs = log_runs(args, command="backtest", **({} if args.labels else {"observed": False}))
+    costs = None if args.costs is None else parse_costs(
+        args.costs, list(runs.labels) if args.labels else None)
+    import numpy as np
 
-        runs: Any = label_runs(args, command="backtest")
-        k = len(runs.labels)
-        costs: Any = None if args.costs is None else parse_matrix(args.costs, k, "--costs")
-    else:
-        costs = _costs(args, sheet)
-        runs = forced_runs(read_table(args.data, engine=args.engine), truth=args.truth,
-                           models=models, slot=args.slot, fusioner=args.fusioner,
-                           positive=args.positive_label, observed=False, **vote_options(args))
+    if costs is not None and sheet is not None and not np.array_equal(
+            np.asarray(costs.to_numpy(), dtype=float), sheet.costs_array):
+        raise ValidationError(f"--costs {args.costs} differ from the sheet's "
+                              f"{sheet.costs_array.tolist()}: leave --costs out or give the "
+                              "sheet's")
     result = backtest(runs, {c: c for c in candidates}, sheet, costs,
                       confidence=args.confidence)
     if args.json:
@@ -79,24 +58,19 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
 
 
 def _cmd_importance(args: argparse.Namespace) -> int:
-    from causalcost.data.readers import read_table
+    from causalcost.cli.common import read_rows
     from causalcost.evaluation.importance import slot_importance
 
-    if args.labels:  # K labels
-        from causalcost.cli.label_options import label_names, label_options, parse_matrix
-
-        labels = label_names(args.labels)
-        result = slot_importance(read_table(args.data, engine=args.engine), labels=labels,
-                                 costs=parse_matrix(args.costs, len(labels), "--costs"),
-                                 truth=args.truth, models=model_names(args.models),
-                                 fusioner=args.fusioner, confidence=args.confidence,
-                                 **label_options(args))
-    else:
-        result = slot_importance(read_table(args.data, engine=args.engine),
-                                 costs=CostMatrix.parse(args.costs), truth=args.truth,
-                                 models=model_names(args.models), fusioner=args.fusioner,
-                                 positive=args.positive_label, confidence=args.confidence,
-                                 removal_tie=args.removal_tie, **vote_options(args))
+    options = rule_options(args)
+    if args.removal_tie is not None:  # a binary majority's option: refused with --labels
+        if args.labels:
+            raise ValidationError("--removal-tie is for a binary majority; with --labels a "
+                                  "removed model's plurality ties follow --tie-order")
+        options["removal_tie"] = args.removal_tie
+    result = slot_importance(read_rows(args.data, engine=args.engine),
+                             costs=parse_costs(args.costs, options.get("labels")),
+                             truth=args.truth, models=model_names(args.models),
+                             fusioner=args.fusioner, confidence=args.confidence, **options)
     if args.plot:
         from causalcost.plotting.drawing import save_figure
         from causalcost.plotting.importance import draw_slot_importance
@@ -149,7 +123,8 @@ def register(sub: Any) -> None:
     p.add_argument("data", metavar="FILE", help="a .csv or .parquet file, read lazily")
     vote_arguments(p, required=True)
     p.add_argument("--costs", required=True, metavar="CELLS",
-                   help="system cost matrix, e.g. fn=5,fp=1[,tp=0,tn=0]")
+                   help="system cost matrix, e.g. fn=5,fp=1[,tp=0,tn=0], or with --labels "
+                        "K rows of K costs 'a,b,c;d,e,f;g,h,i' (rows: the true class)")
     p.add_argument("--confidence", type=probability, default=0.95, metavar="LEVEL",
                    help="level of the intervals (default: 0.95)")
     p.add_argument("--removal-tie", choices=("negative", "positive"), default=None,

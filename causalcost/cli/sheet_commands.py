@@ -25,7 +25,7 @@ from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
 if TYPE_CHECKING:
-    from causalcost.confusion import Confusion, CostMatrix
+    from causalcost.confusion import CostMatrix
 
 __all__ = ["register"]
 
@@ -149,59 +149,90 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
         confidence=args.confidence, **vote_options(args))
 
 
-def _parse_named_model(text: str, index: int) -> tuple[str, Confusion]:
-    from causalcost.confusion import Confusion
-
-    name, sep, cells = text.partition(":")
+def _named(text: str, index: int) -> tuple[str, str]:
+    """``NAME:CELLS`` or ``CELLS`` (named ``model<index>``)."""
+    name, sep, rest = text.partition(":")
     if sep and "=" not in name:
         if not name.strip():
             raise ValidationError(f"--model {text!r}: the name before ':' is empty; write "
-                                  "NAME:tp=..,fn=..,fp=..,tn=.. or leave out the ':'")
-        return name.strip(), Confusion.parse(cells)
-    return f"model{index}", Confusion.parse(text)
+                                  "NAME:CELLS or leave out the ':'")
+        return name.strip(), rest
+    return f"model{index}", text
+
+
+def _parse_model(text: str, k: int) -> Any:
+    """One ``--model``'s counts: ``tp=..,fn=..,fp=..,tn=..`` (two labels) or K rows of K
+    counts ``'a,b;c,d'`` (rows: the true class)."""
+    from causalcost.cli.label_options import parse_matrix
+    from causalcost.confusion import Confusion
+
+    if "=" in text:
+        if k != 2:
+            raise ValidationError(f"--model {text!r}: tp/fn/fp/tn cells are for two labels; this "
+                                  f"sheet has {k}: give {k} rows of {k} counts, e.g. "
+                                  f"'{_zeros(k)}'")
+        return Confusion.parse(text)
+    return parse_matrix(text, k, "--model")
+
+
+def _zeros(k: int) -> str:
+    return ";".join(",".join("0" for _ in range(k)) for _ in range(k))
+
+
+def _given_candidates(args: argparse.Namespace, sheet: Any) -> dict[str, Any]:
+    """``--model`` and ``--predictions`` candidates by name (a name used twice refused)."""
+    from pathlib import Path
+
+    from causalcost.cli.label_options import read_predictions
+
+    given: dict[str, Any] = {}
+
+    def add(name: str, candidate: Any, where: str) -> None:
+        if name in given:
+            raise ValidationError(f"two candidates are named {name!r}{where}: give each "
+                                  "candidate its own name (--model NAME:...)")
+        given[name] = candidate
+
+    for i, text in enumerate(args.model or [], start=1):
+        name, cells_text = _named(text, i)
+        add(name, _parse_model(cells_text, sheet.k), "")
+    for path in args.predictions or []:
+        add(Path(path).stem, read_predictions(path), f" (--predictions {path})")
+    return given
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from causalcost.confusion import Confusion
     from causalcost.evaluation.comparison import compare
     from causalcost.evaluation.report import evaluate
     from causalcost.sheet.costsheet import load_sheet
 
     sheet = load_sheet(args.sheet)
-    if getattr(sheet, "labels", None) is not None:  # a sheet of K labels
-        from causalcost.cli.label_options import evaluate_labels_cli
-
-        return evaluate_labels_cli(args, sheet)
-    if args.predictions:
-        raise ValidationError("--predictions applies to sheets of K labels; for this sheet of "
-                              "two labels give --model tp=..,fn=..,fp=..,tn=.. or --candidates "
-                              "CSV")
-    given: dict[str, Confusion] = {}
-    for i, text in enumerate(args.model or [], start=1):
-        name, model = _parse_named_model(text, i)
-        if name in given:
-            raise ValidationError(f"two candidates are named {name!r}: give each --model its "
-                                  "own NAME:")
-        given[name] = model
-    if len(given) == 1 and not args.candidates:  # one candidate: no frame (pandas) needed
-        candidates = None
-        model = next(iter(given.values()))
-    else:
+    k = sheet.k
+    if args.candidates and k != 2:
+        raise ValidationError(f"--candidates reads tp,fn,fp,tn columns (two labels); this sheet "
+                              f"has {k} labels: give each candidate with --model ({k} rows of "
+                              f"{k} counts) or --predictions FILE")
+    given = _given_candidates(args, sheet)
+    candidates: Any = given
+    if args.candidates:
         from causalcost.evaluation.candidates import candidates_frame, read_candidates_frame
 
-        parts: list[Any] = [given]
-        if args.candidates:
-            parts.append(read_candidates_frame(args.candidates))
-        candidates = candidates_frame(*parts)
-        if candidates.empty:
-            raise ValidationError(
-                "give a candidate with --model tp=..,fn=..,fp=..,tn=.. or --candidates CSV")
-        if len(candidates) == 1:
-            model = Confusion(*candidates.iloc[0][["tp", "fn", "fp", "tn"]].tolist())
-    if candidates is None or len(candidates) == 1:
-        report = evaluate(sheet, model, confidence=args.confidence,
-                          same_instances=args.same_instances,
-                          row_fingerprint=args.row_fingerprint)
+        candidates = candidates_frame(given, read_candidates_frame(args.candidates))
+    if len(candidates) == 0:
+        example = ("tp=..,fn=..,fp=..,tn=.. or --candidates CSV" if k == 2 else
+                   f"{k} rows of {k} counts, e.g. '{_zeros(k)}'")
+        raise ValidationError(f"give a candidate: --model {example} (rows: the true class), or "
+                              "--predictions FILE")
+    options = {"confidence": args.confidence, "same_instances": args.same_instances,
+               "row_fingerprint": args.row_fingerprint}
+    if len(candidates) == 1:
+        model = (next(iter(candidates.values())) if isinstance(candidates, dict)
+                 else candidates.iloc[0])
+        if not isinstance(candidates, dict):
+            from causalcost.confusion import Confusion
+
+            model = Confusion(*model[["tp", "fn", "fp", "tn"]].tolist())
+        report = evaluate(sheet, model, **options)
         noise = None
         if args.label_accuracy is not None:
             from causalcost.evaluation.label_noise import label_noise_range
@@ -214,28 +245,34 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                               "given: evaluate them one at a time, or drop --label-accuracy")
     with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
         warnings.simplefilter("ignore", CausalCostWarning)
-        frame = compare(sheet, candidates, confidence=args.confidence,
-                        same_instances=args.same_instances, row_fingerprint=args.row_fingerprint)
-    if args.json:
+        frame = compare(sheet, candidates, **options)
+    _print_ranking(sheet, frame, args.json)
+    return 0
+
+
+def _print_ranking(sheet: Any, frame: Any, as_json: bool) -> None:
+    """The ranked candidates, as JSON or as a table with its footer and warnings."""
+    labels = list(sheet.label_names)
+    if as_json:
         records = frame.reset_index(names="name").to_dict(orient="records")
         extra = {k: frame.attrs[k] for k in ("coverage", "confidence") if k in frame.attrs}
-        print_json({"slot": sheet.slot, "assumption": sheet.assumption,
+        print_json({"slot": sheet.slot, "labels": labels, "assumption": sheet.assumption,
                     "sheet_sha256": frame.attrs.get("sheet_sha256", sheet.digest),
                     "form": frame.attrs.get("form"), "instances": frame.attrs.get("instances"),
                     **extra, "warnings": list(frame.attrs.get("warnings", [])),
                     "candidates": [{k: _plain(v) for k, v in r.items()} for r in records]})
-    else:
-        from causalcost.display import wrapped
-        from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
+        return
+    from causalcost.display import wrapped
+    from causalcost.evaluation.candidate_table import HIDDEN_COLUMNS, footer
 
-        shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
-        lines = [f"candidates for slot {sheet.slot!r}, ranked by expected system cost "
-                 f"(bounds assume: {sheet.assumption})", f"  sheet {sheet.digest}",
-                 shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
-                 *footer(frame.attrs),
-                 *(f"warning: {warning}" for warning in frame.attrs.get("warnings", []))]
-        print("\n".join(wrapped(lines)))
-    return 0
+    shown = frame.drop(columns=[c for c in HIDDEN_COLUMNS if c in frame.columns])
+    which = "" if sheet.k == 2 else f" (labels {','.join(labels)})"
+    lines = [f"candidates for slot {sheet.slot!r}{which}, ranked by expected system cost "
+             f"(bounds assume: {sheet.assumption})", f"  sheet {sheet.digest}",
+             shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
+             *footer(frame.attrs),
+             *(f"warning: {warning}" for warning in frame.attrs.get("warnings", []))]
+    print("\n".join(wrapped(lines)))
 
 
 def _plain(value: Any) -> Any:

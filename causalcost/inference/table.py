@@ -560,22 +560,31 @@ class InterventionalTable:
         return pd.DataFrame(self.to_records()).set_index(["class", "do", third])
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: slot, method, error_rates, table (records) and interval settings; for
-        K labels: slot, method, labels, slot_states and ``T`` as nested lists ``[c][j][s]``
-        (with ``ci_low``/``ci_high`` when sampled)."""
-        if not self.is_binary:
-            general: dict[str, Any] = {"slot": self.slot, "method": self.method,
-                                       "labels": list(self.labels),
-                                       "slot_states": list(self.states),
-                                       "T": self.probabilities.tolist()}
-            if self.lower is not None and self.upper is not None:
-                general.update(ci_low=self.lower.tolist(), ci_high=self.upper.tolist(),
-                               confidence=self.confidence,
-                               interval_method=self.interval_method)
-            for key in ("samples", "seed"):
-                if getattr(self, key) is not None:
-                    general[key] = getattr(self, key)
-            return general
+        """JSON-ready, one shape for every K: slot, method, labels, slot_states and ``T`` as
+        nested lists ``[c][j][s]`` (with ``ci_low``/``ci_high``, confidence and interval
+        method when sampled or counted; samples and seed when known). A binary table adds
+        its views: ``error_rates``, ``table`` (records with their intervals) and
+        ``monotone`` when checked."""
+        out: dict[str, Any] = {"slot": self.slot, "method": self.method,
+                               "labels": list(self.labels), "slot_states": list(self.states),
+                               "T": self.to_numpy().tolist()}
+        low, high = self.low, self.high
+        if low is not None and high is not None:
+            out.update(ci_low=low.tolist(), ci_high=high.tolist(),
+                       confidence=self.confidence, interval_method=self.interval_method)
+        for key in ("samples", "seed"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.is_binary:
+            out["error_rates"] = self.error_rates.to_dict()
+            out["table"] = self.to_records()
+            if self.monotonicity is not None:
+                out["monotone"] = self.monotonicity.is_monotone
+        return out
+
+    def binary_dict(self) -> dict[str, Any]:
+        """The binary table as version-2 sheets wrote it (slot, method, error_rates, table,
+        interval settings, seed, monotone): kept so those sheets' digests still verify."""
         out: dict[str, Any] = {
             "slot": self.slot,
             "method": self.method,

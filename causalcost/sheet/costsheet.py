@@ -726,7 +726,7 @@ def sheet_from_dict(data: Any) -> CostSheet:
 
 def _table_dict(table: InterventionalTable) -> dict[str, Any]:
     """The table's JSON without its monotonicity flag: the sheet stores the full check."""
-    out = table.to_dict()
+    out = table.binary_dict()
     out.pop("monotone", None)
     if out.get("seed") is not None:  # a numpy integer seed is written as a JSON number
         out["seed"] = int(out["seed"])

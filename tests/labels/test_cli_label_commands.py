@@ -132,10 +132,11 @@ def test_evaluate_errors_are_one_line(capsys, files) -> None:
     sheet = str(files["dir"] / "e.json")
     for argv, message in (
         (("--model", "1,2;3,4"), "--model '1,2;3,4' must be 3 x 3"),
-        (("--model", "tp=5,fn=1,fp=1,tn=5"), "must be 3 rows of 3 numbers"),
+        (("--model", "tp=5,fn=1,fp=1,tn=5"), "tp/fn/fp/tn cells are for two labels"),
         ((), "give a candidate"),
-        (("--model", "1,2,3;4,5,6;7,8,9", "--label-accuracy", "0.9"),
-         "--label-accuracy applies to sheets of two labels"),
+        (("--model", "1,2,3;4,5,6;7,8,9", "--model", "1,2,3;4,5,6;7,8,9", "--label-accuracy",
+          "0.9"), "--label-accuracy applies to one candidate"),
+        (("--candidates", str(files["log"])), "--candidates reads tp,fn,fp,tn columns"),
         (("--predictions", str(files["log"])), "needs the columns truth and prediction"),
         (("--predictions", str(files["dir"] / "missing.csv")), "no such file"),
     ):
@@ -143,12 +144,34 @@ def test_evaluate_errors_are_one_line(capsys, files) -> None:
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)
 
 
-def test_binary_evaluate_refuses_predictions(capsys, tmp_path) -> None:
+def test_label_accuracy_on_a_k_label_sheet_is_the_python_range(capsys, files) -> None:
+    derive(capsys, files, "--fusioner", "plurality", out="n.json")
+    sheet_path = files["dir"] / "n.json"
+    model = [[30, 5, 5], [4, 30, 6], [2, 3, 45]]
+    code, out, err = run(capsys, "evaluate", str(sheet_path), "--model",
+                         ";".join(",".join(str(v) for v in row) for row in model),
+                         "--label-accuracy", "0.95", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    expected = cc.label_noise_range(cc.load_sheet(sheet_path), model, 0.95).to_dict()
+    assert json.dumps(data["label_noise"], sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_predictions_on_a_binary_sheet(capsys, tmp_path) -> None:
+    """One evaluate command for every K: a binary sheet takes --predictions too."""
     code, out, err = run(capsys, "derive", "thesis_and", "--costs", "fn=5,fp=1", "-o",
                          str(tmp_path / "b.json"))
     assert code == 0
-    code, out, err = run(capsys, "evaluate", str(tmp_path / "b.json"), "--predictions", "x.csv")
-    assert code == 2 and "--predictions applies to sheets of K labels" in err
+    rng = np.random.default_rng(1)
+    truth = rng.choice(["P", "N"], 200)
+    pred = np.where(rng.random(200) < 0.8, truth, rng.choice(["P", "N"], 200))
+    pd.DataFrame({"truth": truth, "prediction": pred}).to_csv(tmp_path / "p.csv", index=False)
+    code, out, err = run(capsys, "evaluate", str(tmp_path / "b.json"), "--predictions",
+                         str(tmp_path / "p.csv"), "--json")
+    assert code == 0, err
+    expected = cc.evaluate(cc.load_sheet(tmp_path / "b.json"),
+                           cc.count_confusion(truth, pred, labels=["P", "N"]))
+    assert json.loads(out)["eval1"] == pytest.approx(expected.eval1, rel=1e-12)
 
 
 def test_help_shows_the_new_options_and_examples(capsys) -> None:
