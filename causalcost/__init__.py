@@ -85,7 +85,7 @@ _LAZY: dict[str, str] = {
     "error_rates": "inference.query",
     "error_transition_matrix": "pricing.costs",
     "ErrorRates": "inference.table",
-    "evaluate": "evaluation.report",
+    "evaluate": "evaluation.evaluating",
     "evaluate_costs": "pricing.costs",
     "exact_table": "inference.exact",
     "expected_cost_matrix": "pricing.costs",
@@ -206,8 +206,7 @@ _LAZY: dict[str, str] = {
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
     # one judge for any K (issue 23): K-label reports and the K-label coverage experiment
-    "LabelReport": "evaluation.label_report",
-    "label_confusion": "evaluation.label_candidates",
+    "label_confusion": "evaluation.candidate_reading",
     "LabelCoverageResult": "experiments.label_coverage",
 }
 
@@ -231,9 +230,11 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
                                 "causalcost.SystemBuilder(prior, labels=[...])"),
     "MulticlassRuns": ("data.runs", "ForcedRuns", ""),
     "MulticlassSheet": ("sheet.costsheet", "CostSheet", ""),
-    "MulticlassReport": ("evaluation.label_report", "LabelReport",
-                         "causalcost.LabelReport (what causalcost.evaluate returns for K labels)"),
-    "multiclass_confusion": ("evaluation.label_candidates", "label_confusion",
+    "MulticlassReport": ("evaluation.report", "Report",
+                         "causalcost.Report (what causalcost.evaluate returns for any K)"),
+    "LabelReport": ("evaluation.report", "Report",
+                    "causalcost.Report (what causalcost.evaluate returns for any K)"),
+    "multiclass_confusion": ("evaluation.candidate_reading", "label_confusion",
                              "causalcost.as_confusion(candidate, labels=[...]).to_numpy()"),
     "multiclass_coverage": ("experiments.label_coverage", "label_coverage",
                             "causalcost.coverage_experiment(labels=K, ...)"),
@@ -273,7 +274,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation.label_noise import LabelNoiseRange, TransitionRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
-    from .evaluation.report import Report, evaluate
+    from .evaluation.evaluating import evaluate
+    from .evaluation.report import Report
     from .evaluation.scorer import system_scorer
     from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment

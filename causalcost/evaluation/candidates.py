@@ -32,9 +32,10 @@ import pandas as pd
 from causalcost.cells import _show
 from causalcost.confusion import CELLS, CLASSES, Confusion, check_labels
 from causalcost.errors import CausalCostError, CountError, InputTypeError, ValidationError
+from causalcost.evaluation.candidate_reading import candidate_matrices
 
 __all__ = ["FIELD_LIMIT", "as_confusion", "candidate_matrices", "candidates_frame",
-           "confusions_from_predictions", "read_candidates_csv", "read_candidates_frame",
+           "confusions_from_predictions", "frame_labels", "read_candidates_csv", "read_candidates_frame",
            "score_rule"]
 
 _CSV_COLUMNS = ("name", *CELLS)
@@ -414,8 +415,9 @@ def candidates_frame(*parts: Mapping[Any, Any] | pd.DataFrame,
     pandas.DataFrame
         Index ``candidate``. Two labels: columns ``tp, fn, fp, tn`` (the positive label
         first). K labels: columns ``(true, predicted)`` for every pair of labels, in label
-        order. ``attrs["labels"]`` holds the labels; :func:`candidate_matrices` reads it back
-        as a (candidates, K, K) array.
+        order. ``attrs["labels"]`` holds the labels;
+        :func:`~causalcost.evaluation.candidate_reading.candidate_matrices` reads it back as
+        a (candidates, K, K) array.
 
     Raises
     ------
@@ -460,17 +462,14 @@ def candidates_frame(*parts: Mapping[Any, Any] | pd.DataFrame,
     return _frame(names, m.reshape(len(m), k * k), target)
 
 
-def candidate_matrices(frame: pd.DataFrame) -> tuple[tuple[str, ...], np.ndarray]:
-    """The labels and the (candidates, K, K) counts ``N[i, c, j]`` of a candidate frame (binary
-    or K labels, as :func:`candidates_frame` makes).
+def frame_labels(frame: pd.DataFrame) -> tuple[str, ...]:
+    """The labels of a candidate frame (``("P", "N")`` for columns ``tp, fn, fp, tn``).
 
-    >>> labels, m = candidate_matrices(candidates_frame({"x": [[1, 2], [3, 4]]}))
-    >>> labels, m.tolist()
-    (('P', 'N'), [[[1.0, 2.0], [3.0, 4.0]]])
+    >>> frame_labels(candidates_frame({"x": [[1, 2], [3, 4]]}))
+    ('P', 'N')
     """
     own = _frame_labels(frame)
-    labels = own if own is not None else tuple(frame.attrs.get("labels", CLASSES))
-    return labels, _frame_counts(frame, labels)
+    return own if own is not None else tuple(frame.attrs.get("labels", CLASSES))
 
 
 def score_rule(scores: Mapping[str, Any] | None, threshold: float | None) -> tuple[float, str]:
