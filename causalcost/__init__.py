@@ -174,7 +174,7 @@ _LAZY: dict[str, str] = {
     "observed_confusion": "inference.exact",
     "perfect_slot_cost": "pricing.costs",
     "read_candidates_csv": "evaluation.candidates",
-    "Report": "evaluation.report",
+    "Report": "evaluation.report_value",
     "sampled_table": "inference.sampling",
     "save_figure": "plotting.drawing",
     "sheet_from_forced_runs": "sheet.derivation",
@@ -230,9 +230,9 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
                                 "causalcost.SystemBuilder(prior, labels=[...])"),
     "MulticlassRuns": ("data.runs", "ForcedRuns", ""),
     "MulticlassSheet": ("sheet.costsheet", "CostSheet", ""),
-    "MulticlassReport": ("evaluation.report", "Report",
+    "MulticlassReport": ("evaluation.report_value", "Report",
                          "causalcost.Report (what causalcost.evaluate returns for any K)"),
-    "LabelReport": ("evaluation.report", "Report",
+    "LabelReport": ("evaluation.report_value", "Report",
                     "causalcost.Report (what causalcost.evaluate returns for any K)"),
     "multiclass_confusion": ("evaluation.candidate_reading", "label_confusion",
                              "causalcost.as_confusion(candidate, labels=[...]).to_numpy()"),
@@ -270,12 +270,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     # constant slot (issue 17)
     from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
     from .evaluation.estimator import classifier_scores, system_threshold_classifier
+    from .evaluation.evaluating import evaluate
     from .evaluation.importance import SlotImportance, slot_importance
     from .evaluation.label_noise import LabelNoiseRange, TransitionRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
-    from .evaluation.evaluating import evaluate
-    from .evaluation.report import Report
+    from .evaluation.report_value import Report
     from .evaluation.scorer import system_scorer
     from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment

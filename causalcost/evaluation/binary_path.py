@@ -27,7 +27,7 @@ from causalcost.confusion import Confusion
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import SheetError, ValidationError
 from causalcost.evaluation.ranking import PRIOR_Z, kinds_of
-from causalcost.evaluation.report import Report
+from causalcost.evaluation.report_value import Report
 from causalcost.pricing.bounds import Bound, bound, bound_from_rates
 from causalcost.pricing.costs import evaluate_costs
 from causalcost.pricing.high_confidence import (

@@ -23,10 +23,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.errors import InputTypeError, ValidationError
+from causalcost.cells import _show
+from causalcost.confusion import CELLS, CLASSES, Confusion
+from causalcost.errors import CausalCostError, CountError, InputTypeError, ValidationError
 
-__all__ = ["as_matrix", "candidate_matrices", "count_confusions", "label_confusion",
-           "unique_names"]
+__all__ = ["as_confusion", "as_matrix", "candidate_matrices", "count_confusions",
+           "frame_labels", "label_confusion", "unique_names"]
 
 
 def as_matrix(value: Any) -> Any:
@@ -98,8 +100,6 @@ def label_confusion(candidate: Any, labels: Sequence[str], what: str = "candidat
     ValidationError, CountError, InputTypeError
         Labels other than the sheet's, a matrix of the wrong shape or with bad counts.
     """
-    from causalcost.evaluation.candidates import as_confusion
-
     return _counts(as_confusion(candidate, labels=[str(v) for v in labels], what=what))
 
 
@@ -177,8 +177,6 @@ def candidate_matrices(candidates: Any = None, labels: Sequence[str] | None = No
     names: list[Any] = []
     parts: list[np.ndarray] = []
     if isinstance(candidates, pd.DataFrame):
-        from causalcost.evaluation.candidates import _frame_counts, frame_labels
-
         own = frame_labels(candidates)
         labels = own if labels is None else tuple(str(v) for v in labels)
         names += [str(v) for v in candidates.index]
@@ -209,3 +207,114 @@ def candidate_matrices(candidates: Any = None, labels: Sequence[str] | None = No
     final = unique_names(names)
     dtype = np.int64 if all(p.dtype.kind in "iu" for p in parts) else float
     return final, np.concatenate([p.astype(dtype) for p in parts])
+
+
+def as_confusion(candidate: object, name: object = None, *,
+                 labels: Sequence[Any] | None = None, what: str | None = None) -> Confusion:
+    """``candidate`` in any accepted form as a :class:`~causalcost.Confusion` over ``labels``;
+    errors name the candidate.
+
+    Accepted: a Confusion (its labels matched to ``labels`` by name); a mapping of ``tp, fn,
+    fp, tn`` (binary, positive first); a (K, K) list or array of counts, rows the true class
+    in ``labels``' order; a DataFrame labelled on both axes (matched by name); a DataFrame with
+    columns ``truth`` and ``prediction``, or a **tuple** ``(y_true, y_pred)``, counted by
+    :func:`causalcost.data.predictions.count_confusion` (Series aligned by index). Errors
+    begin with ``what`` (default: the candidate and its ``name``).
+
+    Examples
+    --------
+    >>> as_confusion((["a", "b", "b"], ["a", "a", "b"]), labels=["a", "b"]).to_numpy().tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    >>> as_confusion({"tp": 1, "fn": 2, "fp": 3, "tn": 4}, "x")
+    Confusion(tp=1, fn=2, fp=3, tn=4)
+    """
+    import pandas as pd
+
+    from causalcost.data.predictions import count_confusion
+
+    if what is None:
+        what = "candidate" if name is None else f"candidate {name!r}"
+    if not isinstance(candidate, (Confusion, Mapping, pd.DataFrame, tuple)) and (
+            not hasattr(candidate, "to_numpy") and _ndim(candidate) != 2):
+        raise InputTypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "
+                             "array of counts (rows the true class) or a tuple (y_true, y_pred); "
+                             f"got {type(candidate).__name__} {_show(candidate)}")
+    try:
+        if isinstance(candidate, Confusion):
+            return candidate if labels is None else candidate.reorder(labels)
+        if isinstance(candidate, Mapping):
+            binary = Confusion.from_mapping(candidate)
+            return binary if labels is None else binary.with_labels(labels)
+        if isinstance(candidate, pd.DataFrame) and {"truth", "prediction"} <= set(
+                map(str, candidate.columns)):
+            return count_confusion(candidate["truth"], candidate["prediction"], labels=labels)
+        if isinstance(candidate, tuple) and len(candidate) == 2:
+            return count_confusion(candidate[0], candidate[1], labels=labels)
+        return Confusion(candidate, labels=labels)
+    except CausalCostError as exc:
+        raise type(exc)(f"{what}: {exc}") from None
+
+
+def _ndim(value: object) -> int:
+    """Dimensions of an array-like (-1 for text, None, and nested lists that are ragged)."""
+    if value is None or isinstance(value, (str, bytes)):
+        return -1
+    try:
+        return int(np.ndim(value))
+    except ValueError:
+        return -1
+
+
+def _frame_labels(part: pd.DataFrame) -> tuple[str, ...] | None:
+    """The labels of a K-label candidate frame (columns (true, predicted)); None for a binary
+    frame (columns tp, fn, fp, tn)."""
+    if not isinstance(part.columns, pd.MultiIndex):
+        return None
+    if part.columns.nlevels != 2:
+        raise ValidationError("a K-label candidate frame has two column levels (true class, "
+                              f"prediction), got {part.columns.nlevels}")
+    return tuple(dict.fromkeys(str(v) for v in part.columns.get_level_values(0)))
+
+
+def _frame_counts(part: pd.DataFrame, labels: tuple[str, ...]) -> np.ndarray:
+    """A candidate frame's counts as (n, K, K), its cells looked up by label name."""
+    own = _frame_labels(part)
+    k = len(labels)
+    if own is None:
+        missing = [c for c in CELLS if c not in part.columns]
+        if missing:
+            raise ValidationError(f"a candidate frame needs the columns tp, fn, fp, tn; "
+                                  f"missing {missing}")
+        if k != 2:
+            raise ValidationError(f"a binary candidate frame (tp, fn, fp, tn) cannot be read "
+                                  f"over the {k} labels {list(labels)}")
+        return part[list(CELLS)].to_numpy(dtype=float).reshape(-1, 2, 2)
+    columns = {(str(t), str(p)): i for i, (t, p) in enumerate(part.columns)}
+    if set(own) != set(labels) or len(columns) != k * k or len(part.columns) != k * k:
+        raise ValidationError(
+            f"a K-label candidate frame's columns must be the (true, predicted) pairs of the "
+            f"labels {list(labels)}, matched by name; its labels are {list(own)} "
+            f"({len(part.columns)} columns)")
+    try:
+        order = [columns[(t, p)] for t in labels for p in labels]
+    except KeyError as exc:
+        raise ValidationError(f"a K-label candidate frame lacks the column {exc.args[0]}") \
+            from None
+    m = part.to_numpy(dtype=float)[:, order].reshape(-1, k, k)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.isfinite(m) & (m >= 0)).all(axis=(1, 2))
+    if bad.any():
+        name = part.index[int(np.flatnonzero(bad)[0])]
+        raise CountError(f"candidate {name!r}: counts must be finite and >= 0")
+    return m
+
+
+def frame_labels(frame: pd.DataFrame) -> tuple[str, ...]:
+    """The labels of a candidate frame (``("P", "N")`` for columns ``tp, fn, fp, tn``).
+
+    >>> from causalcost.evaluation.candidates import candidates_frame
+    >>> frame_labels(candidates_frame({"x": [[1, 2], [3, 4]]}))
+    ('P', 'N')
+    """
+    own = _frame_labels(frame)
+    return own if own is not None else tuple(frame.attrs.get("labels", CLASSES))

@@ -25,24 +25,23 @@ from causalcost.errors import (
     CausalCostWarning,
     ValidationError,
 )
+from causalcost.evaluation.binary_path import uncertainty as _uncertainty
 from causalcost.evaluation.candidate_table import CandidateTable
 from causalcost.evaluation.candidates import (
     candidates_frame,
     confusions_from_predictions,
     score_rule,
 )
+from causalcost.evaluation.evaluating import evaluate, sheet_warnings
 from causalcost.evaluation.metrics import metrics_frame
 from causalcost.evaluation.ranking import (
+    coverage_text,
     declared_rows,
     kinds_of,
     rank_candidates,
     ranking_disagreement,
 )
-
-from causalcost.evaluation.binary_path import uncertainty as _uncertainty
-from causalcost.evaluation.evaluating import evaluate, sheet_warnings
-from causalcost.evaluation.ranking import coverage_text
-from causalcost.evaluation.report import METRIC_COLUMNS
+from causalcost.evaluation.report_value import METRIC_COLUMNS
 from causalcost.pricing.bounds import Bound
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import Instances, decide_instances

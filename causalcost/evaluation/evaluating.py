@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from causalcost.confusion import Confusion
-from causalcost.evaluation.binary_path import uncertainty as _uncertainty
-from causalcost.evaluation.report import Report
+from causalcost.evaluation.report_value import Report
 from causalcost.sheet.costsheet import CostSheet
 
 __all__ = ["evaluate", "sheet_warnings"]

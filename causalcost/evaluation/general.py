@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import warnings as _warnings
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ from causalcost.evaluation.pricing_many import (
     who,
 )
 from causalcost.evaluation.ranking import coverage_text, declared_names, ranking_disagreement
-from causalcost.evaluation.report import Report
+from causalcost.evaluation.report_value import Report
 from causalcost.sheet.instances import _TEXT  # the reasons, in the words of two labels
 
 __all__ = ["compare_general", "evaluate_general", "is_label_sheet", "refuse_labels"]
@@ -264,7 +264,8 @@ def _priced(sheet: Any, candidates: Any, y_true: Any, predictions: Any, confiden
         hc_worst, hc_best = [], []
         for i, name in enumerate(names):
             if same[i]:  # the exact cases hold with certainty
-                hc.append(Case(priced["worst"][i], float(priced["worst_cost"][i]), confidence=level))
+                hc.append(Case(priced["worst"][i], float(priced["worst_cost"][i]),
+                               confidence=level))
                 hc_worst.append(float(priced["worst_cost"][i]))
                 hc_best.append(float(priced["best_cost"][i]))
                 continue

@@ -19,7 +19,7 @@ def __getattr__(name: str) -> Any:
     if name == "LabelReport":
         import warnings
 
-        from causalcost.evaluation.report import Report
+        from causalcost.evaluation.report_value import Report
 
         warnings.warn("causalcost.evaluation.label_report.LabelReport is deprecated; use "
                       "causalcost.Report (one report for any number of labels)",

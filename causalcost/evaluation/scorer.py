@@ -21,8 +21,8 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
-from causalcost.evaluation.general import is_label_sheet
 from causalcost.evaluation.evaluating import evaluate
+from causalcost.evaluation.general import is_label_sheet
 from causalcost.sheet.costsheet import CostSheet
 
 __all__ = ["system_scorer", "CRITERIA", "system_cost"]

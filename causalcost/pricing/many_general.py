@@ -4,8 +4,7 @@ The classes are independent and a class's bound depends on a candidate only thro
 ``N[c, :]``, so each class is priced once per distinct row. Assumption-free: the greedy of
 :mod:`~causalcost.pricing.general` per distinct row. Monotone: the program's optimal bases are
 shared between rows (:func:`~causalcost.pricing.programs.monotone_many`), so only a few
-programs are solved for thousands of candidates; in the probability form the program is
-homogeneous in the class size, so it is solved on each row's proportions and scaled back. K = 2 takes the binary vectorised closed
+programs are solved for thousands of candidates. K = 2 takes the binary vectorised closed
 forms (:mod:`~causalcost.pricing.bounds_many`). Results: one row per candidate, columns
 ``worst_cost, expected_cost, best_cost`` and the system confusions
 ``{case}_{true}_{output}`` (labels by name).
@@ -92,16 +91,6 @@ def general_bound_many(forced: Any, candidates: Any, costs: Any = None, *,
         if assumption == "monotone" and same_instances:
             w_rows, b_rows = monotone_many(np.asarray(f[:, c, :], dtype=object), rows.astype(int),
                                            c_arr[c], c, integer=True)
-        elif assumption == "monotone":
-            # probability form: the program is homogeneous in (rates x size, row), so solve it
-            # on the rows' proportions with the rates as the forced mass, then scale back
-            size = rows.sum(axis=1)
-            live = size > 0
-            if live.any():
-                w, b = monotone_many(t[c], rows[live] / size[live, None], c_arr[c], c,
-                                     integer=False)
-                w_rows[live] = w * size[live, None]
-                b_rows[live] = b * size[live, None]
         else:
             for i, row in enumerate(rows):
                 if row.sum() == 0:
