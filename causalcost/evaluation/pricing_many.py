@@ -134,7 +134,9 @@ def _many(sheet: Any, n: np.ndarray, names: list[str], same: bool,
     k = sheet.k
     try:
         with np.errstate(over="ignore", invalid="ignore"):
-            frame = general_bound_many(sheet.forced if same else t, n, costs,
+            # the probability form reads the table as forced runs of one instance each
+            frame = general_bound_many(sheet.forced if same else np.transpose(t, (1, 0, 2)),
+                                       n, costs,
                                        assumption=sheet.assumption, same_instances=same,
                                        labels=list(sheet.label_names))
     except CausalCostError as exc:
