@@ -303,7 +303,7 @@ def _priced(sheet: Any, candidates: Any, y_true: Any, predictions: Any, confiden
         ("kinds" if sheet.kinds is not None else "counts") if same.all() else "probability")
     disagreement = ranking_disagreement(frame)
     for text in disagreement:
-        _warnings.warn(text, CausalCostWarning, stacklevel=3)
+        _warnings.warn(text, CausalCostWarning, stacklevel=4)  # the caller of compare
     frame.attrs.update(slot=sheet.slot, labels=labels, assumption=sheet.assumption, form=form,
                        instances="; ".join(texts), sheet_sha256=sheet.digest,
                        warnings=[*warnings, *disagreement], **attrs)
