@@ -7,15 +7,6 @@ order), which :func:`causalcost.compare` ranks in one vectorised pass;
 :func:`read_candidates_csv` returns them as ``{name: Confusion}``. Anything malformed (a bad cell,
 a repeated name, a field longer than :data:`FIELD_LIMIT` characters, bytes that are not UTF-8
 text) is refused with one line naming the file, line and candidate, never skipped.
-
-Examples
---------
->>> import tempfile, pathlib
->>> with tempfile.TemporaryDirectory() as tmp:
-...     p = pathlib.Path(tmp, "c.csv")
-...     _ = p.write_text("name,tp,fn,fp,tn\\ncoin,50,50,100,100\\ngood,90,10,20,180\\n")
-...     list(read_candidates_csv(p))
-['coin', 'good']
 """
 
 from __future__ import annotations
