@@ -51,7 +51,7 @@ _LAZY: dict[str, str] = {
     "CausalCostWarning": "errors",
     "candidates_frame": "evaluation.candidates",
     "generate_signing_key": "sheet.signing",
-    "read_candidates_frame": "evaluation.candidates",
+    "read_candidates_frame": "evaluation.candidate_files",
     "sign_sheet": "sheet.signing",
     "SignatureError": "sheet.signing",
     "SigningUnavailableError": "sheet.signing",
@@ -85,7 +85,7 @@ _LAZY: dict[str, str] = {
     "error_rates": "inference.query",
     "error_transition_matrix": "pricing.costs",
     "ErrorRates": "inference.table",
-    "evaluate": "evaluation.report",
+    "evaluate": "evaluation.evaluating",
     "evaluate_costs": "pricing.costs",
     "exact_table": "inference.exact",
     "expected_cost_matrix": "pricing.costs",
@@ -170,8 +170,8 @@ _LAZY: dict[str, str] = {
     "mutilate": "inference.intervene",
     "observed_confusion": "inference.exact",
     "perfect_slot_cost": "pricing.costs",
-    "read_candidates_csv": "evaluation.candidates",
-    "Report": "evaluation.report",
+    "read_candidates_csv": "evaluation.candidate_files",
+    "Report": "evaluation.report_value",
     "sampled_table": "inference.sampling",
     "save_figure": "plotting.drawing",
     "sheet_from_forced_runs": "sheet.derivation",
@@ -202,8 +202,7 @@ _LAZY: dict[str, str] = {
     # multi-class data, sheet, experiment (issue 19, t19-data)
     "multiclass_sheet": "sheet.derivation",  # deprecated: derive_sheet (warns)
     # one judge for any K (issue 23): K-label reports and the K-label coverage experiment
-    "LabelReport": "evaluation.label_report",
-    "label_confusion": "evaluation.label_candidates",
+    "label_confusion": "evaluation.candidate_reading",
 }
 
 #: Old names kept one release: name -> (module, the object that replaces it, what to use
@@ -230,9 +229,11 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
                                 "causalcost.SystemBuilder(prior, labels=[...])"),
     "MulticlassRuns": ("data.runs", "ForcedRuns", ""),
     "MulticlassSheet": ("sheet.costsheet", "CostSheet", ""),
-    "MulticlassReport": ("evaluation.label_report", "LabelReport",
-                         "causalcost.LabelReport (what causalcost.evaluate returns for K labels)"),
-    "multiclass_confusion": ("evaluation.label_candidates", "label_confusion",
+    "MulticlassReport": ("evaluation.report_value", "Report",
+                         "causalcost.Report (what causalcost.evaluate returns for any K)"),
+    "LabelReport": ("evaluation.report_value", "Report",
+                    "causalcost.Report (what causalcost.evaluate returns for any K)"),
+    "multiclass_confusion": ("evaluation.candidate_reading", "label_confusion",
                              "causalcost.as_confusion(candidate, labels=[...]).to_numpy()"),
     "multiclass_coverage": ("experiments.coverage", "_coverage_of",
                             "causalcost.coverage_experiment(labels=K, ...)"),
@@ -271,11 +272,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     # constant slot (issue 17)
     from .evaluation.constant_slot import ConstantSlotWarning, forced_system_text
     from .evaluation.estimator import classifier_scores, system_threshold_classifier
+    from .evaluation.evaluating import evaluate
     from .evaluation.importance import SlotImportance, slot_importance
     from .evaluation.label_noise import LabelNoiseRange, label_noise_range
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
-    from .evaluation.report import Report, evaluate
+    from .evaluation.report_value import Report
     from .evaluation.scorer import system_scorer
     from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment

@@ -1,326 +1,45 @@
-"""Read the candidates for a slot from a CSV file of confusion matrices.
+"""Candidates for a slot from several sources as one frame, and from predictions or scores.
 
-A model owner with several candidates for the slot lists them one a row under the header
-``name,tp,fn,fp,tn`` (columns in any order, cells non-negative numbers).
-:func:`read_candidates_frame` returns them as one data frame (one row a candidate, in file
-order), which :func:`causalcost.evaluation.comparison.compare` ranks in one vectorised pass;
-:func:`read_candidates_csv` returns them as ``{name: Confusion}``. Anything malformed (a bad cell,
-a repeated name, a field longer than :data:`FIELD_LIMIT` characters, bytes that are not UTF-8
-text) is refused with one line naming the file, line and candidate, never skipped.
+:func:`candidates_frame` joins mappings of name to confusion and candidate frames (names
+compared as text, none twice); :func:`confusions_from_predictions` counts each candidate's
+predictions (or cut scores) on ``y_true``'s rows. Reading a file of candidates is
+:mod:`causalcost.evaluation.candidate_files`, reading one candidate of any K
+:mod:`causalcost.evaluation.candidate_reading`; both are re-exported here (their old path).
 
 Examples
 --------
->>> import tempfile, pathlib
->>> with tempfile.TemporaryDirectory() as tmp:
-...     p = pathlib.Path(tmp, "c.csv")
-...     _ = p.write_text("name,tp,fn,fp,tn\\ncoin,50,50,100,100\\ngood,90,10,20,180\\n")
-...     list(read_candidates_csv(p))
-['coin', 'good']
+>>> import causalcost as cc
+>>> candidates_frame({"coin": cc.Confusion(50, 50, 100, 100)}).loc["coin"].tolist()
+[50.0, 50.0, 100.0, 100.0]
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causalcost.cells import _show
-from causalcost.confusion import CELLS, CLASSES, Confusion, check_labels
-from causalcost.errors import CausalCostError, CountError, InputTypeError, ValidationError
+from causalcost.confusion import CLASSES, Confusion, check_labels
+from causalcost.errors import ValidationError
+from causalcost.evaluation.candidate_files import (
+    FIELD_LIMIT,
+    _frame,
+    read_candidates_csv,
+    read_candidates_frame,
+)
+from causalcost.evaluation.candidate_reading import (
+    _frame_counts,
+    _frame_labels,
+    as_confusion,
+    candidate_matrices,
+    frame_labels,
+)
 
 __all__ = ["FIELD_LIMIT", "as_confusion", "candidate_matrices", "candidates_frame",
-           "confusions_from_predictions", "read_candidates_csv", "read_candidates_frame",
-           "score_rule"]
-
-_CSV_COLUMNS = ("name", *CELLS)
-#: The longest field a candidates file may hold (the ``csv`` module's limit).
-FIELD_LIMIT = 131_072
-
-
-def _text(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise ValidationError(f"cannot read candidates file {str(path)!r}: it is a folder") \
-            from None
-    except OSError as exc:
-        raise ValidationError(f"cannot read candidates file {str(path)!r}: "
-                              f"{exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(f"{path.name}: not UTF-8 text (byte {exc.start}); a candidates "
-                              "file is CSV text with the header name,tp,fn,fp,tn") from None
-    nul = text.find("\x00")
-    if nul >= 0:
-        raise ValidationError(f"{path.name} line {text.count(chr(10), 0, nul) + 1}: binary "
-                              "content (a NUL byte): is it the right file?")
-    return text
-
-
-def _csv_error(where: str, exc: csv.Error) -> ValidationError:
-    text = str(exc)
-    if "field limit" in text:
-        text = (f"a field is longer than {FIELD_LIMIT} characters; a candidates file holds "
-                "names and four numbers a row")
-    return ValidationError(f"{where}: not a readable CSV file: {text}")
-
-
-def _header(path: Path, reader: Iterator[list[str]]) -> list[str]:
-    header = next(reader, None)
-    if header is None:
-        raise ValidationError(f"{path.name}: empty file; expected the header "
-                              f"{','.join(_CSV_COLUMNS)}")
-    columns = [c.strip().lower() for c in header]
-    unknown = [c for c in columns if c not in _CSV_COLUMNS]
-    missing = [c for c in _CSV_COLUMNS if c not in columns]
-    repeated = sorted({c for c in columns if columns.count(c) > 1})
-    if unknown or missing or repeated:
-        problems = ([f"unknown column(s) {unknown}"] if unknown else []) + (
-            [f"missing column(s) {missing}"] if missing else []) + (
-            [f"repeated column(s) {repeated}"] if repeated else [])
-        raise ValidationError(f"{path.name}: {'; '.join(problems)}; the header must be "
-                              f"{','.join(_CSV_COLUMNS)} (any order)")
-    return columns
-
-
-def read_candidates_frame(path: str | Path) -> pd.DataFrame:
-    """Read candidates from a CSV file with the header ``name,tp,fn,fp,tn`` (any order).
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per candidate in file order, index ``candidate`` (the names), columns ``tp``,
-        ``fn``, ``fp``, ``tn`` (float). Pass it to :func:`~causalcost.compare`.
-
-    Raises
-    ------
-    ValidationError
-        For a missing or unreadable file, bytes that are not UTF-8 text, an empty file, missing
-        or unknown columns, an empty or repeated name, a row with the wrong number of fields, a
-        field longer than :data:`FIELD_LIMIT` characters, or a cell that is not a finite
-        non-negative number; the message names the line and the candidate.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     p = pathlib.Path(tmp, "c.csv")
-    ...     _ = p.write_text("name,tp,fn,fp,tn\\ncoin,50,50,100,100\\ngood,90,10,20,180\\n")
-    ...     frame = read_candidates_frame(p)
-    >>> frame.index.tolist(), frame.columns.tolist()
-    (['coin', 'good'], ['tp', 'fn', 'fp', 'tn'])
-    >>> frame.loc["good"].tolist()
-    [90.0, 10.0, 20.0, 180.0]
-    """
-    path = Path(path)
-    text = _text(path)
-    fast = _quick(path, text)
-    return fast if fast is not None else _careful(path, text)
-
-
-def _quick(path: Path, text: str) -> pd.DataFrame | None:
-    """The candidates of a well-formed file, with array checks; None at the first doubt (then
-    :func:`_careful` reads it line by line and names what is wrong)."""
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error:
-        return None
-    if not rows or not rows[0]:
-        return None
-    columns = _header(path, iter(rows[:1]))
-    width, name_at = len(columns), columns.index("name")
-    cell_at = [columns.index(k) for k in CELLS]
-    body = [row for row in rows[1:] if row]  # blank lines
-    if not body:
-        return None
-    if any(len(row) != width for row in body):
-        return None
-    names = [row[name_at].strip() for row in body]
-    if not all(names) or len(set(names)) != len(names):
-        return None
-    try:
-        m = np.array([[row[i] for i in cell_at] for row in body], dtype=float)
-    except ValueError:
-        return None
-    with np.errstate(over="ignore", invalid="ignore"):
-        if not (np.isfinite(m).all() and (m >= 0).all() and np.isfinite(m.sum(axis=1)).all()):
-            return None
-    return _frame(names, m)
-
-
-def _careful(path: Path, text: str) -> pd.DataFrame:
-    """Read line by line, refusing the first problem with its line and candidate named."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    names: list[str] = []
-    values: list[list[str]] = []
-    lines: list[int] = []
-    seen: set[str] = set()
-    try:
-        columns = _header(path, reader)
-        name_at = columns.index("name")
-        cell_at = [columns.index(k) for k in CELLS]
-        width = len(columns)
-        for row in reader:
-            name = row[name_at].strip() if len(row) == width else ""
-            if not name:  # a blank line, or an error
-                if not any(cell.strip() for cell in row):
-                    continue
-                where = f"{path.name} line {reader.line_num}"
-                if len(row) != width:
-                    raise ValidationError(f"{where}: expected {width} fields "
-                                          f"({','.join(columns)}), got {len(row)}")
-                raise ValidationError(f"{where}: empty candidate name")
-            line = reader.line_num
-            if name in seen:
-                raise ValidationError(f"{path.name} line {line} (candidate {name!r}): the name "
-                                      "is used twice")
-            seen.add(name)
-            names.append(name)
-            values.append([row[i] for i in cell_at])
-            lines.append(line)
-    except csv.Error as exc:
-        raise _csv_error(f"{path.name} line {reader.line_num}", exc) from None
-    if not names:
-        raise ValidationError(f"{path.name}: no candidates after the header")
-    try:
-        m = np.array(values, dtype=float)  # each cell as float() reads it
-    except ValueError:
-        _not_a_number(path, names, values, lines)
-        raise
-    with np.errstate(over="ignore", invalid="ignore"):
-        bad = ~np.isfinite(m).all(axis=1) | (m < 0).any(axis=1) | ~np.isfinite(m.sum(axis=1))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        try:
-            Confusion(*m[i].tolist())
-        except CausalCostError as exc:
-            raise ValidationError(f"{path.name} line {lines[i]} (candidate {names[i]!r}): "
-                                  f"{exc}") from None
-    return _frame(names, m)
-
-
-def as_confusion(candidate: object, name: object = None, *,
-                 labels: Sequence[Any] | None = None, what: str | None = None) -> Confusion:
-    """``candidate`` in any accepted form as a :class:`~causalcost.Confusion` over ``labels``;
-    errors name the candidate.
-
-    Accepted: a Confusion (its labels matched to ``labels`` by name); a mapping of ``tp, fn,
-    fp, tn`` (binary, positive first); a (K, K) list or array of counts, rows the true class
-    in ``labels``' order; a DataFrame labelled on both axes (matched by name); a DataFrame with
-    columns ``truth`` and ``prediction``, or a **tuple** ``(y_true, y_pred)``, counted by
-    :func:`causalcost.data.predictions.count_confusion` (Series aligned by index). Errors
-    begin with ``what`` (default: the candidate and its ``name``).
-
-    Examples
-    --------
-    >>> as_confusion((["a", "b", "b"], ["a", "a", "b"]), labels=["a", "b"]).to_numpy().tolist()
-    [[1.0, 0.0], [1.0, 1.0]]
-    >>> as_confusion({"tp": 1, "fn": 2, "fp": 3, "tn": 4}, "x")
-    Confusion(tp=1, fn=2, fp=3, tn=4)
-    """
-    import pandas as pd
-
-    from causalcost.data.predictions import count_confusion
-
-    if what is None:
-        what = "candidate" if name is None else f"candidate {name!r}"
-    if not isinstance(candidate, (Confusion, Mapping, pd.DataFrame, tuple)) and (
-            not hasattr(candidate, "to_numpy") and _ndim(candidate) != 2):
-        raise InputTypeError(f"{what} must be a Confusion, a mapping of tp, fn, fp, tn, a (K, K) "
-                             "array of counts (rows the true class) or a tuple (y_true, y_pred); "
-                             f"got {type(candidate).__name__} {_show(candidate)}")
-    try:
-        if isinstance(candidate, Confusion):
-            return candidate if labels is None else candidate.reorder(labels)
-        if isinstance(candidate, Mapping):
-            binary = Confusion.from_mapping(candidate)
-            return binary if labels is None else binary.with_labels(labels)
-        if isinstance(candidate, pd.DataFrame) and {"truth", "prediction"} <= set(
-                map(str, candidate.columns)):
-            return count_confusion(candidate["truth"], candidate["prediction"], labels=labels)
-        if isinstance(candidate, tuple) and len(candidate) == 2:
-            return count_confusion(candidate[0], candidate[1], labels=labels)
-        return Confusion(candidate, labels=labels)
-    except CausalCostError as exc:
-        raise type(exc)(f"{what}: {exc}") from None
-
-
-def _ndim(value: object) -> int:
-    """Dimensions of an array-like (-1 for text, None, and nested lists that are ragged)."""
-    if value is None or isinstance(value, (str, bytes)):
-        return -1
-    try:
-        return int(np.ndim(value))
-    except ValueError:
-        return -1
-
-
-def _not_a_number(path: Path, names: list[str], values: list[list[str]],
-                  lines: list[int]) -> None:
-    """Raise for the first cell that is not a number, naming its line and candidate."""
-    for name, cells, line in zip(names, values, lines):
-        for k, text in zip(CELLS, cells):
-            try:
-                float(text)
-            except ValueError:
-                raise ValidationError(f"{path.name} line {line} (candidate {name!r}): {k}="
-                                      f"{text.strip()[:40]!r} is not a number") from None
-
-
-def _frame(names: list[str], m: np.ndarray, labels: tuple[str, ...] = CLASSES) -> pd.DataFrame:
-    if len(labels) == 2:
-        columns: Any = list(CELLS)
-    else:
-        columns = pd.MultiIndex.from_product([list(labels), list(labels)],
-                                             names=["true", "predicted"])
-    frame = pd.DataFrame(m, index=pd.Index(names, name="candidate", dtype=object),
-                         columns=columns)
-    frame.attrs["labels"] = list(labels)
-    return frame
-
-
-def read_candidates_csv(path: str | Path) -> dict[str, Confusion]:
-    """Read candidates from a CSV file with the header ``name,tp,fn,fp,tn`` (any order).
-
-    As :func:`read_candidates_frame`, but one :class:`~causalcost.Confusion` per candidate
-    (slower for many thousands of candidates: :func:`~causalcost.compare` takes the frame).
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    dict of str to Confusion
-        In file order.
-
-    Raises
-    ------
-    ValidationError
-        As :func:`read_candidates_frame`.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     p = pathlib.Path(tmp, "c.csv")
-    ...     _ = p.write_text("name,tp,fn,fp,tn\\ncoin,50,50,100,100\\n")
-    ...     read_candidates_csv(p)
-    {'coin': Confusion(tp=50, fn=50, fp=100, tn=100)}
-    """
-    frame = read_candidates_frame(path)
-    return {name: Confusion(*row) for name, row in zip(frame.index, frame.to_numpy().tolist())}
-
+           "confusions_from_predictions", "frame_labels", "read_candidates_csv",
+           "read_candidates_frame", "score_rule"]
 
 def _name(name: object) -> str:
     return str(name)
@@ -332,50 +51,6 @@ def _refuse_twins(names: list[str]) -> None:
         twice = index[index.duplicated()][0]
         raise ValidationError(f"two candidates are named {twice!r} (names are compared as text, "
                               "so 1 and '1' are one name); rename one")
-
-
-def _frame_labels(part: pd.DataFrame) -> tuple[str, ...] | None:
-    """The labels of a K-label candidate frame (columns (true, predicted)); None for a binary
-    frame (columns tp, fn, fp, tn)."""
-    if not isinstance(part.columns, pd.MultiIndex):
-        return None
-    if part.columns.nlevels != 2:
-        raise ValidationError("a K-label candidate frame has two column levels (true class, "
-                              f"prediction), got {part.columns.nlevels}")
-    return tuple(dict.fromkeys(str(v) for v in part.columns.get_level_values(0)))
-
-
-def _frame_counts(part: pd.DataFrame, labels: tuple[str, ...]) -> np.ndarray:
-    """A candidate frame's counts as (n, K, K), its cells looked up by label name."""
-    own = _frame_labels(part)
-    k = len(labels)
-    if own is None:
-        missing = [c for c in CELLS if c not in part.columns]
-        if missing:
-            raise ValidationError(f"a candidate frame needs the columns tp, fn, fp, tn; "
-                                  f"missing {missing}")
-        if k != 2:
-            raise ValidationError(f"a binary candidate frame (tp, fn, fp, tn) cannot be read "
-                                  f"over the {k} labels {list(labels)}")
-        return part[list(CELLS)].to_numpy(dtype=float).reshape(-1, 2, 2)
-    columns = {(str(t), str(p)): i for i, (t, p) in enumerate(part.columns)}
-    if set(own) != set(labels) or len(columns) != k * k or len(part.columns) != k * k:
-        raise ValidationError(
-            f"a K-label candidate frame's columns must be the (true, predicted) pairs of the "
-            f"labels {list(labels)}, matched by name; its labels are {list(own)} "
-            f"({len(part.columns)} columns)")
-    try:
-        order = [columns[(t, p)] for t in labels for p in labels]
-    except KeyError as exc:
-        raise ValidationError(f"a K-label candidate frame lacks the column {exc.args[0]}") \
-            from None
-    m = part.to_numpy(dtype=float)[:, order].reshape(-1, k, k)
-    with np.errstate(invalid="ignore"):
-        bad = ~(np.isfinite(m) & (m >= 0)).all(axis=(1, 2))
-    if bad.any():
-        name = part.index[int(np.flatnonzero(bad)[0])]
-        raise CountError(f"candidate {name!r}: counts must be finite and >= 0")
-    return m
 
 
 def _target(parts: tuple[Any, ...], labels: Sequence[Any] | None) -> tuple[str, ...]:
@@ -414,8 +89,9 @@ def candidates_frame(*parts: Mapping[Any, Any] | pd.DataFrame,
     pandas.DataFrame
         Index ``candidate``. Two labels: columns ``tp, fn, fp, tn`` (the positive label
         first). K labels: columns ``(true, predicted)`` for every pair of labels, in label
-        order. ``attrs["labels"]`` holds the labels; :func:`candidate_matrices` reads it back
-        as a (candidates, K, K) array.
+        order. ``attrs["labels"]`` holds the labels;
+        :func:`~causalcost.evaluation.candidate_reading.candidate_matrices` reads it back as
+        a (candidates, K, K) array.
 
     Raises
     ------
@@ -458,19 +134,6 @@ def candidates_frame(*parts: Mapping[Any, Any] | pd.DataFrame,
     _refuse_twins(names)
     m = np.concatenate(rows) if rows else np.empty((0, k, k))
     return _frame(names, m.reshape(len(m), k * k), target)
-
-
-def candidate_matrices(frame: pd.DataFrame) -> tuple[tuple[str, ...], np.ndarray]:
-    """The labels and the (candidates, K, K) counts ``N[i, c, j]`` of a candidate frame (binary
-    or K labels, as :func:`candidates_frame` makes).
-
-    >>> labels, m = candidate_matrices(candidates_frame({"x": [[1, 2], [3, 4]]}))
-    >>> labels, m.tolist()
-    (('P', 'N'), [[[1.0, 2.0], [3.0, 4.0]]])
-    """
-    own = _frame_labels(frame)
-    labels = own if own is not None else tuple(frame.attrs.get("labels", CLASSES))
-    return labels, _frame_counts(frame, labels)
 
 
 def score_rule(scores: Mapping[str, Any] | None, threshold: float | None) -> tuple[float, str]:

@@ -1,9 +1,13 @@
-"""Ranking several candidates against one sheet: :func:`compare` (from confusions, or straight
-from predictions and scores), with the high-confidence columns, the coverage said in words,
-and a warning when a ranking by the worst case would disagree with the expected cost.
+"""Ranking several candidates against one sheet, for any number of labels: :func:`compare`
+(from confusions, or straight from predictions and scores), with the high-confidence columns,
+the coverage said in words, and a warning when a ranking by the worst case would disagree with
+the expected cost.
 
-One candidate's report is :func:`causalcost.evaluation.report.evaluate`; the vectorised
-ranking itself is :mod:`causalcost.evaluation.ranking`.
+For two labels the binary closed forms are the fast path (the vectorised ranking of
+:mod:`causalcost.evaluation.ranking`); for K labels the general route
+(:mod:`causalcost.evaluation.general`, priced by :mod:`causalcost.evaluation.pricing_many`),
+which tests check equals the fast path at K = 2. One candidate's report is
+:func:`causalcost.evaluate`.
 """
 
 from __future__ import annotations
@@ -21,29 +25,23 @@ from causalcost.errors import (
     CausalCostWarning,
     ValidationError,
 )
+from causalcost.evaluation.binary_path import uncertainty as _uncertainty
 from causalcost.evaluation.candidate_table import CandidateTable
 from causalcost.evaluation.candidates import (
     candidates_frame,
     confusions_from_predictions,
     score_rule,
 )
+from causalcost.evaluation.evaluating import evaluate, sheet_warnings
 from causalcost.evaluation.metrics import metrics_frame
 from causalcost.evaluation.ranking import (
+    coverage_text,
     declared_rows,
     kinds_of,
     rank_candidates,
     ranking_disagreement,
 )
-
-#: The candidate's own metrics shown beside the system costs.
-from causalcost.evaluation.report import (
-    METRIC_COLUMNS,
-    _multiclass,
-    _uncertainty,
-    coverage_text,
-    evaluate,
-    sheet_warnings,
-)
+from causalcost.evaluation.report_value import METRIC_COLUMNS
 from causalcost.pricing.bounds import Bound
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.instances import Instances, decide_instances
@@ -237,17 +235,17 @@ def compare(sheet: CostSheet,
     True
     """
     _check_level(confidence)
-    if _multiclass(sheet):  # K labels: the same table, K x K candidates
-        from causalcost.evaluation.label_report import compare_labels
+    if not isinstance(sheet, CostSheet):
+        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    if not sheet.binary:  # K labels: the general route, the same table
+        from causalcost.evaluation.general import compare_general
 
         if scores is not None or threshold is not None or positive is not None:
             raise ValidationError("scores=, threshold= and positive= are for two labels (one "
                                   "cut on a score); give K labels' candidates as predictions=")
-        return compare_labels(sheet, candidates, y_true=y_true,  # type: ignore[arg-type]
-                              predictions=predictions, confidence=confidence,
-                              same_instances=same_instances, row_fingerprint=row_fingerprint)
-    if not isinstance(sheet, CostSheet):
-        raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+        return compare_general(sheet, candidates, y_true=y_true, predictions=predictions,
+                               confidence=confidence, same_instances=same_instances,
+                               row_fingerprint=row_fingerprint)
     candidates, rule = _all_candidates(sheet, candidates, y_true, predictions, scores,
                                        threshold, positive)
     own = sheet_warnings(sheet)

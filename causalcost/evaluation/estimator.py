@@ -168,7 +168,7 @@ def system_threshold_classifier(estimator: Any, sheet: CostSheet, X: Any, y: Any
     from sklearn.frozen import FrozenEstimator
     from sklearn.model_selection import FixedThresholdClassifier
 
-    from causalcost.evaluation.label_report import refuse_labels
+    from causalcost.evaluation.general import refuse_labels
 
     refuse_labels(sheet, "system_threshold_classifier (one threshold)",
                   "score K-label estimators with cc.system_scorer(sheet) or compare their "

@@ -21,8 +21,8 @@ import numpy as np
 from causalcost.confusion import Confusion
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import InputTypeError, ValidationError
-from causalcost.evaluation.label_report import is_label_sheet
-from causalcost.evaluation.report import evaluate
+from causalcost.evaluation.evaluating import evaluate
+from causalcost.evaluation.general import is_label_sheet
 from causalcost.sheet.costsheet import CostSheet
 
 __all__ = ["system_scorer", "CRITERIA", "system_cost"]
@@ -67,7 +67,7 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
     """
     _check(sheet, criterion, positive)
     if is_label_sheet(sheet):  # K labels: the fold's K x K confusion, labels matched by name
-        from causalcost.evaluation.label_candidates import count_confusions
+        from causalcost.evaluation.candidate_reading import count_confusions
 
         model: Any = count_confusions(y_true, {"y_pred": y_pred}, list(sheet.labels))[1][0]
     else:

@@ -65,7 +65,7 @@ from causalcost.evaluation.constant_slot import (
     constant_slot_notes,
     constant_vote,
 )
-from causalcost.evaluation.report import evaluate
+from causalcost.evaluation.evaluating import evaluate
 from causalcost.pricing.bounds_many import bound_many, bound_many_from_rates
 from causalcost.pricing.costs import ModelCostMatrix
 from causalcost.sheet.costsheet import CostSheet
@@ -382,7 +382,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     >>> round(sweep.auc, 2), sweep.expected_optimum.threshold
     (0.56, 0.25)
     """
-    from causalcost.evaluation.label_report import refuse_labels
+    from causalcost.evaluation.general import refuse_labels
 
     refuse_labels(sheet, "system_thresholds (a ROC sweep)",
                   "rank K-label candidates by their predictions with cc.compare(sheet, "

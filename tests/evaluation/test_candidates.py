@@ -20,6 +20,7 @@ from causalcost.evaluation.candidates import (
     candidate_matrices,
     candidates_frame,
     confusions_from_predictions,
+    frame_labels,
 )
 
 LABELS = ["covid", "flu", "ok"]
@@ -44,16 +45,19 @@ def test_k_label_frames_are_read_by_name() -> None:
     frame = candidates_frame({"a": cc.Confusion(M, labels=LABELS), "b": reordered},
                              labels=LABELS)
     assert frame.columns.names == ["true", "predicted"] and frame.attrs["labels"] == LABELS
-    labels, m = candidate_matrices(frame)
-    assert labels == tuple(LABELS)
+    names, m = candidate_matrices(frame)
+    assert names == ["a", "b"] and frame_labels(frame) == tuple(LABELS)
     np.testing.assert_array_equal(m[0], M)
     np.testing.assert_array_equal(m[1], M)                       # not read by position
     # a frame whose columns come in another order reads the same
     shuffled = frame[frame.columns[::-1]]
     np.testing.assert_array_equal(
         candidate_matrices(candidates_frame(shuffled, labels=LABELS))[1], m)
-    own, m2 = candidate_matrices(candidates_frame(shuffled))   # its own (reversed) order
-    assert own == tuple(order)
+    own = candidates_frame(shuffled)                           # its own (reversed) order
+    _, m2 = candidate_matrices(own)
+    assert frame_labels(own) == tuple(order)
+    # read over the labels asked for, by name: the same counts as the first frame
+    np.testing.assert_array_equal(candidate_matrices(own, LABELS)[1], m)
     np.testing.assert_array_equal(m2[0], permuted(M, LABELS, order))
     # labels found on the first K-label candidate when not given
     assert candidates_frame({"b": reordered}).attrs["labels"] == order
@@ -88,8 +92,9 @@ def test_binary_frames_unchanged() -> None:
                              {"good": {"tp": 90, "fn": 10, "fp": 20, "tn": 180}})
     assert frame.columns.tolist() == ["tp", "fn", "fp", "tn"]
     assert frame.loc["good"].tolist() == [90, 10, 20, 180]
-    labels, m = candidate_matrices(frame)
-    assert labels == ("P", "N") and m[1].tolist() == [[90, 10], [20, 180]]
+    names, m = candidate_matrices(frame)
+    assert frame_labels(frame) == ("P", "N") and names == ["coin", "good"]
+    assert m[1].tolist() == [[90, 10], [20, 180]]
 
 
 @settings(max_examples=40, deadline=None)

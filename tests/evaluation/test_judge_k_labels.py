@@ -208,7 +208,7 @@ def test_labels_are_matched_by_name(case) -> None:
     reversed_frame = pd.DataFrame(m, index=labels, columns=labels).loc[labels[::-1],
                                                                        labels[::-1]]
     a, b = cc.evaluate(sheet, m), cc.evaluate(sheet, reversed_frame)
-    np.testing.assert_array_equal(np.asarray(b.model), m)
+    np.testing.assert_array_equal(b.to_numpy("model"), m)
     assert (a.eval1, a.worst_cost) == (b.eval1, b.worst_cost)
     class Labelled:  # any object with .to_numpy() and .labels (a K-label Confusion)
         def __init__(self, matrix, names):
