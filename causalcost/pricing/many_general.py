@@ -91,6 +91,18 @@ def general_bound_many(forced: Any, candidates: Any, costs: Any = None, *,
         if assumption == "monotone" and same_instances:
             w_rows, b_rows = monotone_many(np.asarray(f[:, c, :], dtype=object), rows.astype(int),
                                            c_arr[c], c, integer=True)
+        elif assumption == "monotone":
+            # the program is homogeneous: a row of n_c instances is n_c times the row of
+            # proportions against the rates, so one set of bases serves every candidate
+            size = rows.sum(axis=1).astype(float)
+            some = size > 0
+            if some.any():
+                w, b = monotone_many(np.asarray(t[c], dtype=float), rows[some] / size[some, None],
+                                     c_arr[c], c, integer=False)
+                w_rows = w_rows.astype(float)
+                b_rows = b_rows.astype(float)
+                w_rows[some] = w * size[some, None]
+                b_rows[some] = b * size[some, None]
         else:
             for i, row in enumerate(rows):
                 if row.sum() == 0:
