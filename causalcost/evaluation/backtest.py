@@ -421,14 +421,14 @@ def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
         if sheet is None:
             raise ValidationError("backtest needs costs= (a K x K matrix, rows the true class) "
                                   "or a sheet=, whose costs are used")
-        return np.asarray(sheet.costs, dtype=float)
+        return sheet.costs_array
     if isinstance(costs, CostMatrix) and len(labels) != 2:
         raise InputTypeError(f"costs must be a {len(labels)} x {len(labels)} matrix for the "
                              f"runs' labels {labels}, got a CostMatrix of two labels")
     matrix = np.asarray(as_costs(costs, labels).to_numpy(), dtype=float) if not \
         isinstance(costs, CostMatrix) else np.array([[costs.tp, costs.fn], [costs.fp, costs.tn]],
                                                     dtype=float)
-    if sheet is not None and not np.array_equal(matrix, np.asarray(sheet.costs, dtype=float)):
+    if sheet is not None and not np.array_equal(matrix, sheet.costs_array):
         raise ValidationError("costs= differ from the sheet's: the real cost and the sheet's "
                               "predictions would be priced differently; leave costs= out or "
                               "pass the sheet's")

@@ -525,8 +525,8 @@ def _transition_range(sheet: CostSheet, candidate: Any, label_accuracy: Any, lab
     }, index=list(_COSTS))
     free = None
     if label_accuracy is not None:
-        m1 = np.einsum("cjs,cs->cj", np.asarray(sheet.table, dtype=float),
-                       np.asarray(sheet.costs, dtype=float))
+        m1 = np.einsum("cjs,cs->cj", sheet.table_array,
+                       sheet.costs_array)
         free = eval1_any_errors(m1, o, label_accuracy)
     return TransitionRange(frame=frame, labels=labels, observed=observed,
                            transitions=tuple(kept), corrected=corrected, costs=costs,

@@ -99,7 +99,7 @@ def _one_at_a_time(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray
     k = sheet.k
     worst = np.zeros(n.shape)
     best = np.zeros(n.shape)
-    rates = np.transpose(sheet.table, (1, 0, 2))  # as forced runs [j, c, s] of one each
+    rates = np.transpose(sheet.table_array, (1, 0, 2))  # as forced runs [j, c, s] of one each
     for i, name in enumerate(names):
         model = n[i].tolist()
         try:
@@ -140,8 +140,8 @@ def price_many(sheet: Any, n: np.ndarray, names: list[str], same: np.ndarray,
         ``eval1``, ``eval2``, ``perfect_slot_cost``, ``expected_cost``, ``worst_cost``,
         ``best_cost`` (arrays (m,)); ``expected``, ``worst``, ``best`` (arrays (m, K, K)).
     """
-    t = np.asarray(sheet.table, dtype=float)  # [c, j, s]
-    costs = np.asarray(sheet.costs, dtype=float)
+    t = sheet.table_array  # [c, j, s]
+    costs = sheet.costs_array
     nf = n.astype(float)
     sizes = nf.sum(axis=2)  # [m, c]
     if (sizes.sum(axis=1) <= 0).any():
@@ -213,7 +213,7 @@ def eval1_interval(sheet: Any, n: np.ndarray, confidence: float,
     Bonferroni: a conservative interval, conditional on the candidate's own counts.
     """
     forced = np.asarray(sheet.forced, dtype=float)  # [j, c, s]
-    costs = np.asarray(sheet.costs, dtype=float)
+    costs = sheet.costs_array
     n1 = forced.sum(axis=2).T  # [c, j]
     with np.errstate(invalid="ignore", divide="ignore"):
         mu = np.einsum("jcs,cs->cj", forced, costs) / n1
@@ -245,7 +245,7 @@ def high_confidence_cases(sheet: Any, model: np.ndarray, confidence: float,
     from causalcost.pricing.high_confidence_general import _dearest
 
     labels = list(sheet.labels)
-    costs = np.asarray(sheet.costs, dtype=float)
+    costs = sheet.costs_array
     forced = np.asarray(sheet.forced).astype(np.int64)
     model = np.asarray(model)
     if not (model == np.round(model)).all():

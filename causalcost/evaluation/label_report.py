@@ -57,7 +57,7 @@ def is_label_sheet(sheet: object) -> bool:
     """
     from causalcost.sheet.costsheet import CostSheet
 
-    return isinstance(sheet, CostSheet) and sheet.labels is not None
+    return isinstance(sheet, CostSheet) and not sheet.binary
 
 
 def refuse_labels(sheet: object, what: str, instead: str) -> None:
@@ -509,5 +509,5 @@ def _report(sheet: Any, n: np.ndarray, priced: dict[str, np.ndarray], frame: pd.
         worst=priced["worst"][0], worst_cost=float(row["worst_cost"]), best=priced["best"][0],
         best_cost=float(row["best_cost"]), assumption=sheet.assumption, form=form,
         sheet_digest=sheet.digest, instances=_form_text(sheet, same, how),
-        costs=np.asarray(sheet.costs, dtype=float), system_name=sheet.system_name,
+        costs=sheet.costs_array, system_name=sheet.system_name,
         warnings=tuple(warnings), **extra)

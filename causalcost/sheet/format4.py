@@ -86,7 +86,8 @@ def content_v4(s: Any) -> dict[str, Any]:
     return {
         "format": SHEET_FORMAT, "version": SHEET_VERSION, "created": s.created,
         "causalcost_version": s.causalcost_version, "slot": s.slot,
-        "system_name": s.system_name, "provenance": dict(s.provenance),
+        "system_name": s.system_name,
+        "provenance": {"source": "unspecified", **s.provenance},  # version 3 had none
         "labels": list(s.labels), "assumption": s.assumption,
         "monotonicity": None if s.monotonicity is None else dict(s.monotonicity),
         "costs": s.costs_array.tolist(), "table": _table_json(s),

@@ -120,10 +120,14 @@ def derive_labelled_sheet(
         if empty:
             raise ValidationError(f"the runs hold no instance of class {empty[0]!r}, so its "
                                   "rates are unknown; count the runs on data with every class")
-        table = source.rates()
+        trials = np.broadcast_to(sizes[:, None, None], forced.shape).astype(float)
+        table = InterventionalTable.from_array(source.rates(), labels=names, slot=slot,
+                                               method="counts", counts=trials)
         found_kinds = source.response_kinds if kinds else None
         prov = {k: v for k, v in source.provenance.items() if k != "file"}
         prov["fusioner"] = source.fusioner.description
+        prov.setdefault("source", "data")
+        prov.setdefault("description", f"forced runs counted on {int(sizes.sum())} instances")
         matrix = cost_array(costs, names)
         if evidence is None:
             evidence = {"source": "data", "is_monotone": source.monotone_for(matrix)}
@@ -131,10 +135,10 @@ def derive_labelled_sheet(
         names = tuple(str(v) for v in (labels if labels is not None
                                         else getattr(source, "labels", ()) or ()))
         slot = slot if slot is not None else getattr(source, "slot", None)
-        table = as_table_array(source)
+        table = source if isinstance(source, InterventionalTable) else as_table_array(source)
         if not names:
             raise ValidationError("labels= is required with a table given as an array")
-        prov["method"] = getattr(source, "method", "table")
+        prov.update(source="unspecified", method=getattr(source, "method", "table"))
         matrix = cost_array(costs, names)
     if not isinstance(slot, str) or not slot:
         raise ValidationError("slot= is required (the model the sheet prices)")
@@ -146,12 +150,15 @@ def derive_labelled_sheet(
             "on data, or monotonicity='declared' to declare it as the system owner (reports "
             "will say it is unchecked); or use assumption='none'")
     prov.update(dict(provenance or {}))
-    return CostSheet.labelled(slot=slot, system_name=system_name, labels=names, costs=matrix,
-                              table=table, assumption=assumption, forced=forced,
-                              kinds=found_kinds,
-                              monotonicity=mono if assumption == "monotone" else None,
-                              provenance=prov, created=created or _now(),
-                              causalcost_version=_version())
+    if assumption == "monotone" and mono is not None and mono["is_monotone"] is False:
+        raise MonotonicityError(
+            "the monotone assumption is false for this system and these costs "
+            f"({mono.get('source', 'network')} check: {mono.get('violation') or 'not monotone'}"
+            "); use assumption='none'")
+    return CostSheet(slot=slot, system_name=system_name, labels=names, costs=matrix,
+                     table=table, assumption=assumption, forced=forced, kinds=found_kinds,
+                     monotonicity=mono if assumption == "monotone" else None,
+                     provenance=prov, created=created or _now(), causalcost_version=_version())
 
 
 def multiclass_sheet(source: Any, costs: Any, **options: Any) -> CostSheet:

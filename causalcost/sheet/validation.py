@@ -177,7 +177,9 @@ def check_sheet(s: Any) -> None:
         raise SheetError(f"field 'assumption' ({s.assumption!r}) must be one of 'monotone' or "
                          "'none'")
     _check_created(s.created)
-    _check_provenance(s.provenance)
+    # version 3 sheets recorded provenance without a source (version 4 writes "unspecified")
+    _check_provenance(s.provenance if s.read_version != 3 else
+                      {"source": "unspecified", **s.provenance})
     if s.table.slot != s.slot:
         raise SheetError(f"{bad}'table' is for slot {s.table.slot!r}, the sheet ('slot') for "
                          f"{s.slot!r}")
@@ -222,6 +224,8 @@ def check_sheet(s: Any) -> None:
 
 def _check_monotone(s: Any, m: Mapping[str, Any] | None) -> None:
     """The monotone assumption rests on evidence that does not contradict it."""
+    if m is None and s.read_version == 3:  # written before version 3 stored the evidence
+        return
     if m is None:
         raise SheetError(
             "assumption 'monotone' needs evidence in 'monotonicity': the network's exact "
