@@ -155,8 +155,14 @@ def _check_binary(s: Any, bad: str) -> None:
     the class counts and the rates."""
     _check_table_counted(s, bad)
     _check_kinds_agree(s, bad)
-    if s.assumption == "monotone" and s.monotonicity is not None \
-            and s.monotonicity["is_monotone"] is not False and not s.rates.is_monotone:
+    if s.assumption != "monotone" or s.monotonicity is None \
+            or s.monotonicity["is_monotone"] is False:
+        return
+    r, c = s.rates, s.costs.to_numpy()
+    # per class whose mistake costs more than its hit (a free mistake constrains nothing)
+    ordered = ((c[0, 0] >= c[0, 1] or r.fn_forced_p <= r.fn_forced_n)
+               and (c[1, 1] >= c[1, 0] or r.fp_forced_n <= r.fp_forced_p))
+    if not ordered:
         raise SheetError(f"{bad}'assumption' is 'monotone' but the 'rates' {s.rates!r} violate "
                          "e_P(P) <= e_P(N) or e_N(N) <= e_N(P)")
 

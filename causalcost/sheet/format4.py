@@ -81,6 +81,18 @@ def _table_json(s: Any) -> dict[str, Any]:
     return out
 
 
+#: The evidence a version 4 file records for a version 3 sheet that assumed monotonicity
+#: without recording why (version 3 made the evidence optional): an unchecked declaration.
+V3_DECLARATION = {"source": "declared", "by": "the issuer of a version 3 sheet (no evidence "
+                  "recorded)", "is_monotone": True}
+
+
+def _evidence(s: Any) -> dict[str, Any] | None:
+    if s.monotonicity is not None:
+        return dict(s.monotonicity)
+    return dict(V3_DECLARATION) if s.assumption == "monotone" else None
+
+
 def content_v4(s: Any) -> dict[str, Any]:
     """Every field of the sheet but digest and signature, as version 4 writes it."""
     return {
@@ -89,7 +101,7 @@ def content_v4(s: Any) -> dict[str, Any]:
         "system_name": s.system_name,
         "provenance": {"source": "unspecified", **s.provenance},  # version 3 had none
         "labels": list(s.labels), "assumption": s.assumption,
-        "monotonicity": None if s.monotonicity is None else dict(s.monotonicity),
+        "monotonicity": _evidence(s),
         "costs": s.costs_array.tolist(), "table": _table_json(s),
         "forced_runs": None if s.forced is None else s.forced.tolist(),
         "kinds": kinds_json(s),

@@ -191,8 +191,8 @@ def check_sheet(s: Any) -> None:
     if s.forced is not None:
         runs = s.forced.sum(axis=2)  # [j, c]
         if not (runs == runs[0]).all():
-            raise SheetError(f"{bad}every forced run must count the same instances: the class "
-                             f"sizes differ between runs ({runs.tolist()})")
+            raise SheetError(f"{bad}'forced_runs': every forced run must count the same instances: "
+                             f"the class sizes differ between runs ({runs.tolist()})")
         if not np.array_equal(runs[0], s.class_sizes):
             raise SheetError(f"{bad}'class_counts' {s.class_sizes.tolist()} must equal the "
                              f"class totals of 'forced_runs' ({runs[0].tolist()})")
@@ -200,11 +200,11 @@ def check_sheet(s: Any) -> None:
         seen = np.transpose(runs > 0)[:, :, None]  # [c, j]: a class the runs saw
         if not np.allclose(np.where(seen, np.transpose(rates, (1, 0, 2)), table), table,
                            atol=TOLERANCE):
-            raise SheetError(f"{bad}the table differs from the rates of the forced runs")
+            raise SheetError(f"{bad}'table' differs from the rates of 'forced_runs'")
     if s.kinds is not None and (s.forced is None or not np.array_equal(
             np.asarray(s.kinds.forced().tolist(), dtype=np.int64), s.forced)):
-        raise SheetError(f"{bad}the kinds must imply the sheet's forced runs (they are counted "
-                         "on the same instances)")
+        raise SheetError(f"{bad}'kinds' must imply the sheet's 'forced_runs' (they are "
+                         "counted on the same instances)")
     if s.class_sizes is not None and s.class_prior is not None:
         implied = s.class_sizes / s.class_sizes.sum()
         if not all(_close(a, b) for a, b in zip(implied, s.class_prior)):
@@ -250,6 +250,13 @@ def _check_monotone(s: Any, m: Mapping[str, Any] | None) -> None:
             "tampered or inconsistent sheet: 'assumption' is 'monotone' but the "
             f"{source} check found the system is not monotone in the slot "
             f"('monotonicity.is_monotone' false, {detail}); use assumption='none'")
+    if s.k > 2 and np.any(s.m2 < -TOLERANCE * max(1.0, float(np.abs(s.m1).max()))):
+        c, j = (int(v) for v in np.argwhere(s.m2 < 0)[0])
+        raise SheetError(
+            "tampered or inconsistent sheet: 'assumption' is 'monotone' but forcing the slot "
+            f"to the true class {labels[c]!r} costs more on average than forcing it to "
+            f"{labels[j]!r} (M2[{c}, {j}] = {s.m2[c, j]:.6g} < 0): no system monotone in the "
+            "slot for these costs has this 'table'; use assumption='none'")
     if m.get("costs") is not None and not np.array_equal(
             np.asarray(m["costs"], dtype=float), costs):
         raise MonotonicityError(
