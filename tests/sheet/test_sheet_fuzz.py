@@ -23,6 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheet_versions import as_version
+
 import causalcost as cc
 from causalcost.errors import CausalCostError
 from causalcost.sheet.costsheet import CostSheet, load_sheet
@@ -79,7 +81,8 @@ def parent(d: Any, path: tuple) -> Any:
 @st.composite
 def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
     name = draw(st.sampled_from(NAMES))
-    d = copy.deepcopy(SHEETS[name].to_dict())
+    version = draw(st.sampled_from([4, 2]))  # the current format, and one still read
+    d = copy.deepcopy(SHEETS[name].to_dict() if version == 4 else as_version(SHEETS[name], 2))
     for _ in range(draw(st.integers(1, 3))):
         everything = paths(d)
         if not everything:
@@ -113,7 +116,7 @@ def _write(path: Path, d: dict) -> None:
 
 def _numbers(sheet: CostSheet) -> dict:
     d = sheet.to_dict()
-    return {k: d[k] for k in ("rates", "costs", "derived", "class_counts", "prior", "table",
+    return {k: d[k] for k in ("labels", "costs", "derived", "class_counts", "prior", "table",
                               "forced_runs", "assumption", "monotonicity")}
 
 
