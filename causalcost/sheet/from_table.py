@@ -150,7 +150,8 @@ def derive_labelled_sheet(
             "on data, or monotonicity='declared' to declare it as the system owner (reports "
             "will say it is unchecked); or use assumption='none'")
     prov.update(dict(provenance or {}))
-    if assumption == "monotone" and mono is not None and mono["is_monotone"] is False:
+    if assumption == "monotone" and found_kinds is None and mono is not None \
+            and mono["is_monotone"] is False:  # (kinds: the sheet names the instances)
         raise MonotonicityError(
             "the monotone assumption is false for this system and these costs "
             f"({mono.get('source', 'network')} check: {mono.get('violation') or 'not monotone'}"
