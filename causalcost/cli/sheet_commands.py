@@ -111,7 +111,7 @@ def _reprice(args: argparse.Namespace) -> int:
     from causalcost.errors import CausalCostWarning
 
     parent = load_sheet(args.network)
-    if not parent.binary:  # a sheet of K > 2 labels
+    if parent.labels != ("P", "N"):  # a sheet of K named labels
         from causalcost.cli.label_options import reprice_labels
 
         sheet = reprice_labels(parent, args.costs)
@@ -168,7 +168,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.sheet.costsheet import load_sheet
 
     sheet = load_sheet(args.sheet)
-    if not sheet.binary:  # a sheet of K > 2 labels
+    if sheet.labels != ("P", "N"):  # a sheet of K named labels
         from causalcost.cli.label_options import evaluate_labels_cli
 
         return evaluate_labels_cli(args, sheet)

@@ -463,7 +463,7 @@ def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs
                               "array aligned with the runs' rows, or a column name)")
     names = unique_names(list(candidates))
     matrix = _label_costs(runs, sheet, costs)
-    own_sheet = derive_labelled_sheet(runs, matrix, created="backtest",
+    own_sheet = derive_labelled_sheet(runs, matrix, created=None,
                                  provenance={"description": "the backtest's rows"})
     real, models, real_cost = {}, {}, {}
     for name, predictions in zip(names, candidates.values()):

@@ -57,7 +57,7 @@ def is_label_sheet(sheet: object) -> bool:
     """
     from causalcost.sheet.costsheet import CostSheet
 
-    return isinstance(sheet, CostSheet) and not sheet.binary
+    return isinstance(sheet, CostSheet) and (not sheet.binary or sheet.labels != ("P", "N"))
 
 
 def refuse_labels(sheet: object, what: str, instead: str) -> None:
