@@ -189,8 +189,10 @@ def _check_table_counted(s: Any, bad: str) -> None:
             interval_method=t.interval_method or "wilson", seed=t.seed)
     except ValidationError as exc:
         raise SheetError(f"{bad}'table' cannot be counted from {source}: {exc}") from None
-    for name in ("probabilities", "counts", "lower", "upper"):
-        stored, counted = getattr(t, name), getattr(fresh, name)
+    # T[c, j, s] and its interval ends (the cells a table of two labels holds), and the counts
+    for name, stored, counted in (("probabilities", t.to_numpy(), fresh.to_numpy()),
+                                  ("counts", t.counts, fresh.counts),
+                                  ("lower", t.low, fresh.low), ("upper", t.high, fresh.high)):
         if stored is not None and not np.allclose(stored, counted, rtol=_TOL["rel_tol"],
                                                   atol=_TOL["abs_tol"]):
             raise SheetError(f"{bad}the {name} in 'table' differ from those counted from "

@@ -31,6 +31,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -147,6 +148,8 @@ def _table_from(value: Any, labels: tuple[str, ...], slot: str) -> tuple[Any, bo
         table = _guard("table", lambda: InterventionalTable.from_counts(
             slot, counts, method=method, confidence=confidence or 0.95,
             interval_method=interval or "wilson", seed=extra["seed"]))
+        if extra["samples"] is not None:
+            table = _guard("table.samples", lambda: replace(table, samples=extra["samples"]))
         for name, stored, mine in (("T", t, table.to_numpy()), ("ci_low", low, table.low),
                                    ("ci_high", high, table.high)):
             if mine is None or stored.shape != mine.shape or not np.allclose(

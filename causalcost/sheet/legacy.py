@@ -163,9 +163,8 @@ def _binary_fields(data: Mapping[str, Any], version: int,
     fields = dict(
         slot=slot, system_name=_string(d["system_name"], "system_name"), labels=CLASSES,
         costs=_matrix(CostMatrix, d["costs"], "costs"),
-        table=table if table is not None else _guard(
-            "rates", InterventionalTable.from_array, rates_table(rates), labels=CLASSES,
-            slot=slot),
+        table=table if table is not None else _guard("rates", lambda: (
+            InterventionalTable.from_array(rates_table(rates), labels=CLASSES, slot=slot))),
         table_detail=table is not None, forced=forced,
         class_sizes=None if counts is None else [int(v) for v in counts],
         class_prior=None if prior is None else [prior, 1.0 - prior],

@@ -65,8 +65,8 @@ def _labels(value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not hasattr(value, "__iter__"):
         raise SheetError(f"field 'labels' must be a list of label names, got {value!r}")
     labels = tuple(str(v) for v in value)
-    if len(labels) < 2 or len(set(labels)) != len(labels):
-        raise SheetError(f"field 'labels' must be at least 2 distinct names, got {list(labels)}")
+    if len(labels) < 2 or len(set(labels)) != len(labels) or not all(labels):
+        raise SheetError(f"field 'labels' must be at least 2 distinct non-empty names, got {list(labels)}")
     return labels
 
 

@@ -145,7 +145,7 @@ def test_a_mutated_sheet_is_refused_or_unchanged(case: tuple[str, dict, bool],
     # a deliberate, consistent edit: the sheet must be whole and give finite numbers
     assert CostSheet.from_dict(loaded.to_dict()) == loaded
     if _numbers(loaded) != _numbers(original):
-        report = cc.evaluate(loaded, CANDIDATE)
+        report = cc.evaluate(loaded, CANDIDATE.with_labels(loaded.labels))  # renamed too
         assert all(math.isfinite(v) for v in report.to_series())
     json.dumps(loaded.to_dict(), allow_nan=False)
 
