@@ -24,15 +24,11 @@ candidates against it alone with :func:`causalcost.evaluate`. The sheet holds
 * the ``digest``, SHA-256 of everything above (:mod:`causalcost.sheet.digest`), and optionally
   the owner's Ed25519 ``signature`` over it (:mod:`causalcost.sheet.signing`).
 
-The binary names of a sheet of two labels (``rates``, ``forced_p``, ``forced_n``,
-``class_counts``, ``prior``, ``expected_cost_matrix``, ``error_transition_matrix``) are views
-of these fields; asked of a sheet of more labels they raise
-:class:`~causalcost.errors.NotBinaryError` naming the general field to use.
-
-A sheet is written as format version 4 (:mod:`causalcost.sheet.format4`) for every K; versions
-1 to 3 still load (:mod:`causalcost.sheet.legacy`), their digests checked against the form they
-were written in. The field checks live in :mod:`causalcost.sheet.validation`, the display in
-:mod:`causalcost.sheet.display`, the derivation in :mod:`causalcost.sheet.derivation`.
+The binary names (``rates``, ``forced_p``, ``class_counts``, ``prior``, ...) are views of these
+fields for two labels (:mod:`causalcost.sheet.binary_views`). Every K is written as format
+version 4 (:mod:`causalcost.sheet.format4`); versions 1 to 3 still load
+(:mod:`causalcost.sheet.legacy`). Checks: :mod:`causalcost.sheet.validation`; display:
+:mod:`causalcost.sheet.display`; derivation: :mod:`causalcost.sheet.derivation`.
 
 Examples
 --------
@@ -50,9 +46,8 @@ ModelCostMatrix(tp=1, fn=5, fp=0.2, tn=0, kind='expected')
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -60,14 +55,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcost.confusion import Confusion, CostMatrix
-from causalcost.errors import CausalCostError, NotBinaryError, SheetError
-from causalcost.files import read_text_file, write_atomic
-from causalcost.inference.monotonicity import MonotonicityCheck
-from causalcost.inference.table import ErrorRates, InterventionalTable
-from causalcost.pricing.costs import ModelCostMatrix
+from causalcost.confusion import CostMatrix
+from causalcost.errors import CausalCostError, SheetError
+from causalcost.files import write_atomic
+from causalcost.inference.table import InterventionalTable
 from causalcost.sheet import display
-from causalcost.sheet.digest import content_digest, strict_json_loads
+from causalcost.sheet.binary_views import BinaryViews
+from causalcost.sheet.digest import content_digest
 from causalcost.sheet.schema import LABELLED_VERSION, SHEET_FORMAT, SHEET_VERSION
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 
@@ -82,7 +76,7 @@ def _now() -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class CostSheet:
+class CostSheet(BinaryViews):
     """Everything a model owner needs to judge candidates for one slot, and where it came from.
 
     Build one with :func:`~causalcost.derive_sheet`, :func:`~causalcost.sheet_from_network`,
@@ -197,19 +191,9 @@ class CostSheet:
 
     # -- the general views (any K) --------------------------------------------------------
     @property
-    def binary(self) -> bool:
-        """Whether the sheet has two labels (the first is the positive)."""
-        return len(self.labels) == 2
-
-    @property
     def label_names(self) -> tuple[str, ...]:
         """The K labels (the same as :attr:`labels`)."""
         return self.labels
-
-    @property
-    def k(self) -> int:
-        """The number of labels."""
-        return len(self.labels)
 
     @property
     def costs_array(self) -> np.ndarray:
@@ -250,109 +234,11 @@ class CostSheet:
         """``"counts"`` when the sheet holds forced runs, else ``"probability"``."""
         return "counts" if self.forced is not None else "probability"
 
-    # -- the binary views (K = 2) ---------------------------------------------------------
-    def _need_binary(self, name: str, use: str) -> None:
-        if not self.binary:
-            raise NotBinaryError(
-                f"a sheet of {self.k} labels {list(self.labels)} has no {name!r}: it names a "
-                f"view of a sheet of two labels; use {use}")
-
-    @cached_property
-    def rates(self) -> ErrorRates:
-        """The slot's interventional error rates ``e_P(P), e_P(N), e_N(P), e_N(N)`` (K = 2)."""
-        self._need_binary("rates", "sheet.table_array (T[c, j, s])")
-        return self.table.error_rates
-
-    @cached_property
-    def _forced_pair(self) -> tuple[Confusion, Confusion] | None:
-        if self.forced is None:
-            return None
-        p, n = (Confusion(run.tolist(), labels=self.labels) for run in self.forced)
-        return p, n
-
-    @property
-    def forced_p(self) -> Confusion | None:
-        """The system's confusion with the slot forced to the positive label (K = 2)."""
-        self._need_binary("forced_p", "sheet.forced (F[j, c, s])")
-        return None if self._forced_pair is None else self._forced_pair[0]
-
-    @property
-    def forced_n(self) -> Confusion | None:
-        """The system's confusion with the slot forced to the negative label (K = 2)."""
-        self._need_binary("forced_n", "sheet.forced (F[j, c, s])")
-        return None if self._forced_pair is None else self._forced_pair[1]
-
-    @property
-    def class_counts(self) -> tuple[int, int] | None:
-        """Positives and negatives of the evaluation set, or None (K = 2)."""
-        self._need_binary("class_counts", "sheet.class_sizes")
-        sizes = self.class_sizes
-        return None if sizes is None else (int(sizes[0]), int(sizes[1]))
-
-    @property
-    def prior(self) -> float | None:
-        """``P(Class = positive)``, or None (K = 2)."""
-        self._need_binary("prior", "sheet.class_prior")
-        return None if self.class_prior is None else float(self.class_prior[0])
-
-    @cached_property
-    def expected_cost_matrix(self) -> ModelCostMatrix:
-        """Cost function 1 from the rates and costs (K = 2)."""
-        from causalcost.pricing.costs import expected_cost_matrix
-
-        self._need_binary("expected_cost_matrix", "sheet.m1 (M1[c, j])")
-        return expected_cost_matrix(self.rates, self.costs)
-
-    @cached_property
-    def error_transition_matrix(self) -> ModelCostMatrix:
-        """Cost function 2 from the rates and costs (K = 2)."""
-        from causalcost.pricing.costs import error_transition_matrix
-
-        self._need_binary("error_transition_matrix", "sheet.m2 (M2[c, j])")
-        return error_transition_matrix(self.rates, self.costs)
-
-    @property
-    def monotonicity_check(self) -> MonotonicityCheck | None:
-        """The stored network check as a :class:`MonotonicityCheck`, or None."""
-        m = self.monotonicity
-        if m is None:
-            return None
-        return MonotonicityCheck(slot=str(m.get("slot", self.slot)),
-                                 system_node=str(m.get("system_node", "")),
-                                 is_monotone=bool(m["is_monotone"]), violation=m.get("violation"),
-                                 assignments=int(m.get("assignments", 0)),
-                                 method=str(m.get("method", "enumeration")))
-
     # -- re-pricing -----------------------------------------------------------------------
     def with_costs(self, costs: Any) -> CostSheet:
-        """The same sheet priced with other system costs: a new sheet, with a new digest.
-
-        The table, the forced runs, the kinds, the class sizes and the monotonicity evidence
-        do not depend on the costs, so they are kept; the model cost matrices follow the new
-        costs, and the new sheet is checked like any other (the monotone assumption against
-        its evidence for the new costs: the kinds counted on data are re-checked, and a check
-        of the system made for other costs is refused). Its provenance is the parent's with
-        ``"repriced_from"``: the parent's digest; it is unsigned (a signature covers one digest:
-        re-pricing a signed sheet warns with a :class:`~causalcost.errors.CausalCostWarning`)
-        and stamped with the time of re-pricing.
-
-        Parameters
-        ----------
-        costs : CostMatrix or (K, K) matrix
-            The new system costs ``C[c, s]`` (rows the true class): a
-            :class:`~causalcost.CostMatrix`, an array, a frame labelled with the labels, or
-            any object with ``to_numpy()``; labelled costs are matched by name.
-
-        Returns
-        -------
-        CostSheet
-
-        Raises
-        ------
-        InputTypeError
-            If ``costs`` is not a matrix.
-        SheetError
-            Costs of another shape or labels, or the monotone assumption false for them.
+        """The same sheet priced with other system costs ``C[c, s]``: a new, unsigned sheet
+        with a new digest, checked like any other (:func:`~causalcost.sheet.repricing.reprice`
+        says what is kept and what is checked again).
 
         Examples
         --------
@@ -364,23 +250,9 @@ class CostSheet:
         >>> repriced.provenance["repriced_from"] == sheet.digest != repriced.digest
         True
         """
-        from causalcost.errors import InputTypeError
+        from causalcost.sheet.repricing import reprice
 
-        if not (isinstance(costs, (CostMatrix, np.ndarray, list, tuple))
-                or hasattr(costs, "to_numpy")):
-            raise InputTypeError(f"costs must be a CostMatrix, e.g. cc.CostMatrix(fn=5, fp=1), "
-                                 f"or a {self.k} x {self.k} array (rows the true class); got "
-                                 f"{type(costs).__name__}")
-        if self.signature is not None:
-            from causalcost.errors import CausalCostWarning
-
-            warnings.warn("the re-priced sheet is unsigned: the parent's signature covers the "
-                          "parent's digest only; sign the new sheet (cc.sign_sheet)",
-                          CausalCostWarning, stacklevel=2)
-        return replace(self, costs=costs, provenance={**self.provenance,
-                                                      "repriced_from": self.digest},
-                       created=_now(), causalcost_version=None, read_version=SHEET_VERSION,
-                       signature=None)
+        return reprice(self, costs)
 
     # -- serialisation --------------------------------------------------------------------
     def _content(self) -> dict[str, Any]:
@@ -486,37 +358,5 @@ class CostSheet:
         return hash(self.to_json(indent=None))
 
 
-# ------------------------------------------------------------------------------- loading
-def load_sheet(path: str | Path) -> CostSheet:
-    """Read and validate a sheet written by :meth:`CostSheet.save` (versions 1 to 4).
-
-    Raises
-    ------
-    SheetError
-        If the file is missing or not JSON, or as in :meth:`CostSheet.from_dict` (the message
-        starts with the file name).
-
-    Examples
-    --------
-    >>> import tempfile, causalcost as cc
-    >>> from causalcost.sheet.derivation import derive_sheet
-    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3, assumption="none",
-    ...                      provenance={"source": "thesis §4, example 1"})
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
-    >>> again == sheet
-    True
-    """
-    path = Path(path)
-    try:
-        data = strict_json_loads(read_text_file(path, "sheet"))
-        return sheet_from_dict(data)
-    except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
-        cls = type(exc) if isinstance(exc, SheetError) else SheetError
-        raise cls(f"{path.name}: {exc}") from None
-
-
-def sheet_from_dict(data: Any) -> CostSheet:
-    """A :class:`CostSheet` from its JSON object (versions 1 to 4, any K)."""
-    return CostSheet.from_dict(data)
+# reading a sheet lives in its own module (it builds a CostSheet): re-exported here
+from causalcost.sheet.loading import load_sheet, sheet_from_dict  # noqa: E402

@@ -66,7 +66,8 @@ def _labels(value: Any) -> tuple[str, ...]:
         raise SheetError(f"field 'labels' must be a list of label names, got {value!r}")
     labels = tuple(str(v) for v in value)
     if len(labels) < 2 or len(set(labels)) != len(labels) or not all(labels):
-        raise SheetError(f"field 'labels' must be at least 2 distinct non-empty names, got {list(labels)}")
+        raise SheetError(f"field 'labels' must be at least 2 distinct non-empty names, got "
+                         f"{list(labels)}")
     return labels
 
 
@@ -123,6 +124,9 @@ def _counts(name: str, value: Any, ndim: int, k: int) -> np.ndarray:
         arr = check_counts(name, value, ndim, k, integer=True)
     except (CausalCostError, TypeError, ValueError) as exc:
         raise SheetError(f"field {name!r}: {exc}") from None
+    if any(int(v) > 2**53 for v in arr.flat):
+        raise SheetError(f"field {name!r}: counts beyond 2**53 are not counts a float "
+                         "represents exactly")
     return _frozen(np.asarray(arr.tolist(), dtype=np.int64))
 
 

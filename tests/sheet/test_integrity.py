@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from sheet_versions import as_version
 
 import causalcost as cc

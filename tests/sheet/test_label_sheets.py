@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sheet_versions import as_version
 
 import causalcost as cc

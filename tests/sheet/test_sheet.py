@@ -230,7 +230,8 @@ def test_sheet_document_shape(and_sheet: CostSheet) -> None:
     assert d["monotonicity"]["is_monotone"] is True
     assert d["causalcost_version"] == cc.__version__
     assert set(d["derived"]) == {"expected_cost_matrix", "error_transition_matrix"}
-    assert d["derived"]["expected_cost_matrix"] == and_sheet.expected_cost_matrix.to_array().tolist()
+    m1 = and_sheet.expected_cost_matrix.to_array().tolist()
+    assert d["derived"]["expected_cost_matrix"] == m1
 
 
 # --------------------------------------------------------------------------- bad documents

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from sheet_versions import as_version
 
 import causalcost as cc

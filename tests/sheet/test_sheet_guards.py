@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from sheet_versions import as_version
 
 import causalcost as cc

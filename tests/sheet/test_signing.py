@@ -15,7 +15,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from sheet_versions import as_version
 
 import causalcost as cc

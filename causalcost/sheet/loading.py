@@ -1,0 +1,55 @@
+"""Reading a cost sheet from a file or a JSON object (versions 1 to 4, any K).
+
+The JSON is read strictly (:func:`causalcost.sheet.digest.strict_json_loads`) and checked
+field by field for its version (:mod:`causalcost.sheet.schema`), then the sheet checks that its
+fields agree; every failure is a :class:`~causalcost.errors.SheetError` starting with the file
+name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from causalcost.errors import CausalCostError, SheetError
+from causalcost.files import read_text_file
+from causalcost.sheet.digest import strict_json_loads
+
+__all__ = ["load_sheet", "sheet_from_dict"]
+
+
+def load_sheet(path: str | Path) -> Any:
+    """Read and validate a sheet written by :meth:`~causalcost.CostSheet.save` (versions 1 to 4).
+
+    Raises
+    ------
+    SheetError
+        If the file is missing or not JSON, or as in :meth:`~causalcost.CostSheet.from_dict`
+        (the message starts with the file name).
+
+    Examples
+    --------
+    >>> import tempfile, causalcost as cc
+    >>> from causalcost.sheet.derivation import derive_sheet
+    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
+    ...                      slot="clinical_history", prior=1 / 3, assumption="none",
+    ...                      provenance={"source": "thesis §4, example 1"})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
+    >>> again == sheet
+    True
+    """
+    path = Path(path)
+    try:
+        data = strict_json_loads(read_text_file(path, "sheet"))
+        return sheet_from_dict(data)
+    except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
+        cls = type(exc) if isinstance(exc, SheetError) else SheetError
+        raise cls(f"{path.name}: {exc}") from None
+
+
+def sheet_from_dict(data: Any) -> Any:
+    """A :class:`~causalcost.CostSheet` from its JSON object (versions 1 to 4, any K)."""
+    from causalcost.sheet.costsheet import CostSheet
+
+    return CostSheet.from_dict(data)
