@@ -44,14 +44,13 @@ from causalcost.sheet.schema import (
     SHEET_VERSION,
     _fields,
     _guard,
-    _mapping,
     _numbers,
     _real,
     _string,
     check_derived,
     check_digest,
+    common_fields,
 )
-from causalcost.sheet.signature import read_signature
 
 __all__ = ["content_v4", "fields_v4"]
 
@@ -169,28 +168,19 @@ def fields_v4(data: Mapping[str, Any]) -> tuple[dict[str, Any], Callable[[Any], 
     the check that its stored ``derived`` matrices are the recomputed ones."""
     check_digest(data, SHEET_VERSION)
     d = _fields(data, "", _REQUIRED, _OPTIONAL)
-    slot = _string(d["slot"], "slot")
+    common = common_fields(d, SHEET_VERSION)
     labels = d["labels"]
     if not isinstance(labels, list) or not all(isinstance(v, str) for v in labels):
         raise SheetError("field 'labels' must be a list of strings")
     names = tuple(labels)
-    table, detail = _table_from(d["table"], names, slot)
-    monotonicity = d["monotonicity"]
-    if monotonicity is not None:
-        monotonicity = dict(_mapping(monotonicity, "monotonicity"))
+    table, detail = _table_from(d["table"], names, common["slot"])
     fields = dict(
-        slot=slot, system_name=_string(d["system_name"], "system_name"), labels=names,
-        costs=_numbers(d["costs"], "costs", 2), table=table, table_detail=detail,
+        common, labels=names, costs=_numbers(d["costs"], "costs", 2), table=table,
+        table_detail=detail,
         forced=None if d["forced_runs"] is None else _numbers(d["forced_runs"],
                                                               "forced_runs", 3),
         kinds=kind_records(d["kinds"]),
         class_sizes=None if d["class_counts"] is None else _numbers(d["class_counts"],
                                                                     "class_counts", 1),
-        class_prior=None if d["prior"] is None else _numbers(d["prior"], "prior", 1),
-        assumption=_string(d["assumption"], "assumption"), monotonicity=monotonicity,
-        provenance=dict(_mapping(d["provenance"], "provenance")),
-        created=_string(d["created"], "created"),
-        causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
-        read_version=SHEET_VERSION,
-        signature=None if d.get("signature") is None else read_signature(d["signature"]))
+        class_prior=None if d["prior"] is None else _numbers(d["prior"], "prior", 1))
     return fields, lambda sheet: check_derived(data, sheet.m1, sheet.m2)

@@ -33,8 +33,8 @@ from causalcost.sheet.schema import (
     _string,
     check_derived,
     check_digest,
+    common_fields,
 )
-from causalcost.sheet.signature import read_signature
 
 __all__ = ["content_of_version", "legacy_fields"]
 
@@ -148,10 +148,8 @@ def _binary_fields(data: Mapping[str, Any], version: int,
     prior = None if d.get("prior") is None else _real(d["prior"], "prior")
     if prior is not None and not 0 <= prior <= 1:
         raise SheetError(f"field 'prior' must be a probability in [0, 1], got {prior!r}")
-    monotonicity = d.get("monotonicity")
-    if monotonicity is not None:
-        monotonicity = dict(_mapping(monotonicity, "monotonicity"))
-    slot = _string(d["slot"], "slot")
+    common = common_fields(d, version)
+    slot = common["slot"]
     rates = _rates_from(d["rates"])
     table = None if d.get("table") is None else _table_from(d["table"])
     if table is not None and not _same_rates(table.error_rates, rates):
@@ -161,19 +159,12 @@ def _binary_fields(data: Mapping[str, Any], version: int,
         raise SheetError(f"tampered or inconsistent sheet: 'table' is for slot {table.slot!r}, "
                          f"the sheet ('slot') for {slot!r}")
     fields = dict(
-        slot=slot, system_name=_string(d["system_name"], "system_name"), labels=CLASSES,
-        costs=_matrix(CostMatrix, d["costs"], "costs"),
+        common, labels=CLASSES, costs=_matrix(CostMatrix, d["costs"], "costs"),
         table=table if table is not None else _guard("rates", lambda: (
             InterventionalTable.from_array(rates_table(rates), labels=CLASSES, slot=slot))),
         table_detail=table is not None, forced=forced,
         class_sizes=None if counts is None else [int(v) for v in counts],
-        class_prior=None if prior is None else [prior, 1.0 - prior],
-        assumption=_string(d["assumption"], "assumption"), monotonicity=monotonicity,
-        provenance=dict(_mapping(d["provenance"], "provenance")),
-        created=_string(d["created"], "created"),
-        causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
-        read_version=version,
-        signature=None if d.get("signature") is None else read_signature(d["signature"]))
+        class_prior=None if prior is None else [prior, 1.0 - prior])
 
     def after(sheet: Any) -> None:
         if sheet.forced is not None and not _same_rates(

@@ -118,6 +118,24 @@ def _numbers(value: Any, where: str, ndim: int) -> np.ndarray:
     return arr
 
 
+def common_fields(d: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """The fields every version holds alike: names, assumption and evidence, provenance,
+    stamps and signature (the sheet's keyword arguments)."""
+    from causalcost.sheet.signature import read_signature
+
+    monotonicity = d.get("monotonicity")
+    return dict(
+        slot=_string(d["slot"], "slot"), system_name=_string(d["system_name"], "system_name"),
+        assumption=_string(d["assumption"], "assumption"),
+        monotonicity=None if monotonicity is None else dict(_mapping(monotonicity,
+                                                                     "monotonicity")),
+        provenance=dict(_mapping(d["provenance"], "provenance")),
+        created=_string(d["created"], "created"),
+        causalcost_version=_string(d["causalcost_version"], "causalcost_version"),
+        read_version=version,
+        signature=None if d.get("signature") is None else read_signature(d["signature"]))
+
+
 def check_digest(data: Mapping[str, Any], version: int) -> None:
     """The sheet carries the SHA-256 of its content (version 2 and later); it must match."""
     if "digest" not in data:
