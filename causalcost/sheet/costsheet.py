@@ -57,11 +57,14 @@ import pandas as pd
 
 from causalcost.confusion import CostMatrix
 from causalcost.errors import CausalCostError, SheetError
-from causalcost.files import write_atomic
+from causalcost.files import read_text_file, write_atomic
 from causalcost.inference.table import InterventionalTable
 from causalcost.sheet import display
 from causalcost.sheet.binary_views import BinaryViews
-from causalcost.sheet.digest import content_digest
+from causalcost.sheet.digest import content_digest, strict_json_loads
+from causalcost.sheet.format4 import content_v4
+from causalcost.sheet.legacy import content_of_version
+from causalcost.sheet.reading import check_written_form, sheet_fields
 from causalcost.sheet.schema import LABELLED_VERSION, SHEET_FORMAT, SHEET_VERSION
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 
@@ -258,9 +261,6 @@ class CostSheet(BinaryViews):
     def _content(self) -> dict[str, Any]:
         """Every field but the digest, in the form of the version the sheet was read in
         (version 4 for a new sheet): the content :attr:`digest` is taken over."""
-        from causalcost.sheet.format4 import content_v4
-        from causalcost.sheet.legacy import content_of_version
-
         if self.read_version in (2, 3):
             return content_of_version(self, self.read_version)
         return content_v4(self)
@@ -270,8 +270,6 @@ class CostSheet(BinaryViews):
         ``digest``: ``{"sha256": "sha256:<hex>"}`` over the rest, and ``signature`` (None when
         unsigned; a sheet read from version 2 or 3 is written unsigned: its signature covers
         the digest of the form it was issued in)."""
-        from causalcost.sheet.format4 import content_v4
-
         body = content_v4(self)
         signed = self.signature is not None and self.read_version not in (2, 3)
         return {**body, "digest": {"sha256": content_digest(body)},
@@ -320,8 +318,6 @@ class CostSheet(BinaryViews):
             wrong types, rates outside [0, 1], an invalid cost matrix, derived numbers that
             disagree with the table and costs, or a digest that does not match the content.
         """
-        from causalcost.sheet.schema import check_written_form, sheet_fields
-
         fields, after = sheet_fields(data)
         try:
             sheet = cls(**fields)
@@ -358,5 +354,37 @@ class CostSheet(BinaryViews):
         return hash(self.to_json(indent=None))
 
 
-# reading a sheet lives in its own module (it builds a CostSheet): re-exported here
-from causalcost.sheet.loading import load_sheet, sheet_from_dict  # noqa: E402
+# ------------------------------------------------------------------------------- loading
+def load_sheet(path: str | Path) -> CostSheet:
+    """Read and validate a sheet written by :meth:`~causalcost.CostSheet.save` (versions 1 to 4).
+
+    Raises
+    ------
+    SheetError
+        If the file is missing or not JSON, or as in :meth:`~causalcost.CostSheet.from_dict`
+        (the message starts with the file name).
+
+    Examples
+    --------
+    >>> import tempfile, causalcost as cc
+    >>> from causalcost.sheet.derivation import derive_sheet
+    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
+    ...                      slot="clinical_history", prior=1 / 3, assumption="none",
+    ...                      provenance={"source": "thesis §4, example 1"})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
+    >>> again == sheet
+    True
+    """
+    path = Path(path)
+    try:
+        data = strict_json_loads(read_text_file(path, "sheet"))
+        return sheet_from_dict(data)
+    except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
+        cls = type(exc) if isinstance(exc, SheetError) else SheetError
+        raise cls(f"{path.name}: {exc}") from None
+
+
+def sheet_from_dict(data: Any) -> CostSheet:
+    """A :class:`CostSheet` from its JSON object (versions 1 to 4, any K)."""
+    return CostSheet.from_dict(data)

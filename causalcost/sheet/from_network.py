@@ -26,6 +26,8 @@ from causalcost.errors import (
 from causalcost.inference.intervene import check_monotonicity
 from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.from_rates import derive_sheet
+from causalcost.sheet.from_table import derive_labelled_sheet
 
 __all__ = ["network_provenance", "sheet_from_network"]
 
@@ -99,7 +101,6 @@ def sheet_from_network(
     from causalcost.inference.query import interventional_table
     from causalcost.network.netfile import load_network
     from causalcost.network.system import System
-    from causalcost.sheet.derivation import derive_sheet
 
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or seed < 0):
@@ -161,7 +162,6 @@ def _labelled_from_network(system: Any, costs: Any, source: dict[str, Any], *, m
     from causalcost.data.runs import cost_array
     from causalcost.inference.query import interventional_table
     from causalcost.pricing.monotonicity import check_monotonicity
-    from causalcost.sheet.from_table import derive_labelled_sheet
 
     if provenance is not None:
         source = dict(provenance)
