@@ -25,7 +25,7 @@ candidates against it alone with :func:`causalcost.evaluate`. The sheet holds
   the owner's Ed25519 ``signature`` over it (:mod:`causalcost.sheet.signing`).
 
 The binary names (``rates``, ``forced_p``, ``class_counts``, ``prior``, ...) are views of these
-fields for two labels (:mod:`causalcost.sheet.binary_views`). Every K is written as format
+fields for two labels (:mod:`causalcost.sheet.views`). Every K is written as format
 version 4 (:mod:`causalcost.sheet.format4`); versions 1 to 3 still load
 (:mod:`causalcost.sheet.legacy`). Checks: :mod:`causalcost.sheet.validation`; display:
 :mod:`causalcost.sheet.display`; derivation: :mod:`causalcost.sheet.derivation`.
@@ -60,13 +60,13 @@ from causalcost.errors import CausalCostError, SheetError
 from causalcost.files import read_text_file, write_atomic
 from causalcost.inference.table import InterventionalTable
 from causalcost.sheet import display
-from causalcost.sheet.binary_views import BinaryViews
 from causalcost.sheet.digest import content_digest, strict_json_loads
 from causalcost.sheet.format4 import content_v4
 from causalcost.sheet.legacy import content_of_version
 from causalcost.sheet.reading import check_written_form, sheet_fields
 from causalcost.sheet.schema import LABELLED_VERSION, SHEET_FORMAT, SHEET_VERSION
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
+from causalcost.sheet.views import SheetViews
 
 __all__ = ["LABELLED_VERSION", "SHEET_FORMAT", "SHEET_VERSION", "CostSheet", "load_sheet",
            "sheet_from_dict"]
@@ -79,7 +79,7 @@ def _now() -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class CostSheet(BinaryViews):
+class CostSheet(SheetViews):
     """Everything a model owner needs to judge candidates for one slot, and where it came from.
 
     Build one with :func:`~causalcost.derive_sheet`, :func:`~causalcost.sheet_from_network`,
@@ -95,43 +95,33 @@ class CostSheet(BinaryViews):
     labels : tuple of str
         The K labels in the order of every axis (binary: ``("P", "N")``, positive first).
     costs : CostMatrix
-        The system's costs ``C[c, s]`` over the labels (rows the true class); an array, a
-        labelled frame or a binary ``CostMatrix(fn=.., fp=..)`` is accepted.
+        ``C[c, s]`` over the labels, rows the true class (an array, a labelled frame or a
+        binary ``CostMatrix(fn=.., fp=..)`` is accepted).
     table : InterventionalTable
-        ``T[c, j, s] = P(system s | class c, do(slot = j))``, with its method, intervals and
-        sample sizes when known (an array ``T`` is accepted: then ``table_detail`` is False).
+        ``T[c, j, s]``, with its method, intervals and sample sizes when known (an array is
+        accepted: then ``table_detail`` is False).
     assumption : str
         ``"monotone"`` or ``"none"``: what the worst and best cases rest on.
     monotonicity : dict or None
-        The evidence for the monotone assumption: ``{"source": "network", ...}`` (a check of
-        the system), ``{"source": "data", "is_monotone", ...}`` or ``{"source": "declared",
-        "by": .., "is_monotone": true}``. Required with ``assumption="monotone"``.
+        The evidence for the monotone assumption (``"source"``: ``"network"``, ``"data"`` or
+        ``"declared"``); required with ``assumption="monotone"``.
     provenance : dict
-        ``{"source": "network", "network": .., "file": .., "sha256": ..}``,
-        ``{"source": "data", "description": ..}`` or ``{"source": "unspecified"}``.
-    created : str
-        ISO 8601 timestamp of the derivation (default: now).
-    causalcost_version : str
-        The causalcost version that derived the sheet (default: this one).
-    forced : numpy.ndarray or None
-        ``F[j, c, s]`` counts when the sheet was counted on data.
-    kinds : Kinds or None
-        The instances per (class, response vector), when counted on data and kept.
-    class_sizes : numpy.ndarray or None
-        Instances per class of the evaluation set (the forced runs' when counted); candidates
-        counted on the sheet's own instances must have exactly these.
-    class_prior : numpy.ndarray or None
-        ``P(Class = c)`` per label; computed from ``class_sizes`` when those are given.
+        Where the numbers come from (``{"source": "network", "file": .., "sha256": ..}``,
+        ``{"source": "data", "description": ..}`` or ``{"source": "unspecified"}``).
+    created, causalcost_version : str
+        When and by which causalcost the sheet was derived (default: now, this one).
+    forced, kinds : numpy.ndarray, Kinds or None
+        ``F[j, c, s]`` counts and the response vectors, when counted on data.
+    class_sizes, class_prior : numpy.ndarray or None
+        Instances per class of the evaluation set (the forced runs' when counted) and
+        ``P(Class = c)`` per label (from the class sizes when those are given).
     read_version : int
-        The version of the file the sheet was read from (version 1 files carry no digest:
-        reports say their content cannot be verified; a version 2 or 3 sheet keeps the digest
-        it was issued with).
+        The version of the file the sheet was read from (version 1 has no digest; a version 2
+        or 3 sheet keeps the digest it was issued with).
     signature : dict or None
-        ``{"algorithm": "ed25519", "public_key": .., "value": ..}``: the system owner's
-        signature over :attr:`digest` (:func:`~causalcost.sign_sheet`).
+        The system owner's Ed25519 signature over :attr:`digest` (:func:`~causalcost.sign_sheet`).
     table_detail : bool
-        Whether the table's method, intervals and sample sizes are known (False when only
-        ``T`` or the rates were given).
+        Whether the table's method, intervals and sample sizes are known.
 
     Examples
     --------
@@ -191,51 +181,6 @@ class CostSheet(BinaryViews):
             object.__setattr__(self, "signature", read_signature(self.signature))
         checked = self.signature is not None and check_signature(self.signature, self.digest)
         object.__setattr__(self, "_signature_checked", checked)
-
-    # -- the general views (any K) --------------------------------------------------------
-    @property
-    def label_names(self) -> tuple[str, ...]:
-        """The K labels (the same as :attr:`labels`)."""
-        return self.labels
-
-    @property
-    def costs_array(self) -> np.ndarray:
-        """The system's costs ``C[c, s]`` as a (K, K) float array (rows the true class)."""
-        return np.asarray(self.costs.to_numpy(), dtype=float)
-
-    @property
-    def table_array(self) -> np.ndarray:
-        """The interventional table ``T[c, j, s] = P(system s | class c, do(slot = j))``."""
-        return self.table.to_numpy()
-
-    @cached_property
-    def _matrices(self) -> tuple[np.ndarray, np.ndarray]:
-        if self.binary:
-            return (np.asarray(self.expected_cost_matrix.to_array(), dtype=float),
-                    np.asarray(self.error_transition_matrix.to_array(), dtype=float))
-        found = self._cost_matrices()
-        return found.m1, found.m2
-
-    @property
-    def m1(self) -> np.ndarray:
-        """Cost function 1's model-level matrix ``M1[c, j]``: the expected system cost of a
-        class-``c`` instance when the slot says ``j``."""
-        return self._matrices[0]
-
-    @property
-    def m2(self) -> np.ndarray:
-        """Cost function 2's error transition ``M2[c, j] = M1[c, j] - M1[c, c]``."""
-        return self._matrices[1]
-
-    def _cost_matrices(self) -> Any:
-        from causalcost.pricing.model_costs import model_cost_matrices
-
-        return model_cost_matrices(self.table_array, self.costs_array, list(self.labels))
-
-    @property
-    def form(self) -> str:
-        """``"counts"`` when the sheet holds forced runs, else ``"probability"``."""
-        return "counts" if self.forced is not None else "probability"
 
     # -- re-pricing -----------------------------------------------------------------------
     def with_costs(self, costs: Any) -> CostSheet:

@@ -1,6 +1,7 @@
-"""The binary names of a sheet of two labels, as views of its general fields.
+"""What a sheet computes from its fields: the general views (any K) and the binary names.
 
-``rates``, ``forced_p``, ``forced_n``, ``class_counts``, ``prior``, ``expected_cost_matrix`` and
+The general views (``costs_array``, ``table_array``, ``m1``, ``m2``, ``form``, ...) read every
+sheet. The binary names ``rates``, ``forced_p``, ``forced_n``, ``class_counts``, ``prior``, ``expected_cost_matrix`` and
 ``error_transition_matrix`` are what a binary sheet was made of before every K had one field
 set; they stay as read-only views (labels positive first) for
 :class:`~causalcost.sheet.costsheet.CostSheet`, and a sheet of more labels raises
@@ -20,17 +21,19 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from causalcost.confusion import Confusion
 from causalcost.errors import NotBinaryError
 from causalcost.inference.monotonicity import MonotonicityCheck
 from causalcost.inference.table import ErrorRates
 from causalcost.pricing.costs import ModelCostMatrix
 
-__all__ = ["BinaryViews"]
+__all__ = ["SheetViews"]
 
 
-class BinaryViews:
-    """The binary names of a sheet (mixed into :class:`~causalcost.CostSheet`)."""
+class SheetViews:
+    """The views of a sheet (mixed into :class:`~causalcost.CostSheet`)."""
 
     labels: tuple[str, ...]
     table: Any
@@ -41,6 +44,51 @@ class BinaryViews:
     monotonicity: dict[str, Any] | None
     slot: str
 
+    @property
+    def label_names(self) -> tuple[str, ...]:
+        """The K labels (the same as :attr:`labels`)."""
+        return self.labels
+
+    @property
+    def costs_array(self) -> np.ndarray:
+        """The system's costs ``C[c, s]`` as a (K, K) float array (rows the true class)."""
+        return np.asarray(self.costs.to_numpy(), dtype=float)
+
+    @property
+    def table_array(self) -> np.ndarray:
+        """The interventional table ``T[c, j, s] = P(system s | class c, do(slot = j))``."""
+        return self.table.to_numpy()
+
+    @cached_property
+    def _matrices(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.binary:
+            return (np.asarray(self.expected_cost_matrix.to_array(), dtype=float),
+                    np.asarray(self.error_transition_matrix.to_array(), dtype=float))
+        found = self._cost_matrices()
+        return found.m1, found.m2
+
+    @property
+    def m1(self) -> np.ndarray:
+        """Cost function 1's model-level matrix ``M1[c, j]``: the expected system cost of a
+        class-``c`` instance when the slot says ``j``."""
+        return self._matrices[0]
+
+    @property
+    def m2(self) -> np.ndarray:
+        """Cost function 2's error transition ``M2[c, j] = M1[c, j] - M1[c, c]``."""
+        return self._matrices[1]
+
+    def _cost_matrices(self) -> Any:
+        from causalcost.pricing.model_costs import model_cost_matrices
+
+        return model_cost_matrices(self.table_array, self.costs_array, list(self.labels))
+
+    @property
+    def form(self) -> str:
+        """``"counts"`` when the sheet holds forced runs, else ``"probability"``."""
+        return "counts" if self.forced is not None else "probability"
+
+    # -- the binary names (K = 2) ----------------------------------------------------------
     @property
     def binary(self) -> bool:
         """Whether the sheet has two labels (the first is the positive)."""
