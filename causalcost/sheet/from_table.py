@@ -76,7 +76,7 @@ def derive_labelled_sheet(
     Returns
     -------
     CostSheet
-        With ``labels``; written as version 3.
+        With ``labels`` (written, like every sheet, as version 4).
 
     Raises
     ------

@@ -1,9 +1,9 @@
 """What a sheet computes from its fields: the general views (any K) and the binary names.
 
 The general views (``costs_array``, ``table_array``, ``m1``, ``m2``, ``form``, ...) read every
-sheet. The binary names ``rates``, ``forced_p``, ``forced_n``, ``class_counts``, ``prior``, ``expected_cost_matrix`` and
-``error_transition_matrix`` are what a binary sheet was made of before every K had one field
-set; they stay as read-only views (labels positive first) for
+sheet. The binary names ``rates``, ``forced_p``, ``forced_n``, ``class_counts``, ``prior``,
+``expected_cost_matrix`` and ``error_transition_matrix`` are what a binary sheet was made of
+before every K had one field set; they stay as read-only views (labels positive first) for
 :class:`~causalcost.sheet.costsheet.CostSheet`, and a sheet of more labels raises
 :class:`~causalcost.errors.NotBinaryError` naming the general field to use.
 
