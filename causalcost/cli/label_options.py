@@ -21,8 +21,7 @@ from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
 __all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_labels", "label_runs",
-           "log_runs", "parse_costs", "parse_matrix", "read_predictions", "reprice_labels",
-           "rule_options"]
+           "log_runs", "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -136,20 +135,29 @@ def label_runs(args: argparse.Namespace, *, command: str = "derive --data") -> A
 
 
 def parse_costs(text: str, labels: Sequence[str] | None, flag: str = "--costs") -> Any:
-    """``--costs`` for any K: with ``labels``, K rows of K costs ``'a,b,c;d,e,f;g,h,i'`` (rows:
-    the true class); without (a binary log or network), the cells ``fn=..,fp=..[,tp=..,tn=..]``.
-    Cells with labels are refused: which label ``fn`` misses is not said.
+    """``--costs`` for any K: K rows of K costs ``'a,b,c;d,e,f;g,h,i'`` (rows: the true
+    class, in the order of ``labels``), or for the labels P, N (a binary log, network or
+    sheet: ``labels`` None or ``("P", "N")``) the cells ``fn=..,fp=..[,tp=..,tn=..]``. Cells
+    with other labels are refused: which label ``fn`` misses is not said.
 
     >>> parse_costs("0,1,2;1,0,1;4,2,0", ["a", "b", "c"]).labels
     ('a', 'b', 'c')
     >>> parse_costs("fn=5,fp=1", None).to_numpy().tolist()
     [[0.0, 5.0], [1.0, 0.0]]
+    >>> parse_costs("0,5;1,0", None) == parse_costs("fn=5,fp=1", ("P", "N"))
+    True
     """
     from causalcost.confusion import CostMatrix
 
-    if labels is None:
+    names = ("P", "N") if labels is None else tuple(str(x) for x in labels)
+    if "=" in text:
+        if names != ("P", "N"):
+            k = len(names)
+            raise ValidationError(f"{flag} {text!r}: fn=/fp= cells are for the labels P, N; "
+                                  f"for the labels {','.join(names)} give {k} rows of {k} "
+                                  "costs 'a,b;c,d' (rows: the true class)")
         return CostMatrix.parse(text)
-    return CostMatrix(parse_matrix(text, len(labels), flag), labels=list(labels))
+    return CostMatrix(parse_matrix(text, len(names), flag), labels=list(names))
 
 
 def rule_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -211,18 +219,3 @@ def read_predictions(path: str) -> Any:
     return frame[["truth", "prediction"]]
 
 
-def reprice_labels(parent: Any, text: str) -> Any:
-    """``derive SHEET --costs 'K x K'``: the sheet of K labels priced with other costs (a new
-    sheet, new digest, provenance naming the parent's, unsigned)."""
-    from dataclasses import replace
-    from datetime import datetime, timezone
-
-    from causalcost import __version__
-
-    costs = parse_matrix(text, parent.k, "--costs")
-    if hasattr(parent, "with_costs"):  # the sheet re-prices itself
-        return parent.with_costs(costs)
-    return replace(parent, costs=costs,
-                   provenance={**parent.provenance, "repriced_from": parent.digest},
-                   created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                   causalcost_version=__version__, signature=None)

@@ -105,23 +105,14 @@ def _reprice(args: argparse.Namespace) -> int:
         raise ValidationError(f"derive {args.network} --costs re-prices a saved sheet (its rates "
                               f"do not depend on the costs); {', '.join(given)} {verb} only "
                               "when deriving afresh: drop them")
-    import warnings
-
-    from causalcost.confusion import CostMatrix
-    from causalcost.errors import CausalCostWarning
+    from causalcost.cli.label_options import parse_costs
 
     parent = load_sheet(args.network)
-    if getattr(parent, "labels", None) is not None:  # a sheet of K labels
-        from causalcost.cli.label_options import reprice_labels
-
-        sheet = reprice_labels(parent, args.costs)
-        shown = args.costs
-    else:
-        costs = CostMatrix.parse(args.costs)
-        with warnings.catch_warnings():  # said below, in the CLI's words
-            warnings.simplefilter("ignore", CausalCostWarning)
-            sheet = parent.with_costs(costs)
-        shown = cells(costs)
+    costs = parse_costs(args.costs, parent.label_names)
+    with warnings.catch_warnings():  # said below, in the CLI's words
+        warnings.simplefilter("ignore", CausalCostWarning)
+        sheet = parent.with_costs(costs)
+    shown = cells(costs) if "=" in args.costs else args.costs
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r} re-priced with costs {shown})")
     print(f"  sheet:  {sheet.digest}")

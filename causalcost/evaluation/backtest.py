@@ -421,9 +421,9 @@ def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
         if sheet is None:
             raise ValidationError("backtest needs costs= (a K x K matrix, rows the true class) "
                                   "or a sheet=, whose costs are used")
-        return np.asarray(sheet.costs, dtype=float)
+        return sheet.costs_array
     matrix = np.asarray(as_costs(costs, labels).to_numpy(), dtype=float)  # matched by name
-    if sheet is not None and not np.array_equal(matrix, np.asarray(sheet.costs, dtype=float)):
+    if sheet is not None and not np.array_equal(matrix, sheet.costs_array):
         raise ValidationError("costs= differ from the sheet's: the real cost and the sheet's "
                               "predictions would be priced differently; leave costs= out or "
                               "pass the sheet's")
@@ -458,7 +458,7 @@ def _backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs
                               "array aligned with the runs' rows, or a column name)")
     names = unique_names(list(candidates))
     matrix = _label_costs(runs, sheet, costs)
-    own_sheet = derive_labelled_sheet(runs, matrix, created="backtest",
+    own_sheet = derive_labelled_sheet(runs, matrix, created=None,
                                  provenance={"description": "the backtest's rows"})
     real, models, real_cost = {}, {}, {}
     for name, predictions in zip(names, candidates.values()):

@@ -76,7 +76,7 @@ def sheet_from_data(
     Returns
     -------
     CostSheet
-        Binary, or with labels (version 3) for K-label runs.
+        Binary, or with the K labels of K-label runs (one format for every K).
 
     Raises
     ------

@@ -203,7 +203,7 @@ def sign_sheet(sheet_path: str | os.PathLike[str], private_key_path: str | os.Pa
     Parameters
     ----------
     sheet_path : path
-        A version 2 sheet written by :meth:`~causalcost.CostSheet.save`.
+        A sheet (version 2 or later) written by :meth:`~causalcost.CostSheet.save`.
     private_key_path : path
         The PEM private key from :func:`generate_signing_key`.
     output : path, optional
@@ -229,7 +229,7 @@ def sign_sheet(sheet_path: str | os.PathLike[str], private_key_path: str | os.Pa
     data, sheet = _read_sheet(path)
     if not sheet.verified:
         raise SheetError(f"{path.name}: a version {sheet.read_version} sheet has no digest to "
-                         "sign; write it as version 2 first (cc.load_sheet(path).save(path))")
+                         "sign; write it as version 4 first (cc.load_sheet(path).save(path))")
     key = _key_file(_path("private_key_path", private_key_path, "the PEM private key file"),
                     private=True)
     digest = sheet.digest

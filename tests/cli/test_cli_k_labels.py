@@ -53,7 +53,7 @@ def test_derive_counts_the_forced_runs(setup) -> None:
     runs = cc.forced_runs(frame, truth="truth", models=["m1", "m2", "m3"], slot="m2",
                           fusioner="plurality", labels=labels_of(k))
     np.testing.assert_array_equal(sheet.forced, runs.forced)
-    np.testing.assert_array_equal(sheet.costs, costs_of(k))
+    np.testing.assert_array_equal(sheet.costs_array, costs_of(k))
 
 
 def test_evaluate_predictions_matches_python_and_the_real_cost(setup, capsys) -> None:
@@ -98,12 +98,12 @@ def test_derive_sheet_costs_reprices(setup, capsys) -> None:
                          tmp / "r.json")
     assert code == 0, err
     repriced = cc.load_sheet(tmp / "r.json")
-    np.testing.assert_array_equal(repriced.costs, new)
+    np.testing.assert_array_equal(repriced.costs_array, new)
     np.testing.assert_array_equal(repriced.forced, sheet.forced)
     assert repriced.provenance["repriced_from"] == sheet.digest != repriced.digest
     m = cc.label_confusion((frame["truth"], frame["cand"]), labels_of(k))
     assert cc.evaluate(repriced, m).eval1 == pytest.approx(
-        float((m * np.einsum("cjs,cs->cj", sheet.table, new)).sum()), rel=1e-12)
+        float((m * np.einsum("cjs,cs->cj", sheet.table_array, new)).sum()), rel=1e-12)
 
 
 def test_runs_with_labels(setup, capsys) -> None:

@@ -70,7 +70,7 @@ def test_eval1_and_bounds_against_independent_computations(case) -> None:
                 for c in range(k) for j in range(k) for s in range(k))
     assert r.eval1 == pytest.approx(eval1, rel=REL)
     assert r.eval2 == pytest.approx(eval1 - r.perfect_slot_cost, rel=REL)
-    direct = cc.multiclass_bound(np.transpose(sheet.table, (1, 0, 2)), n, costs_of(k))
+    direct = cc.multiclass_bound(np.transpose(sheet.table_array, (1, 0, 2)), n, costs_of(k))
     assert r.worst_cost == pytest.approx(direct.worst_cost, rel=REL)
     assert r.best_cost == pytest.approx(direct.best_cost, rel=REL)
     assert r.form == "probability"  # not declared: never guessed from the class sizes

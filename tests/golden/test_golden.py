@@ -5,6 +5,17 @@ logs, the command line's JSON, K = 3 and K = 4 systems and logs) into ``data/*.j
 case is recomputed through the adapters of ``golden_cases.py`` and compared number by number at
 rel 1e-12 (abs 1e-12 near zero). Texts and reprs are not compared; the command line's key paths
 must all still exist (scripts rely on them). A failure names the JSON path of each difference.
+
+Sheets: the recorded sheet numbers were read through the binary names (``rates``,
+``class_counts``, ``prior``, ``costs`` cells, the two model cost matrices, ``forced_p`` /
+``forced_n``, the table), which stay as views of the one field set of every K; they are
+compared as before. The sheet *file* changed format (version 2 for binary sheets and 3 for
+labels, before; version 4 for every K, now), so sheet digests, and so the ``sheet_sha256`` a
+report echoes, change with the format, as issue 23 allows: no digest is recorded here. The CLI
+JSON keys a user reads (``slot``, ``assumption``, ``sheet_sha256``, ``form``, ``instances``,
+...) are unchanged. :data:`SHEET_PATHS` maps each number of a version 2 file to where the
+version 4 file holds it; ``test_a_version_4_sheet_holds_the_version_2_numbers`` checks the
+mapping on the shipped networks' sheets.
 """
 
 from __future__ import annotations
@@ -46,6 +57,26 @@ DATA = Path(__file__).resolve().parent / "data"
 #: system is not monotone for these costs, checked on the table's system) where the forced runs
 #: alone were refused as InfeasibleInputError before; every number stayed.
 K_MONOTONE = ("bound_monotone", "bound_counts_monotone")
+
+
+#: Where a version 4 sheet holds each number of a version 2 sheet (binary, labels P, N):
+#: ``rates.c.j`` (``e_c(j)``, the rate of a wrong system output for class c with the slot forced
+#: to j) is ``table.T[c][j][s]`` with s the other class; cells tp, fn, fp, tn are [0][0],
+#: [0][1], [1][0], [1][1]; the counts and the prior are one number per label.
+SHEET_PATHS = {
+    "rates.P.P": ("table", "T", 0, 0, 1), "rates.P.N": ("table", "T", 0, 1, 1),
+    "rates.N.P": ("table", "T", 1, 0, 0), "rates.N.N": ("table", "T", 1, 1, 0),
+    **{f"costs.{cell}": ("costs", i // 2, i % 2) for i, cell in enumerate(("tp", "fn", "fp",
+                                                                           "tn"))},
+    **{f"derived.{m}.{cell}": ("derived", m, i // 2, i % 2)
+       for m in ("expected_cost_matrix", "error_transition_matrix")
+       for i, cell in enumerate(("tp", "fn", "fp", "tn"))},
+    **{f"forced_runs.{run}.{cell}": ("forced_runs", r, i // 2, i % 2)
+       for r, run in enumerate(("forced_p", "forced_n"))
+       for i, cell in enumerate(("tp", "fn", "fp", "tn"))},
+    "class_counts.positives": ("class_counts", 0), "class_counts.negatives": ("class_counts", 1),
+    "prior": ("prior", 0),
+}
 
 
 @functools.cache
@@ -170,3 +201,33 @@ def test_the_installed_command_prints_the_recorded_json() -> None:
     data = json.loads(out.stdout)
     check("cli", "query thesis_and (subprocess)", rec["numbers"], json_numbers(data))
     assert set(rec["keys"]) <= set(key_paths(data))
+
+
+@pytest.mark.parametrize("network", ["thesis_and", "thesis_or", "majority3"])
+def test_a_version_4_sheet_holds_the_version_2_numbers(network: str) -> None:
+    """Every number a version 2 file held is in the version 4 file, at :data:`SHEET_PATHS`."""
+    from causalcost.sheet.legacy import content_of_version
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sheets = [cc.sheet_from_network(network, cc.CostMatrix(fn=5, fp=1)),
+                  cc.sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160),
+                                            cc.Confusion(0, 100, 0, 200),
+                                            cc.CostMatrix(fn=5, fp=1), slot="m",
+                                            description="thesis set")]
+    for sheet in sheets:
+        v2, v4 = content_of_version(sheet, 2), sheet.to_dict()
+        seen = 0
+        for old, new in SHEET_PATHS.items():
+            value: Any = v2
+            for step in old.split("."):
+                value = None if value is None else value[step]
+            if value is None:
+                assert v4[new[0]] is None, old
+                continue
+            here: Any = v4
+            for step in new:
+                here = here[step]
+            assert here == pytest.approx(value, rel=1e-12, abs=1e-15), (old, new)
+            seen += 1
+        assert seen >= 16

@@ -51,7 +51,7 @@ def sheet(runs: cc.ForcedRuns) -> cc.CostSheet:
 def test_round_trip_digest_and_version(sheet: cc.CostSheet, tmp_path) -> None:
     path = sheet.save(tmp_path / "sheet.json")
     raw = json.loads(path.read_text())
-    assert raw["version"] == 3 and raw["labels"] == LABELS
+    assert raw["version"] == 4 and raw["labels"] == LABELS
     assert raw["digest"]["sha256"] == sheet.digest
     again = cc.load_sheet(path)
     assert isinstance(again, cc.CostSheet) and again == sheet
@@ -75,7 +75,7 @@ def test_binary_sheets_still_load(tmp_path) -> None:
                              provenance={"source": "test"})
     again = cc.load_sheet(binary.save(tmp_path / "b.json"))
     assert isinstance(again, cc.CostSheet) and again == binary
-    assert json.loads((tmp_path / "b.json").read_text())["version"] == 2
+    assert json.loads((tmp_path / "b.json").read_text())["version"] == 4  # one format, any K
 
 
 def test_sign_and_verify_a_multiclass_sheet(sheet: cc.CostSheet, tmp_path) -> None:
@@ -153,7 +153,8 @@ def test_two_labels_give_the_binary_sheet() -> None:
     own = multi.candidate_confusion(cand).to_numpy()
     b = cc.evaluate(b_sheet, cc.Confusion(tp=int(own[0, 0]), fn=int(own[0, 1]),
                                           fp=int(own[1, 0]), tn=int(own[1, 1])))
-    m = cc.evaluate(m_sheet, own)
+    assert m_sheet.binary and b_sheet.binary  # two labels: the binary report, either way
+    m = cc.evaluate(m_sheet, cc.Confusion(own, labels=m_sheet.labels))
     for name in ("eval1", "eval2", "worst_cost", "best_cost"):
         assert getattr(m, name) == pytest.approx(getattr(b, name), rel=1e-12), name
     assert (conf.fn * 5 + conf.fp) == multi.with_candidate(cand).cost([[0, 5], [1, 0]])
@@ -177,7 +178,7 @@ def test_sheet_from_a_table_and_refusals(sheet) -> None:
     with pytest.raises(ValidationError, match="forced runs"):
         cc.evaluate(t, [[5, 0, 0], [0, 5, 0], [0, 0, 5]], confidence=0.9)
     with pytest.raises(ValidationError, match="labels= is required"):
-        cc.derive_sheet(np.asarray(sheet.table), COSTS, slot="m2", assumption="none")
+        cc.derive_sheet(sheet.table_array, COSTS, slot="m2", assumption="none")
     with pytest.raises(DataError, match="'wolf'"):
         cc.evaluate(sheet, (["cat", "wolf"], ["cat", "cat"]))
     with pytest.raises(cc.CausalCostError, match="is 2 x 2, so it has 2 labels but the other "

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sheet_versions import as_version
 
 import causalcost as cc
 from causalcost.errors import CausalCostError, SheetError
@@ -68,6 +69,9 @@ def test_dropping_the_evidence_is_refused_by_the_digest(free_sheet: CostSheet,
     path = write(tmp_path, claim_monotone(free_sheet.to_dict()))
     with pytest.raises(SheetError, match="does not match its digest: it was changed"):
         load_sheet(path)
+    path = write(tmp_path, claim_monotone(as_version(free_sheet, 2)))
+    with pytest.raises(SheetError, match="does not match its digest: it was changed"):
+        load_sheet(path)
 
 
 def test_dropping_the_evidence_is_refused_behind_a_recomputed_digest(
@@ -80,9 +84,7 @@ def test_dropping_the_evidence_is_refused_behind_a_recomputed_digest(
 
 def test_dropping_the_evidence_is_refused_in_a_version_1_file(free_sheet: CostSheet,
                                                               tmp_path: Path) -> None:
-    d = claim_monotone(free_sheet.to_dict())
-    d["version"] = 1
-    del d["digest"]
+    d = claim_monotone(as_version(free_sheet, 1))
     with pytest.raises(SheetError, match="needs evidence"):
         load_sheet(write(tmp_path, d))
 
@@ -100,9 +102,7 @@ def test_a_consistent_edit_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_version_1_sheet_loads_and_every_report_says_it_is_unverified(tmp_path: Path) -> None:
-    d = cc.sheet_from_network("thesis_and", COSTS).to_dict()
-    d["version"] = 1
-    del d["digest"]
+    d = as_version(cc.sheet_from_network("thesis_and", COSTS), 1)
     sheet = load_sheet(write(tmp_path, d))
     report = cc.evaluate(sheet, cc.Confusion(tp=50, fn=50, fp=100, tn=100))
     assert report.eval1 == pytest.approx(320)  # thesis §4, example 1
@@ -134,6 +134,41 @@ def test_a_declared_assumption_is_said_in_every_report() -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
+        (lambda d: d["table"]["ci_low"][0][0].__setitem__(0, 0.99), "table.ci_low"),
+        (lambda d: d["table"]["ci_high"][0][0].__setitem__(0, 1.5), "table.ci_high"),
+        (lambda d: d["table"]["n"][0].__setitem__(0, -4), "field .table."),
+        (lambda d: d["table"]["n"][0].__setitem__(0, True), "table.n"),
+        (lambda d: d["table"].update(confidence=0), "confidence"),
+        (lambda d: d["table"].update(seed=-3), "seed"),
+        (lambda d: d["table"].update(seed=[1, 2]), "seed"),
+        (lambda d: d["table"].update(method="guess"), "method"),
+        (lambda d: d["table"].update(interval_method="wald"), "interval_method"),
+        (lambda d: d["table"].update(extra=1), "table.extra"),
+        (lambda d: d["table"]["T"][0][0].__setitem__(0, 0.5), "table"),
+        (lambda d: d.update(prior=[1.5, -0.5]), "prior"),
+        (lambda d: d.update(prior=0.3), "prior"),
+        (lambda d: d.update(labels=["P", "P"]), "labels"),
+        (lambda d: d.update(labels="PN"), "labels"),
+        (lambda d: d["costs"][0].__setitem__(0, 9.0), "costs"),
+        (lambda d: d["derived"]["expected_cost_matrix"][0].__setitem__(0, 9.0),
+         "derived.expected_cost_matrix"),
+        (lambda d: d.update(kinds=3), "kinds"),
+        (lambda d: d.update(forced_runs=[[[1, 2], [3, 4]]]), "forced_runs"),
+        (lambda d: d["monotonicity"].update(source="rumour"), "monotonicity.source"),
+    ],
+)
+def test_every_version_4_field_is_checked(edit, message: str) -> None:  # noqa: ANN001
+    sheet = cc.sheet_from_network("thesis_and", COSTS, method="sampling", samples=4000, seed=1)
+    d = sheet.to_dict()
+    edit(d)
+    d["digest"] = {"sha256": content_digest(d)}
+    with pytest.raises(SheetError, match=message):
+        CostSheet.from_dict(d)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
         (lambda d: d["table"]["table"][0].update(ci_low=0.9, ci_high=0.1), "contain"),
         (lambda d: d["table"]["table"][0].update(ci_high=1.5), r"\[0, 1\]"),
         (lambda d: d["table"]["table"][0].update(n=-4), "non-negative integers"),
@@ -150,7 +185,7 @@ def test_a_declared_assumption_is_said_in_every_report() -> None:
 )
 def test_every_field_is_checked(edit, message: str) -> None:  # noqa: ANN001
     sheet = cc.sheet_from_network("thesis_and", COSTS, method="sampling", samples=4000, seed=1)
-    d = sheet.to_dict()
+    d = as_version(sheet, 2)  # the records of a version 2 table
     edit(d)
     d["digest"] = {"sha256": content_digest(d)}
     with pytest.raises(SheetError, match=message):

@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sheet_versions import as_version
 
 import causalcost as cc
-from causalcost.errors import MonotonicityError, SheetError, ValidationError
+from causalcost.errors import MonotonicityError, NotBinaryError, SheetError, ValidationError
 from causalcost.sheet.digest import content_digest
 
 CREATED = "2026-01-01T00:00:00+00:00"
@@ -69,7 +70,7 @@ def test_sheet_from_data_round_trips_with_its_digest(k: int, tmp_path: Path) -> 
     np.testing.assert_allclose(sheet.m2, m1 - np.diag(m1)[:, None], rtol=1e-12, atol=1e-12)
     path = sheet.save(tmp_path / "s.json")
     raw = json.loads(path.read_text())
-    assert raw["version"] == 3 and raw["digest"]["sha256"] == sheet.digest
+    assert raw["version"] == 4 and raw["digest"]["sha256"] == sheet.digest
     again = cc.load_sheet(path)
     assert again == sheet and again.digest == sheet.digest and again.verified
     # a cell edited after issue is refused; with the digest recomputed, by the consistency checks
@@ -92,14 +93,16 @@ def test_version_3_files_of_the_previous_release_load(name: str, tmp_path: Path)
     assert sheet.digest == V3[name]["digest"]["sha256"]  # the same content, the same digest
     np.testing.assert_allclose(sheet.m1, V3[name]["derived"]["expected_cost_matrix"],
                                rtol=1e-12)
-    assert json.loads(sheet.to_json()) == {**V3[name], "signature": None}
+    assert as_version(sheet, 3) == {**V3[name], "signature": None}  # read as written
+    again = cc.CostSheet.from_dict(json.loads(sheet.to_json()))  # written as version 4
+    assert again == sheet and again.read_version == 4 and again.digest != sheet.digest
+    np.testing.assert_array_equal(again.table_array, sheet.table_array)
+    np.testing.assert_array_equal(again.m1, sheet.m1)
 
 
 def test_versions_1_and_2_load_into_the_same_type(tmp_path: Path) -> None:
     sheet = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
-    v2 = sheet.to_dict()
-    v1 = {k: v for k, v in v2.items() if k not in ("digest", "signature")}
-    v1["version"] = 1
+    v2, v1 = as_version(sheet, 2), as_version(sheet, 1)
     for d in (v1, v2):
         again = cc.CostSheet.from_dict(d)
         assert isinstance(again, cc.CostSheet) and again.binary and again.k == 2
@@ -221,8 +224,14 @@ def test_names_and_refusals() -> None:
     with pytest.raises(ValidationError, match="3 x 3"):
         sheet.with_costs(np.zeros((2, 2)))
     fields = {f.name: getattr(sheet, f.name) for f in dataclasses.fields(sheet)}
-    with pytest.raises(SheetError, match="binary field 'rates'"):
+    with pytest.raises(TypeError, match="rates"):  # a view, not a field
         cc.CostSheet(**{**fields, "rates": cc.ErrorRates(0.1, 0.2, 0.1, 0.2)})
+    for name, use in (("rates", "table_array"), ("forced_p", "sheet.forced"),
+                      ("class_counts", "class_sizes"), ("prior", "class_prior"),
+                      ("expected_cost_matrix", "m1"), ("error_transition_matrix", "m2")):
+        with pytest.raises(NotBinaryError, match=use):
+            getattr(sheet, name)
+        assert not hasattr(sheet, name)
 
 
 def test_sheet_from_a_k_label_network_file(tmp_path: Path) -> None:
@@ -273,7 +282,7 @@ def test_binary_sheets_read_through_the_general_views() -> None:
     labelled = cc.sheet_from_data(df, [[0, 5], [1, 0]], truth="truth",
                                   models=["m1", "m2", "m3"], slot="m2", fusioner="plurality",
                                   labels=["P", "N"], assumption="none")
-    assert binary.binary and not labelled.binary and binary.k == labelled.k == 2
+    assert binary.binary and labelled.binary and binary.k == labelled.k == 2
     np.testing.assert_array_equal(binary.forced, labelled.forced)  # majority of 3 = plurality
     assert binary.forced.dtype == np.int64
     np.testing.assert_array_equal(binary.forced[0], binary.forced_p.to_array())
@@ -303,6 +312,13 @@ def test_any_sheet_round_trips_and_reprices_back(k: int, seed: int, assumption: 
     other = rng.uniform(0, 10, (k, k))
     for c in (costs, other):  # the right output never costs more than a wrong one
         np.fill_diagonal(c, c.min(axis=1) * rng.random())
+    m1 = np.einsum("cjs,cs->cj", table, costs)
+    if assumption == "monotone" and np.any(m1 - np.diag(m1)[:, None] < -1e-9 * m1.max()):
+        # no system monotone in the slot for these costs has this table: refused, any K
+        with pytest.raises((SheetError, cc.InfeasibleInputError), match="monotone|correct"):
+            cc.derive_sheet(table, costs, slot="m", labels=NAMES[:k], assumption=assumption,
+                            monotonicity="declared", created=CREATED)
+        return
     sheet = cc.derive_sheet(table, costs, slot="m", labels=NAMES[:k], assumption=assumption,
                             monotonicity="declared", created=CREATED)
     again = cc.CostSheet.from_dict(json.loads(sheet.to_json()))

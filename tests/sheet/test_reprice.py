@@ -125,7 +125,7 @@ def test_repriced_sheet_saves_loads_and_passes_the_checks(tmp_path: Path) -> Non
         assert loaded == repriced and loaded.digest == repriced.digest
         # an edited price is caught like in any sheet
         data = json.loads(path.read_text())
-        data["costs"]["fn"] = 99.0
+        data["costs"][0][1] = 99.0
         path.write_text(json.dumps(data))
         with pytest.raises(SheetError):
             load_sheet(path)

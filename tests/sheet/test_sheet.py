@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from sheet_versions import as_version
 from statsmodels.stats.proportion import proportion_confint
 
 import causalcost as cc
@@ -221,26 +222,29 @@ def test_sampled_table_keeps_intervals_and_sizes(sampled_sheet: CostSheet, tmp_p
 
 def test_sheet_document_shape(and_sheet: CostSheet) -> None:
     d = json.loads(and_sheet.to_json())
-    assert (d["format"], d["version"]) == (SHEET_FORMAT, SHEET_VERSION) == ("causalcost-sheet", 2)
+    assert (d["format"], d["version"]) == (SHEET_FORMAT, SHEET_VERSION) == ("causalcost-sheet", 4)
+    assert d["labels"] == ["P", "N"] and d["costs"] == [[0.0, 5.0], [1.0, 0.0]]
     assert d["digest"]["sha256"] == and_sheet.digest and and_sheet.digest.startswith("sha256:")
     assert d["provenance"]["sha256"].startswith("sha256:")
     assert d["provenance"]["file"] == "thesis_and.toml"
     assert d["monotonicity"]["is_monotone"] is True
     assert d["causalcost_version"] == cc.__version__
     assert set(d["derived"]) == {"expected_cost_matrix", "error_transition_matrix"}
+    m1 = and_sheet.expected_cost_matrix.to_array().tolist()
+    assert d["derived"]["expected_cost_matrix"] == m1
 
 
 # --------------------------------------------------------------------------- bad documents
-@pytest.mark.parametrize("version", [4, 0, 2.0, 1.0, True, "2", None])
+@pytest.mark.parametrize("version", [5, 0, 2.0, 1.0, True, "2", None])
 def test_other_version_is_refused(and_sheet: CostSheet, version: object) -> None:
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     d["version"] = version
-    with pytest.raises(SheetError, match=r"version .* is not supported.*versions 1, 2"):
+    with pytest.raises(SheetError, match=r"version .* is not supported.*versions 1, 2, 3, 4"):
         from_edited(d)
 
 
 def test_other_format_is_refused(and_sheet: CostSheet) -> None:
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     d["format"] = "causalcost-network"
     with pytest.raises(SheetError, match="not a causalcost cost sheet"):
         from_edited(d)
@@ -257,11 +261,11 @@ REQUIRED = ["format", "version", "created", "causalcost_version", "slot", "syste
 @pytest.mark.parametrize("field", REQUIRED)
 def test_missing_field_is_named(count_sheet: CostSheet, field: str) -> None:
     with pytest.raises(SheetError, match=repr(field).replace(".", r"\.")):
-        from_edited(_drop(count_sheet.to_dict(), field))
+        from_edited(_drop(as_version(count_sheet, 2), field))
 
 
 def test_unknown_field_is_refused(and_sheet: CostSheet) -> None:
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     d["costz"] = {}
     with pytest.raises(SheetError, match="costz"):
         from_edited(d)
@@ -279,7 +283,7 @@ def test_unknown_field_is_refused(and_sheet: CostSheet) -> None:
 ])
 def test_bad_values_are_named(and_sheet: CostSheet, path: tuple[str, ...], value: Any,
                               match: str) -> None:
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     target = d
     for p in path[:-1]:
         target = target[p]
@@ -292,7 +296,7 @@ def test_bad_values_are_named(and_sheet: CostSheet, path: tuple[str, ...], value
 @pytest.mark.parametrize("matrix", ["expected_cost_matrix", "error_transition_matrix"])
 def test_tampered_derived_matrix_is_refused(and_sheet: CostSheet, matrix: str,
                                             cell: str) -> None:
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     d["derived"][matrix][cell] += 0.5
     with pytest.raises(SheetError, match="tampered or inconsistent"):
         from_edited(d)
@@ -300,22 +304,22 @@ def test_tampered_derived_matrix_is_refused(and_sheet: CostSheet, matrix: str,
 
 def test_tampered_rates_are_refused(and_sheet: CostSheet, count_sheet: CostSheet) -> None:
     # rates and derived matrices edited together still disagree with the table
-    d = and_sheet.to_dict()
+    d = as_version(and_sheet, 2)
     d["rates"]["P"]["P"] = 0.1
     sheet = derive_sheet(cc.ErrorRates(0.1, 1.0, 0.2, 0.0), COSTS, slot="clinical_history",
                          monotonicity="declared", prior=1 / 3, provenance={"source": "edit"})
-    d["derived"] = sheet.to_dict()["derived"]
+    d["derived"] = as_version(sheet, 2)["derived"]
     with pytest.raises(SheetError, match="tampered or inconsistent.*table"):
         from_edited(d)
     # and with the forced runs
-    d = count_sheet.to_dict()
+    d = as_version(count_sheet, 2)
     d["forced_runs"]["forced_p"].update(fn=30, tp=70)
     with pytest.raises(SheetError, match="tampered or inconsistent"):
         from_edited(d)
 
 
 def test_class_counts_and_prior_must_agree(count_sheet: CostSheet) -> None:
-    d = count_sheet.to_dict()
+    d = as_version(count_sheet, 2)
     d["prior"] = 0.5  # counts say 100 / 300
     with pytest.raises(SheetError, match="prior"):
         from_edited(d)
@@ -327,7 +331,7 @@ def test_load_sheet_errors_name_the_file(and_sheet: CostSheet, tmp_path: Path) -
     with pytest.raises(SheetError, match="bad.json: not valid JSON"):
         load_sheet(bad)
     old = tmp_path / "old.json"
-    old.write_text(json.dumps({**and_sheet.to_dict(), "version": 3}), encoding="utf-8")
+    old.write_text(json.dumps({**as_version(and_sheet, 2), "version": 3}), encoding="utf-8")
     with pytest.raises(SheetError, match="old.json: sheet version 3"):
         load_sheet(old)
     with pytest.raises(SheetError, match="cannot read sheet"):

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sheet_versions import as_version
 
 import causalcost as cc
 from causalcost.errors import CausalCostError
@@ -79,7 +80,8 @@ def parent(d: Any, path: tuple) -> Any:
 @st.composite
 def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
     name = draw(st.sampled_from(NAMES))
-    d = copy.deepcopy(SHEETS[name].to_dict())
+    version = draw(st.sampled_from([4, 2]))  # the current format, and one still read
+    d = copy.deepcopy(SHEETS[name].to_dict() if version == 4 else as_version(SHEETS[name], 2))
     for _ in range(draw(st.integers(1, 3))):
         everything = paths(d)
         if not everything:
@@ -113,7 +115,7 @@ def _write(path: Path, d: dict) -> None:
 
 def _numbers(sheet: CostSheet) -> dict:
     d = sheet.to_dict()
-    return {k: d[k] for k in ("rates", "costs", "derived", "class_counts", "prior", "table",
+    return {k: d[k] for k in ("labels", "costs", "derived", "class_counts", "prior", "table",
                               "forced_runs", "assumption", "monotonicity")}
 
 
@@ -142,7 +144,7 @@ def test_a_mutated_sheet_is_refused_or_unchanged(case: tuple[str, dict, bool],
     # a deliberate, consistent edit: the sheet must be whole and give finite numbers
     assert CostSheet.from_dict(loaded.to_dict()) == loaded
     if _numbers(loaded) != _numbers(original):
-        report = cc.evaluate(loaded, CANDIDATE)
+        report = cc.evaluate(loaded, CANDIDATE.with_labels(loaded.labels))  # renamed too
         assert all(math.isfinite(v) for v in report.to_series())
     json.dumps(loaded.to_dict(), allow_nan=False)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sheet_versions import as_version
 
 import causalcost as cc
 from causalcost.errors import CausalCostWarning, SheetError, ValidationError
@@ -53,8 +54,7 @@ def test_an_xor_sheet_edited_to_claim_monotone_is_refused(tmp_path: Path) -> Non
                                          "exact check, data with no right_only instance, or "
                                          "the system owner's declaration"):
         load_sheet(write(tmp_path, d))
-    d["version"] = 1
-    del d["digest"]
+    d = {**as_version(sheet, 1), "assumption": "monotone", "monotonicity": None}
     with pytest.raises(SheetError, match="needs evidence"):
         load_sheet(write(tmp_path, d))
     # the check it carried is refused too: it says the system is not monotone
@@ -143,7 +143,12 @@ def test_consistent_content_in_another_form_is_refused(tmp_path: Path) -> None:
     sheet = cc.sheet_from_forced_runs(cc.Confusion(80, 20, 40, 160), cc.Confusion(0, 100, 0, 200),
                                       COSTS, slot="m", description="split 1")
     d = sheet.to_dict()
-    d["class_counts"] = {"positives": 100.0, "negatives": 200.0}  # the same counts as floats
+    d["class_counts"] = [100.0, 200.0]  # the same counts as floats
+    d["digest"] = {"sha256": content_digest(d)}
+    with pytest.raises(SheetError, match="not in the form this causalcost writes"):
+        load_sheet(write(tmp_path, d))
+    d = as_version(sheet, 2)  # so in a version 2 file
+    d["class_counts"] = {"positives": 100.0, "negatives": 200.0}
     d["digest"] = {"sha256": content_digest(d)}
     with pytest.raises(SheetError, match="not in the form this causalcost writes"):
         load_sheet(write(tmp_path, d))

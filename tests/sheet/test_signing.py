@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from sheet_versions import as_version
 
 import causalcost as cc
 from causalcost.errors import CausalCostError, SheetError
@@ -101,7 +102,7 @@ def test_the_private_key_is_private_and_never_overwritten(keys: tuple[Path, Path
 
 def test_an_edit_after_signing_is_refused_even_with_a_new_digest(signed: Path) -> None:
     d = read(signed)
-    d["costs"]["fn"] = 50
+    d["costs"][0][1] = 50.0
     d["derived"] = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=50, fp=1)).to_dict()[
         "derived"]
     d["digest"] = {"sha256": content_digest(d)}  # an editor who knows the digest rule
@@ -149,10 +150,7 @@ def test_a_malformed_signature_block_is_named(signed: Path, block: dict, match: 
 
 def test_signing_needs_a_version_2_sheet_and_an_ed25519_private_key(
         sheet: CostSheet, keys: tuple[Path, Path], tmp_path: Path) -> None:
-    d = sheet.to_dict()
-    d["version"] = 1
-    del d["digest"], d["signature"]
-    old = write(tmp_path / "v1.json", d)
+    old = write(tmp_path / "v1.json", as_version(sheet, 1))
     with pytest.raises(SheetError, match="version 1 sheet has no digest to sign"):
         sign_sheet(old, keys[0])
     with pytest.raises(SignatureError, match="not a readable unencrypted PEM private key"):
@@ -200,3 +198,23 @@ def test_the_real_import_error_is_turned_into_the_install_hint(
     monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.asymmetric", None)
     with pytest.raises(SigningUnavailableError, match="causalcost\\[sign\\]"):
         signature.crypto()
+
+
+def test_a_signed_version_2_sheet_still_verifies(sheet: CostSheet, keys: tuple[Path, Path],
+                                                 tmp_path: Path) -> None:
+    """A version 2 file signed before version 4: its digest is checked in the version 2 form
+    and its signature over that digest verifies; reports echo it. Written again, it is a
+    version 4 sheet with a new digest and no signature (the old one covers the old digest)."""
+    old = sign_sheet(write(tmp_path / "v2.json", as_version(sheet, 2)), keys[0])
+    d = read(old)
+    assert d["version"] == 2
+    verified = verify_sheet(old, keys[1])
+    loaded = verified.sheet
+    assert loaded.read_version == 2 and loaded.signature_checked
+    assert verified.digest == loaded.digest == d["digest"]["sha256"] != sheet.digest
+    report = cc.evaluate(loaded, CANDIDATE)
+    assert report.to_dict()["sheet_sha256"] == d["digest"]["sha256"]
+    assert report.eval1 == cc.evaluate(sheet, CANDIDATE).eval1
+    again = loaded.to_dict()
+    assert again["version"] == 4 and again["signature"] is None
+    assert CostSheet.from_dict(again) == loaded == sheet
