@@ -105,8 +105,11 @@ def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
     if scores is None and threshold is not None:
         raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
     rule = score_rule(scores, threshold) if scores is not None else (None, None)
+    # the sheet's own label names are read by name (a K = 2 sheet of named labels too)
+    labels = None if positive is not None or sheet.label_names == ("P", "N") else \
+        list(sheet.label_names)
     made = confusions_from_predictions(y_true, predictions=predictions, scores=scores,
-                                       threshold=rule[0], positive=positive)
+                                       threshold=rule[0], positive=positive, labels=labels)
     return candidates_frame(*([candidates] if candidates is not None else []), made), rule[1]
 
 
@@ -237,7 +240,9 @@ def compare(sheet: CostSheet,
     _check_level(confidence)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    if not sheet.binary:  # K labels: the general route, the same table
+    from causalcost.evaluation.general import is_label_sheet
+
+    if is_label_sheet(sheet):  # K labels, or two not named P, N: the general route
         from causalcost.evaluation.general import compare_general
 
         if scores is not None or threshold is not None or positive is not None:

@@ -131,7 +131,9 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float] | Any,
     """
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
-    if not sheet.binary:  # K labels: the general route
+    from causalcost.evaluation.general import is_label_sheet
+
+    if is_label_sheet(sheet):  # K labels, or two not named P, N: the general route
         from causalcost.evaluation.general import evaluate_general
 
         return evaluate_general(sheet, candidate, confidence=confidence,

@@ -48,7 +48,9 @@ _COSTS = ("eval1", "eval2", "perfect_slot_cost", "expected_cost", "worst_cost", 
 
 
 def is_label_sheet(sheet: object) -> bool:
-    """A sheet of K labels (its module loads only when one is given).
+    """Whether a sheet takes the general route: K > 2 labels, or two labels named otherwise
+    than P, N (whose candidates are read by those names). A sheet of the labels P, N takes the
+    binary closed forms, a fast path of the same numbers.
 
     Examples
     --------
@@ -57,7 +59,7 @@ def is_label_sheet(sheet: object) -> bool:
     """
     from causalcost.sheet.costsheet import CostSheet
 
-    return isinstance(sheet, CostSheet) and not sheet.binary
+    return isinstance(sheet, CostSheet) and tuple(sheet.label_names) != ("P", "N")
 
 
 def refuse_labels(sheet: object, what: str, instead: str) -> None:
@@ -68,7 +70,7 @@ def refuse_labels(sheet: object, what: str, instead: str) -> None:
     --------
     >>> refuse_labels(object(), "a ROC", "compare")  # a sheet of two labels passes
     """
-    if is_label_sheet(sheet):
+    if getattr(sheet, "k", 2) > 2:
         labels = ",".join(sheet.label_names)  # type: ignore[attr-defined]
         raise ValidationError(f"{what} is for two labels (one score cut by one threshold into "
                               f"positive and negative), and this sheet has K labels ({labels}); "
