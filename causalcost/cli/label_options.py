@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from causalcost.cli.common import model_names, print_json
+from causalcost.cli.common import model_names, print_json, print_with_label_noise
 from causalcost.errors import DataError, ValidationError
 
 __all__ = ["add_derive_arguments", "add_evaluate_arguments", "coverage_labels",
@@ -88,11 +88,12 @@ def label_names(text: str) -> list[str]:
 
 def label_options(args: argparse.Namespace) -> dict[str, Any]:
     """The K-label rule's options from the command line (refusing the binary ones)."""
-    binary = [flag for flag, value in (("--tie", args.tie), ("--threshold", args.threshold),
+    binary = [flag for flag, value in (("--tie", args.tie),
                                        ("--positive-label", args.positive_label)) if value]
     if binary:
         raise ValidationError(f"{', '.join(binary)} are binary options; with --labels use "
-                              "--tie-order, --order, --label, --k or --weights")
+                              "--tie-order, --order, --label, --k, --weights or --threshold "
+                              "(the first label is the positive one at K = 2)")
     if args.fusioner not in RULES:
         raise ValidationError(f"--fusioner {args.fusioner} is a binary rule; with --labels use "
                               f"one of {', '.join(RULES)}")
@@ -100,7 +101,7 @@ def label_options(args: argparse.Namespace) -> dict[str, Any]:
     tie: Any = None
     if tie_order:
         tie = "slot" if tie_order.strip() == "slot" else _labels(tie_order, "--tie-order")
-    return {"tie": tie, "weights": args.weights, "k": args.k,
+    return {"tie": tie, "weights": args.weights, "k": args.k, "threshold": args.threshold,
             "order": _labels(order, "--order") if order else None,
             "label": getattr(args, "label", None)}
 
@@ -186,6 +187,18 @@ def _named_matrix(text: str, index: int, k: int) -> tuple[str, list[list[float]]
     return key, parse_matrix(matrix, k, "--model")
 
 
+def _confusion_of(candidate: Any, sheet: Any) -> Any:
+    """A K-label candidate (K x K counts, or a frame of truth and prediction) as its
+    confusion over the sheet's labels."""
+    from causalcost.confusion import Confusion
+    from causalcost.data.predictions import count_confusion
+
+    if hasattr(candidate, "columns"):
+        return count_confusion(candidate["truth"], candidate["prediction"],
+                               labels=sheet.label_names)
+    return Confusion(candidate, labels=sheet.label_names)
+
+
 def evaluate_labels_cli(args: argparse.Namespace, sheet: Any) -> int:
     """``evaluate`` against a sheet of K labels: one report, or the ranked table."""
     import warnings
@@ -194,12 +207,9 @@ def evaluate_labels_cli(args: argparse.Namespace, sheet: Any) -> int:
     from causalcost.evaluation.comparison import compare
     from causalcost.evaluation.report import evaluate
 
-    unsupported = [flag for flag, value in (("--candidates", args.candidates),
-                                            ("--label-accuracy", args.label_accuracy))
-                   if value is not None]
-    if unsupported:
-        raise ValidationError(f"{', '.join(unsupported)} applies to sheets of two labels; give "
-                              "a K-label candidate with --model or --predictions")
+    if args.candidates is not None:
+        raise ValidationError("--candidates applies to sheets of two labels; give a K-label "
+                              "candidate with --model or --predictions")
     k = sheet.k
     given: dict[str, Any] = {}
     for i, text in enumerate(args.model or [], start=1):
@@ -221,12 +231,19 @@ def evaluate_labels_cli(args: argparse.Namespace, sheet: Any) -> int:
     options = {"confidence": args.confidence, "same_instances": args.same_instances,
                "row_fingerprint": args.row_fingerprint}
     if len(given) == 1:
-        report = evaluate(sheet, next(iter(given.values())), **options)
-        if args.json:
-            print_json(report.to_dict())
-        else:
-            print(report)
+        candidate = next(iter(given.values()))
+        report = evaluate(sheet, candidate, **options)
+        noise = None
+        if args.label_accuracy is not None:
+            from causalcost.evaluation.label_noise import label_noise_range
+
+            noise = label_noise_range(sheet, _confusion_of(candidate, sheet),
+                                      args.label_accuracy)
+        print_with_label_noise(report, noise, args.json)
         return 0
+    if args.label_accuracy is not None:  # the label-noise range is one candidate's
+        raise ValidationError(f"--label-accuracy applies to one candidate; {len(given)} were "
+                              "given: evaluate them one at a time, or drop --label-accuracy")
     with warnings.catch_warnings():  # printed below with the others, as 'warning:' lines
         warnings.simplefilter("ignore", CausalCostWarning)
         frame = compare(sheet, given, **options)
