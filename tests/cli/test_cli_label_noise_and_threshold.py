@@ -2,8 +2,8 @@
 
 The label-noise range the CLI prints is the Python API's (``cc.label_noise_range``) on the
 candidate's confusion counted here with numpy; the range holds Eval1 as counted, which a
-numpy sum over the sheet's table gives. ``--threshold``
-with ``--labels`` counts the thresholded weighted vote that a per-row re-run gives.
+numpy sum over the sheet's table gives. ``--threshold`` with ``--labels`` counts the
+thresholded weighted vote that a per-row re-run gives.
 """
 
 from __future__ import annotations

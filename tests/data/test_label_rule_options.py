@@ -112,7 +112,8 @@ def test_positive_with_labels_is_refused_in_one_line(k: int) -> None:
 
 
 def test_binary_rule_names_with_three_labels_are_refused_by_name() -> None:
-    with pytest.raises(ValidationError, match="'majority' is not a K-label rule; with 3 labels use one of "):
+    with pytest.raises(ValidationError,
+                       match="'majority' is not a K-label rule; with 3 labels use one of "):
         cc.forced_runs(log(3, 1), truth="y", models=MODELS, slot="m1", fusioner="majority",
                        labels=LABELS[3])
 

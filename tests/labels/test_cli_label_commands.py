@@ -134,8 +134,10 @@ def test_evaluate_errors_are_one_line(capsys, files) -> None:
         (("--model", "1,2;3,4"), "--model '1,2;3,4' must be 3 x 3"),
         (("--model", "tp=5,fn=1,fp=1,tn=5"), "must be 3 rows of 3 numbers"),
         ((), "give a candidate"),
-        (("--model", "1,2,3;4,5,6;7,8,9", "--label-accuracy", "0.9"),
-         "--label-accuracy applies to sheets of two labels"),
+        (("--model", "1,2,3;4,5,6;7,8,9", "--candidates", "c.csv"),
+         "--candidates applies to sheets of two labels"),
+        (("--model", "a:1,2,3;4,5,6;7,8,9", "--model", "b:1,2,3;4,5,6;7,8,9",
+          "--label-accuracy", "0.9"), "--label-accuracy applies to one candidate"),
         (("--predictions", str(files["log"])), "needs the columns truth and prediction"),
         (("--predictions", str(files["dir"] / "missing.csv")), "no such file"),
     ):
