@@ -31,7 +31,6 @@ probability at least ``2 confidence - 1``.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -43,7 +42,7 @@ from causalcost.errors import ValidationError
 from causalcost.pricing.bound_result import Bound
 from causalcost.pricing.general import ASSUMPTIONS, general_bound
 from causalcost.pricing.inputs import LP_COUNT_LIMIT, check_costs, check_counts, check_labels
-from causalcost.pricing.programs import _normalised
+from causalcost.pricing.programs import _normalised, monotone_variables
 from causalcost.stats.prediction import PREDICTION_METHODS, binomial_prediction_limit
 
 __all__ = ["general_high_confidence_bound"]
@@ -111,13 +110,7 @@ def _monotone_capped(caps: list[list[Cap]], n_row: np.ndarray, cost_row: np.ndar
     """
     k = len(cost_row)
     others = [j for j in range(k) if j != c]
-    index: dict[tuple[Any, ...], int] = {}
-    for j, s0 in itertools.product(range(k), range(k)):
-        index[("a", j, s0)] = len(index)
-    for j in others:
-        for s0, s in itertools.product(range(k), range(k)):
-            for v in ("b", "o"):
-                index[(v, j, s0, s)] = len(index)
+    index, weights, used, upper = monotone_variables(cost_row, c)
     eq: list[tuple[dict[int, int], int]] = []
     for j in range(k):
         eq.append(({index[("a", j, s0)]: 1 for s0 in range(k)}, int(n_row[j])))
@@ -137,17 +130,6 @@ def _monotone_capped(caps: list[list[Cap]], n_row: np.ndarray, cost_row: np.ndar
         for (first, limit) in caps[j]:
             ub.append(({index[(v, j, s0, s)]: 1 for v in ("b", "o") for s0 in range(k)
                         for s in first}, limit))
-    weights = [0.0] * len(index)
-    used = [False] * len(index)
-    upper = np.full(len(index), np.inf)
-    for key, i in index.items():
-        if key[0] == "a" and key[1] == c:
-            weights[i], used[i] = float(cost_row[key[2]]), True
-        elif key[0] in ("b", "o"):
-            if cost_row[key[3]] < cost_row[key[2]]:
-                upper[i] = 0.0
-            if key[0] == "b":
-                weights[i], used[i] = float(cost_row[key[3]]), True
     x = _solve(_normalised(weights, used, cost_row), eq, ub, upper, len(index),
                integer=int(n_row.sum()) <= LP_COUNT_LIMIT, maximise=maximise)
     outputs: list[Any] = [0] * k
