@@ -176,3 +176,46 @@ def test_the_network_table_of_a_thresholded_vote_is_the_rule(k: int) -> None:
     sampled = cc.interventional_table(system, method="sampling", samples=4000, seed=3)
     exact = cc.interventional_table(system).to_numpy()
     assert np.abs(sampled.to_numpy() - exact).max() < 0.05
+
+
+def test_export_of_a_network_file_keeps_the_rule(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    network = tmp_path / "triage.toml"
+    network.write_text('''
+format = "causalcost-network"
+version = 1
+name = "triage"
+slot = "c"
+
+[class]
+labels = ["ok", "flu", "covid", "cold"]
+prior = [0.5, 0.2, 0.1, 0.2]
+
+[[models]]
+name = "a"
+confusion = [[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.1, 0.7]]
+
+[[models]]
+name = "b"
+confusion = [[0.6, 0.2, 0.1, 0.1], [0.1, 0.6, 0.2, 0.1], [0.1, 0.1, 0.6, 0.2], [0.2, 0.1, 0.1, 0.6]]
+
+[[models]]
+name = "c"
+confusion = [[0.8, 0.1, 0.05, 0.05], [0.1, 0.8, 0.05, 0.05],
+             [0.05, 0.05, 0.8, 0.1], [0.05, 0.05, 0.1, 0.8]]
+
+[fusioner]
+rule = "priority"
+order = ["covid", "flu"]
+''')
+    bif = tmp_path / "triage.bif"
+    assert main(["export", str(network), "-o", str(bif)]) == 0
+    capsys.readouterr()
+    assert main(["query", str(bif), "--class-node", "Class", "--system-node", "System",
+                 "--slot", "c", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    declared = cc.load_network(network)
+    assert data["fusioner"] == declared.fusioner.description
+    assert "priority" in data["fusioner"]
+    np.testing.assert_allclose(np.array(data["T"]),
+                               cc.interventional_table(declared).to_numpy(), rtol=1e-12)
