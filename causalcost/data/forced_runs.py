@@ -208,7 +208,7 @@ def forced_runs(
         The K labels (strings or integers) in the order of every axis, also the default tie
         order: the runs count the K forced runs by vote pattern, and any value that is not
         one of them is refused (column and value named). Without it the log is binary, read
-        with ``positive``.
+        with ``positive``, unless ``fusioner`` was built with labels (then its labels).
     order, label : optional
         Options of the K-label rules ``priority`` and ``k_of_n``.
 
@@ -254,6 +254,8 @@ def forced_runs(
     >>> runs.observed.to_numpy().tolist(), runs.kinds.counts[(2, (0, 1, 0))]
     ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]], 1)
     """
+    if labels is None and isinstance(fusioner, Fusioner) and not fusioner.boolean:
+        labels = fusioner.labels  # a rule built with labels reads the log by them, by name
     if labels is not None:  # K labels: counted by vote pattern
         if positive is not None:
             raise ValidationError(

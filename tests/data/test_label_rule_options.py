@@ -131,3 +131,15 @@ def test_at_k2_the_labelled_runs_are_the_binary_runs() -> None:
                            labels=[1, 0])
     plain = cc.forced_runs(df, truth="y", models=MODELS, slot="m2", fusioner="majority")
     np.testing.assert_array_equal(voted.forced, plain.forced)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_a_rule_built_with_labels_reads_the_log_by_them(k: int) -> None:
+    df = log(k, seed=30 + k)
+    labels = LABELS[k][::-1]  # not the binary reading's order: matched by name
+    built = cc.make_fusioner("plurality", MODELS, labels=labels)
+    given = cc.forced_runs(df, truth="y", slot="m4", fusioner=built, labels=labels)
+    implied = cc.forced_runs(df, truth="y", slot="m4", fusioner=built)
+    assert implied == given and implied.label_names == tuple(map(str, labels))
+    forced, _ = per_row(df, labels, "m4", lambda v: built(v))
+    np.testing.assert_array_equal(implied.forced, forced)
