@@ -170,7 +170,8 @@ def vote_arguments(group: Any, *, required: bool) -> None:
     group.add_argument("--weights", type=exact_numbers, metavar="W1,W2,..",
                        help="for weighted: one weight per model, e.g. 1,2,1")
     group.add_argument("--threshold", type=exact_number, metavar="T",
-                       help="for weighted: positive when the weighted vote reaches T")
+                       help="for weighted: positive when the weighted vote reaches T (with "
+                            "--labels: --label wins when its weighted vote reaches T)")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
     group.add_argument("--engine", choices=("polars", "duckdb", "dask", "pandas"), default=None,

@@ -87,11 +87,11 @@ def label_names(text: str) -> list[str]:
 
 def label_options(args: argparse.Namespace) -> dict[str, Any]:
     """The K-label rule's options from the command line (refusing the binary ones)."""
-    binary = [flag for flag, value in (("--tie", args.tie), ("--threshold", args.threshold),
+    binary = [flag for flag, value in (("--tie", args.tie),
                                        ("--positive-label", args.positive_label)) if value]
     if binary:
         raise ValidationError(f"{', '.join(binary)} are binary options; with --labels use "
-                              "--tie-order, --order, --label, --k or --weights")
+                              "--tie-order, --order, --label, --k, --weights or --threshold")
     if args.fusioner not in RULES:
         raise ValidationError(f"--fusioner {args.fusioner} is a binary rule; with --labels use "
                               f"one of {', '.join(RULES)}")
@@ -99,7 +99,7 @@ def label_options(args: argparse.Namespace) -> dict[str, Any]:
     tie: Any = None
     if tie_order:
         tie = "slot" if tie_order.strip() == "slot" else _labels(tie_order, "--tie-order")
-    return {"tie": tie, "weights": args.weights, "k": args.k,
+    return {"tie": tie, "weights": args.weights, "k": args.k, "threshold": args.threshold,
             "order": _labels(order, "--order") if order else None,
             "label": getattr(args, "label", None)}
 

@@ -37,10 +37,14 @@ def _cmd_query(args: argparse.Namespace) -> int:
     system = load_system(args)
     table = _table(system, args)
     if args.json:
-        print_json(table.to_dict())
+        data = table.to_dict()
+        if not table.is_binary:  # the rule by name (a table read from BIF without one)
+            data["fusioner"] = system.fusioner.description
+        print_json(data)
         return 0
     print(f"system {system.name!r}: slot {table.slot!r}, method {table.method}")
     if not table.is_binary:
+        print(f"fusioner: {system.fusioner.description}")
         _print_labelled(table)
         return 0
     print(table)

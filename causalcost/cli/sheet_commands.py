@@ -228,6 +228,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         if args.label_accuracy is not None:
             from causalcost.evaluation.label_noise import label_noise_range
 
+            if hasattr(model, "columns"):  # --predictions: the candidate's counted confusion
+                from causalcost.data.predictions import count_confusion
+
+                model = count_confusion(model["truth"], model["prediction"],
+                                        labels=sheet.label_names)
             noise = label_noise_range(sheet, model, args.label_accuracy)
         print_with_label_noise(report, noise, args.json)
         return 0

@@ -48,7 +48,7 @@ from causalcost.data.runs import (
 )
 from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
 from causalcost.errors import DataError, ValidationError
-from causalcost.network.fusioners import MULTICLASS_RULES, Fusioner, make_fusioner, plain_labels
+from causalcost.network.fusioners import Fusioner, make_fusioner, plain_labels
 
 __all__ = ["forced_runs", "ForcedRuns"]
 
@@ -186,26 +186,29 @@ def forced_runs(
         A rule name built with the options below, or a built fusioner (then ``models``
         defaults to its inputs). Binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
         ``"weighted"``, ``"function"``. With ``labels=``: ``"plurality"``, ``"weighted"``,
-        ``"priority"``, ``"k_of_n"``, or a fusioner built by
-        :func:`causalcost.multiclass_fusioner` (any deterministic kind, a user function
-        included: it runs on the counted vote patterns, so on every engine).
+        ``"priority"``, ``"k_of_n"``, ``"function"`` (and the binary names when K = 2), or a
+        fusioner built by :func:`causalcost.make_fusioner` with ``labels=`` (any deterministic
+        kind; a user function runs on the counted vote patterns, so on every engine).
     models : sequence of str
         The prediction columns, in the fusioner's input order, the slot among them.
     positive : optional
-        The positive label of string columns (bool and 0/1 columns: ``True``/``1``).
+        The positive label of string columns (bool and 0/1 columns: ``True``/``1``). A binary
+        log's option: with ``labels=`` the first label is the positive one, and ``positive=``
+        is refused.
     observed : bool, optional
         Whether to count the system as deployed from the slot's own column. ``None``
         (default): when the data has a column named after the slot; ``True``: that column is
         required; ``False``: ignore it (forced runs need only the *other* models' columns).
     k, weights, threshold, tie, function
-        Options of the rule, as in :func:`causalcost.make_fusioner` (with ``labels=``: ``k``,
-        ``weights``, ``tie`` (a label order or ``"slot"``), see
-        :func:`causalcost.make_fusioner`).
+        Options of the rule, as in :func:`causalcost.make_fusioner`, for every K. With
+        ``labels=``: ``threshold`` (with ``label``) makes ``"weighted"`` a thresholded vote for
+        one label, ``function`` takes one label per model and returns a label, and ``tie`` is a
+        label order or ``"slot"``.
     labels : sequence, optional
         The K labels (strings or integers) in the order of every axis, also the default tie
         order: the runs count the K forced runs by vote pattern, and any value that is not
         one of them is refused (column and value named). Without it the log is binary, read
-        with ``positive``.
+        with ``positive``, unless ``fusioner`` was built with labels (then its labels).
     order, label : optional
         Options of the K-label rules ``priority`` and ``k_of_n``.
 
@@ -251,13 +254,17 @@ def forced_runs(
     >>> runs.observed.to_numpy().tolist(), runs.kinds.counts[(2, (0, 1, 0))]
     ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]], 1)
     """
+    if labels is None and isinstance(fusioner, Fusioner) and not fusioner.boolean:
+        labels = fusioner.labels  # a rule built with labels reads the log by them, by name
     if labels is not None:  # K labels: counted by vote pattern
-        if threshold is not None or function is not None or positive is not None:
-            raise ValidationError("threshold=, function= and positive= are binary options; "
-                                  "with labels= give weights=, order=, label=, k= or tie=")
+        if positive is not None:
+            raise ValidationError(
+                f"positive={positive!r} is a binary log's option; with labels= every value "
+                "is read by name (at K = 2 the first label is the positive one: list it first)")
         return _label_runs(data, truth=truth, slot=slot, labels=labels, models=models,
                            fusioner=fusioner, observed=observed, tie=tie, weights=weights,
-                           order=order, label=label, k=k)
+                           order=order, label=label, k=k, threshold=threshold,
+                           function=function)
     if order is not None or label is not None:
         raise ValidationError("order= and label= are K-label options: give labels=[...]")
     fus, names = resolve_fusioner(fusioner, models, k=k, weights=weights, threshold=threshold,
@@ -301,10 +308,7 @@ def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[A
             raise ValidationError(f"models {list(models)} must be the fusioner's inputs "
                                   f"{list(fusioner.inputs)}")
         return fusioner
-    if isinstance(fusioner, str):
-        if fusioner not in MULTICLASS_RULES:
-            raise ValidationError(f"fusioner {fusioner!r} is not a K-label rule; with labels= "
-                                  f"use one of {', '.join(MULTICLASS_RULES)}")
+    if isinstance(fusioner, str):  # make_fusioner names the rules of K labels
         if models is None or isinstance(models, str):
             raise ValidationError("models must list the prediction columns, e.g. "
                                   "models=['m1', 'm2', 'm3']")

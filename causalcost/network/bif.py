@@ -21,9 +21,9 @@ three, naming the variable and the configuration.
 **Roles.** BIF has no roles, and its writer lists variables alphabetically. So that a system
 reads back as written, :func:`write_bif` records on the system node, as BIF ``property``
 lines (``property causalcost_models = zeta alpha mid ;``), the models in the fusioner's input
-order and the rule (``causalcost_rule``, ``causalcost_weights``, ``causalcost_threshold``: the
-vote form, decimal text). Readers that do not know them skip them; :func:`read_vote` reads them
-back (``load_bif`` uses them, and checks that the tables compute that rule).
+order and the rule, for any K (a binary vote's form; a K-label rule's name, labels and
+options): see :mod:`causalcost.network.bif_rule`. Readers that do not know them skip them;
+``load_bif`` reads them back and checks that the tables compute that rule.
 
 **Precision.** Probabilities are written with every digit (the shortest decimal that reads
 back as the same double), and pgmpy reads them back exactly. pyAgrum reads BIF probabilities
@@ -42,12 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from causalcost.errors import NetworkFileError
+from causalcost.network.bif_rule import PROPERTY_PREFIX, read_vote, vote_properties
 
-__all__ = ["BIF_WORD", "BIF_KEYWORDS", "bif_name_problem", "check_bif_names", "read_vote",
-           "scan_bif", "vote_properties", "write_bif"]
-
-#: Prefix of the properties :func:`write_bif` records on the system node.
-PROPERTY_PREFIX = "causalcost_"
+__all__ = ["BIF_WORD", "BIF_KEYWORDS", "PROPERTY_PREFIX", "bif_name_problem",
+           "check_bif_names", "read_vote", "scan_bif", "vote_properties", "write_bif"]
 
 #: A name BIF readers read back as written: letters, digits, ``_``, ``-``, ``.``.
 BIF_WORD = re.compile(r"^[\w.\-]+$")
@@ -106,84 +104,14 @@ def check_bif_names(nodes: Iterable[Any], states: dict[Any, Iterable[Any]]) -> N
                 )
 
 
-def vote_properties(models: Iterable[str], fusioner: Any) -> dict[str, str]:
-    """The properties recording the models' order and a vote fusioner's rule.
-
-    >>> from causalcost.network.fusioners import make_fusioner
-    >>> vote_properties(["b", "a"], make_fusioner("weighted", ["b", "a"], weights=[2, 0.5],
-    ...                                           threshold=2))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'causalcost_models': 'b a', 'causalcost_rule': 'weighted', 'causalcost_weights': '2 0.5',
-     'causalcost_threshold': '2'}
-    """
-    from causalcost.network.exact_votes import number_text
-
-    out = {f"{PROPERTY_PREFIX}models": " ".join(map(str, models))}
-    if fusioner is not None and getattr(fusioner, "is_vote", False):
-        out[f"{PROPERTY_PREFIX}rule"] = fusioner.rule
-        out[f"{PROPERTY_PREFIX}weights"] = " ".join(number_text(w)
-                                                    for w in fusioner.exact_weights)
-        out[f"{PROPERTY_PREFIX}threshold"] = number_text(fusioner.exact_threshold)
-    return out
-
-
-def read_vote(text: str, system_node: str, filename: str = "the file"
-              ) -> tuple[list[str] | None, Any]:
-    """The models' order and the fusioner recorded on ``system_node`` by :func:`write_bif`
-    (``(None, None)`` when the file records none; the fusioner is None without a rule).
-
-    Raises
-    ------
-    NetworkFileError
-        A recorded property that does not make a rule (the message names it).
-    """
-    from causalcost.errors import CausalCostError
-    from causalcost.network.exact_votes import exact_number
-    from causalcost.network.fusioners import make_fusioner
-
-    text = _COMMENTS.sub(lambda m: m.group(1) or "", text)
-    block = re.search(rf"variable\s+{re.escape(str(system_node))}\s*\{{(.*?)\}}\s*\n", text,
-                      re.DOTALL | re.IGNORECASE)
-    if block is None:
-        return None, None
-    found = {m.group(1).lower(): m.group(2).strip() for m in re.finditer(
-        rf"property\s+{PROPERTY_PREFIX}(\w+)\s*=\s*([^;]*);", block.group(1))}
-    if "models" not in found:
-        return None, None
-    models = found["models"].split()
-    rule = found.get("rule")
-    if rule is None:
-        return models, None
-    where = f"{filename}: property {PROPERTY_PREFIX}"
-    try:
-        weights = [exact_number(w, f"{where}weights") for w in found.get("weights", "").split()]
-        threshold = exact_number(found.get("threshold", ""), f"{where}threshold")
-        n = len(models)
-        if len(weights) != n:
-            raise NetworkFileError(f"{where}weights holds {len(weights)} weights for {n} models")
-        options: dict[str, Any] = {}
-        if rule == "weighted":
-            options = {"weights": weights, "threshold": threshold}
-        elif rule == "k_of_n":
-            options = {"k": int(threshold)}
-        elif rule == "majority" and n % 2 == 0:
-            options = {"tie": "positive" if threshold == n // 2 else "negative"}
-        fusioner = make_fusioner(rule, models, **options)
-    except NetworkFileError:
-        raise
-    except CausalCostError as exc:
-        raise NetworkFileError(f"{where}rule {rule!r} does not make a rule: {exc}") from None
-    if (list(fusioner.exact_weights or ()), fusioner.exact_threshold) != (weights, threshold):
-        raise NetworkFileError(f"{where}rule {rule!r} disagrees with the recorded weights and "
-                               "threshold; fix or delete the causalcost_ properties")
-    return models, fusioner
-
-
 def write_bif(network: Any, path: str | Path, *, system_node: str | None = None,
-              models: Iterable[str] | None = None, fusioner: Any = None) -> None:
+              models: Iterable[str] | None = None, fusioner: Any = None,
+              slot: str | None = None) -> None:
     """Write a pgmpy network as BIF after checking every name (see the module docstring);
-    with ``system_node`` and ``models``, record their order and a vote ``fusioner``'s rule as
-    properties of the system node (:func:`vote_properties`)."""
+    with ``system_node`` and ``models``, record their order and the ``fusioner``'s rule (a
+    binary vote or a K-label rule; ``slot``: the slot whose vote breaks ties to the slot) as
+    properties of the system node
+    (:func:`~causalcost.network.bif_rule.vote_properties`)."""
     from causalcost.network._pgmpy import bif_writer
 
     check_bif_names(sorted(network.nodes(), key=str),
@@ -192,7 +120,7 @@ def write_bif(network: Any, path: str | Path, *, system_node: str | None = None,
         network = network.copy()  # the properties go on a copy, not on the caller's network
         for node in network.nodes():
             network.nodes[node].clear()
-        network.nodes[system_node].update(vote_properties(models, fusioner))
+        network.nodes[system_node].update(vote_properties(models, fusioner, slot))
     writer = bif_writer(network)
     write = getattr(writer, "write", None) or writer.write_bif  # renamed in pgmpy 1.1
     write(str(path))

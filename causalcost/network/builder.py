@@ -402,16 +402,15 @@ class SystemBuilder:
         """
         if self._labelled is not None:
             binary = [flag for flag, value in (("name", None if name == "Fusioner" else name),
-                                               ("inputs", inputs), ("threshold", threshold),
-                                               ("function", function), ("divorce", divorce))
+                                               ("inputs", inputs), ("divorce", divorce))
                       if value is not None]
             if binary:
                 raise ValidationError(f"{', '.join(binary)} apply to binary fusioners; with "
-                                      "labels=[...] give the rule and tie=, weights=, order=, "
-                                      "label= or k=")
-            options = {key: value for key, value in (("tie", tie), ("weights", weights),
-                                                     ("order", order), ("label", label),
-                                                     ("k", k)) if value is not None}
+                                      "labels=[...] give the rule and tie=, weights=, "
+                                      "threshold=, order=, label=, k= or function=")
+            options = {key: value for key, value in (
+                ("tie", tie), ("weights", weights), ("threshold", threshold), ("order", order),
+                ("label", label), ("k", k), ("function", function)) if value is not None}
             self._labelled.set_fusioner(rule, options)
             return self
         if order is not None or label is not None:

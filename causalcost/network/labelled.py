@@ -346,15 +346,17 @@ def read_pgmpy(network: Any, *, class_node: str, system_node: str,
     return Declaration(labels, prior, tuple(latents), tuple(members)), fusioner
 
 
-def _count_keys(fusioner: Any, k: int, n: int) -> tuple[np.ndarray, np.ndarray, list[float]]:
+def _count_keys(fusioner: Any, k: int, n: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """How a vote-reading rule sees each model's vote: ``(group per model, strides, weights)``.
 
     Models of equal weight form a group; a configuration's key is
     ``sum_i strides[group[i], vote[i]]``: the vote counts per (group, label) in mixed radix,
-    which fixes the score vector the rule reads.
+    which fixes the score vector the rule reads. The weights are the rule's integer score
+    weights (:attr:`~causalcost.network.fusioners.Fusioner.score_weights`), the unit its
+    threshold is in: the scores are exact integers, compared as the rule compares them.
     """
-    weights = [float(w) for w in fusioner.weights] if fusioner.kind == "weighted" \
-        else [1.0] * n
+    weights = [int(w) for w in fusioner.score_weights] if fusioner.kind == "weighted" \
+        else [1] * n
     distinct = sorted(set(weights))
     group = np.array([distinct.index(w) for w in weights])
     sizes = np.bincount(group, minlength=len(distinct))
@@ -385,11 +387,11 @@ def distinct_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def decide_code(fusioner: Any, code: int, strides: np.ndarray, sizes: np.ndarray,
-                weights: Sequence[float], by_slot: bool) -> int:
+                weights: Sequence[int], by_slot: bool) -> int:
     """The rule's output for one ``key * K + slot vote`` code (see :func:`_count_keys`)."""
     k = strides.shape[1]
     key, vote = divmod(int(code), k)
-    scores = [0.0] * k
+    scores = [0] * k
     for g in range(strides.shape[0]):
         for s in range(k):
             scores[s] += (key // int(strides[g, s])) % (int(sizes[g]) + 1) * weights[g]
@@ -397,7 +399,7 @@ def decide_code(fusioner: Any, code: int, strides: np.ndarray, sizes: np.ndarray
 
 
 def decide_keys(fusioner: Any, keys: np.ndarray, strides: np.ndarray, sizes: np.ndarray,
-                weights: Sequence[float], slot_votes: np.ndarray | None = None) -> np.ndarray:
+                weights: Sequence[int], slot_votes: np.ndarray | None = None) -> np.ndarray:
     """The rule's output for each count key (and slot vote, for ``tie="slot"``), each
     distinct pair decided once."""
     k = strides.shape[1]

@@ -184,7 +184,8 @@ def load_bif(
     ErrorRates(e_P(P)=0.2, e_P(N)=1, e_N(P)=0.2, e_N(N)=0)
     """
     from causalcost.network._pgmpy import bif_reader
-    from causalcost.network.bif import read_vote, scan_bif
+    from causalcost.network.bif import scan_bif
+    from causalcost.network.bif_rule import read_label_rule, read_vote, with_recorded_rule
     from causalcost.network.system import System
 
     file = Path(path)
@@ -196,21 +197,25 @@ def load_bif(
         raise NetworkFileError(f"{file.name}: {exc}") from None
     scan_bif(text, file.name)
     recorded, fusioner = read_vote(text, system_node, file.name)  # written by System.to_bif
+    rule, rule_slot = read_label_rule(text, system_node, file.name)
     if models is None:
         models = recorded
     elif recorded is None or list(models) != recorded:
-        fusioner = None  # the caller's order wins; the tables' vote is recognised as usual
+        fusioner = rule = None  # the caller's order wins; the tables' vote is recognised
     try:
         network = bif_reader(str(file)).get_model()
     except Exception as exc:  # pgmpy raises assorted parser errors
         raise NetworkFileError(f"{file.name}: cannot read as BIF: {exc}") from None
     confusion = "Confusion" if "Confusion" in network.nodes() else None
     try:
-        return System.from_pgmpy(network, class_node=class_node, system_node=system_node,
-                                 slot=slot, positive=positive, models=models,
-                                 confusion_node=confusion, name=file.stem, fusioner=fusioner)
+        system = System.from_pgmpy(network, class_node=class_node, system_node=system_node,
+                                   slot=slot, positive=positive, models=models,
+                                   confusion_node=confusion, name=file.stem, fusioner=fusioner)
     except CausalCostError as exc:
         raise type(exc)(f"{file.name}: {exc}") from None
+    if rule is not None and system.declaration is not None:  # a K-label rule, by name
+        system = with_recorded_rule(system, rule, rule_slot, file.name)
+    return system
 
 
 def _text(path: Path) -> str:

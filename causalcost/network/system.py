@@ -534,9 +534,10 @@ class System:
         """Write the network (with its confusion node) as BIF for pgmpy, pyAgrum, etc.
 
         BIF has no notion of roles; read it back with :func:`causalcost.load_bif` naming
-        ``class_node``, ``system_node`` and ``positive``. The models' order and a vote
-        fusioner's rule are recorded as ``property`` lines of the system node, which
-        ``load_bif`` reads back (other readers skip them). See :mod:`causalcost.network.bif`
+        ``class_node``, ``system_node`` and ``positive``. The models' order and the fusion
+        rule (a binary vote, or a K-label rule with its name and options) are recorded as
+        ``property`` lines of the system node, which ``load_bif`` reads back (other readers
+        skip them); a user function is written as its table. See :mod:`causalcost.network.bif`
         for the names BIF can carry (others are refused here, before writing) and for
         precision: pgmpy reads the file back exactly; pyAgrum reads BIF probabilities as
         32-bit floats (tables off by up to ~3e-8), so give pyAgrum the arrays instead for a
@@ -551,7 +552,7 @@ class System:
         from causalcost.network.bif import write_bif
 
         write_bif(self.network, path, system_node=self.system_node, models=self.models,
-                  fusioner=self.fusioner if self.declaration is None else None)
+                  fusioner=self.fusioner, slot=self.slot)
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """``make()`` once per ``key`` and set of CPD objects (internal planning cache)."""

@@ -118,8 +118,10 @@ def high_confidence_bound(
 
     Any K: ``high_confidence_bound(forced, candidate, costs)`` with stage-1 forced-run counts
     ``F[j, c, s]`` and the candidate's ``N[c, j]`` (arrays, rows the true class) gives the
-    assumption-free worst case of :mod:`~causalcost.pricing.high_confidence_general` (for
-    K = 2 the binary one below with ``assumption="none"``, the same limits).
+    worst (or best) case of :mod:`~causalcost.pricing.high_confidence_general`, with
+    ``assumption="none"`` (the default for arrays) or ``"monotone"`` (the one rule of
+    :func:`~causalcost.bound`, per instance and cost); for K = 2 the binary forms below,
+    which give the same numbers.
 
     Parameters
     ----------
@@ -176,7 +178,7 @@ def high_confidence_bound(
     """
     if not isinstance(forced_p, Confusion):  # K labels: forced runs, candidate, costs
         return _general_high_confidence(forced_p, forced_n, model, costs, confidence, method,
-                                        assumption, side, labels)
+                                        assumption, side, labels, monotonicity)
     assumption = assumption or "monotone"
     for name, value in (("forced_p", forced_p), ("forced_n", forced_n)):
         _check_type(name, value, Confusion)
@@ -378,26 +380,29 @@ def _vector_limit(k: np.ndarray, n: np.ndarray, m: np.ndarray, alpha: np.ndarray
 
 def _general_high_confidence(forced: Any, candidate: Any, costs: Any, unit: Any,
                              confidence: float, method: str, assumption: str | None,
-                             side: str, labels: list[str] | None) -> Bound:
-    """:func:`high_confidence_bound` for K-label arrays (assumption-free, worst side)."""
+                             side: str, labels: list[str] | None,
+                             monotonicity: object | None = None) -> Bound:
+    """:func:`high_confidence_bound` for K-label arrays: the general route for K > 2, the
+    binary closed forms (the same limits and programs) for K = 2."""
     from causalcost.pricing.high_confidence_general import general_high_confidence_bound
     from causalcost.pricing.inputs import check_costs, check_counts
     from causalcost.pricing.views import binary_confusion, binary_costs, matrix_of
 
-    if assumption not in (None, "none") or side != "worst":
-        raise ValidationError("for K-label forced runs the high-confidence bound is the "
-                              "assumption-free worst case: drop assumption= and side=")
+    assumption = "none" if assumption is None else assumption
+    _check_assumption(assumption)
+    side = _check_side(side)
     if costs is None or costs is _UNIT:
         costs = unit if unit is not _UNIT else None
     f = check_counts("forced", matrix_of(forced), 3, integer=True)
     k = f.shape[0]
     if k > 2:
-        return general_high_confidence_bound(f, matrix_of(candidate), costs=None if costs is None
-                                             else matrix_of(costs), confidence=confidence,
-                                             method=method, labels=labels)
+        return general_high_confidence_bound(
+            f, matrix_of(candidate), costs=None if costs is None else matrix_of(costs),
+            confidence=confidence, method=method, labels=labels, assumption=assumption,
+            side=side, monotonicity=monotonicity)
     n = check_counts("model", matrix_of(candidate), 2, 2, integer=True)
     c = binary_costs(check_costs(1 - np.eye(2) if costs is None else matrix_of(costs), 2))
     b = high_confidence_bound(binary_confusion(f[0]), binary_confusion(f[1]),
                               binary_confusion(n), c, confidence=confidence, method=method,
-                              assumption="none")
+                              assumption=assumption, side=side, monotonicity=monotonicity)
     return replace(b, labels=tuple(labels) if labels is not None else ("P", "N"))

@@ -29,8 +29,8 @@ from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from causalcost.errors import InfeasibleInputError
 
-__all__ = ["ClassCase", "monotone_class", "monotone_many", "transport_class",
-           "transport_relaxation"]
+__all__ = ["ClassCase", "monotone_class", "monotone_many", "monotone_variables",
+           "transport_class", "transport_relaxation"]
 
 #: One class's extreme: (cost, system outputs per label s as a length-K list).
 ClassCase = tuple[Any, list[Any]]
@@ -91,13 +91,7 @@ def _monotone_program(forced: np.ndarray, n_row: Any, cost_row: np.ndarray, c: i
     depend on the forced runs only. Assumes validated arguments."""
     k = len(cost_row)
     others = [j for j in range(k) if j != c]
-    index: dict[tuple[Any, ...], int] = {}
-    for j, s0 in itertools.product(range(k), range(k)):
-        index[("a", j, s0)] = len(index)
-    for j in others:
-        for s0, s in itertools.product(range(k), range(k)):
-            index[("b", j, s0, s)] = len(index)
-            index[("o", j, s0, s)] = len(index)
+    index, weights, used, upper = monotone_variables(cost_row, c)
     rows: list[dict[int, int]] = []
     rhs: list[Any] = []
 
@@ -121,6 +115,24 @@ def _monotone_program(forced: np.ndarray, n_row: Any, cost_row: np.ndarray, c: i
     for r, terms in enumerate(rows):
         for i, v in terms.items():
             a_eq[r, i] = v
+    return a_eq, rhs, weights, used, upper, index
+
+
+def monotone_variables(cost_row: np.ndarray, c: int) -> tuple[
+        dict[tuple[Any, ...], int], list[float], list[bool], np.ndarray]:
+    """The variables of the monotone program of class ``c``: ``(index, weights, used,
+    upper)``. ``index`` numbers ``("a", j, s0)`` and, for ``j != c``, ``("b", j, s0, s)`` and
+    ``("o", j, s0, s)``; ``weights`` are their costs in the objective (``used`` marks the
+    terms that count an instance); ``upper`` is 0 where ``C[c, s] < C[c, s0]`` (the monotone
+    rule), else unbounded."""
+    k = len(cost_row)
+    index: dict[tuple[Any, ...], int] = {}
+    for j, s0 in itertools.product(range(k), range(k)):
+        index[("a", j, s0)] = len(index)
+    for j in (j for j in range(k) if j != c):
+        for s0, s in itertools.product(range(k), range(k)):
+            index[("b", j, s0, s)] = len(index)
+            index[("o", j, s0, s)] = len(index)
     upper = np.full(len(index), np.inf)
     weights = [0.0] * len(index)
     used = [key[0] == "b" or (key[0] == "a" and key[1] == c) for key in index]
@@ -133,7 +145,7 @@ def _monotone_program(forced: np.ndarray, n_row: Any, cost_row: np.ndarray, c: i
                 upper[i] = 0.0
             if key[0] == "b":
                 weights[i] = float(cost_row[s])
-    return a_eq, rhs, weights, used, upper, index
+    return index, weights, used, upper
 
 
 def monotone_class(forced: np.ndarray, n_row: np.ndarray, cost_row: np.ndarray, c: int,

@@ -266,7 +266,7 @@ def test_refusals_of_options() -> None:
         cc.forced_runs(df, fusioner="plurality", tie=["cat", "dog"], **base)
     with pytest.raises(ValidationError, match="'wolf' is not one of the labels"):
         cc.forced_runs(df, fusioner="k_of_n", label="wolf", k=2, **base)
-    with pytest.raises(ValidationError, match="binary options"):
+    with pytest.raises(ValidationError, match="binary log's option"):
         cc.forced_runs(df, fusioner="plurality", positive="cat", **base)
     with pytest.raises(ValidationError, match="give labels="):
         cc.forced_runs(df, truth="truth", models=MODELS, slot="m1", fusioner="majority",
