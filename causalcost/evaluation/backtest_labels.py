@@ -24,6 +24,7 @@ def k_label_runs(runs: object) -> bool:
 
 def _label_costs(runs: Any, sheet: Any, costs: Any) -> np.ndarray:
     from causalcost.cost_matrix import as_costs
+
     labels = [str(v) for v in runs.labels]
     if sheet is not None:
         if sheet.slot != runs.slot:
@@ -61,8 +62,8 @@ def _row_aligned(runs: Any, predictions: Any, name: str) -> Any:
 
 def backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs: Any,
                      confidence: float, positive: Any) -> Backtest:
-    from causalcost.evaluation.label_candidates import unique_names
-    from causalcost.evaluation.label_report import compare_labels
+    from causalcost.evaluation.candidate_reading import unique_names
+    from causalcost.evaluation.comparison import compare
     from causalcost.sheet.derivation import derive_labelled_sheet
 
     if positive is not None:
@@ -86,7 +87,7 @@ def backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs:
 
     with _w.catch_warnings():  # the ranking's warning is about choosing, not this table
         _w.simplefilter("ignore")
-        own = compare_labels(own_sheet, models, same_instances=True)
+        own = compare(own_sheet, models, same_instances=True)
     frame = pd.DataFrame(index=pd.Index(names, name="candidate", dtype=object))
     frame["real_cost"] = [real_cost[n] for n in names]
     frame["accuracy"] = [float(np.trace(models[n]) / models[n].sum()) for n in names]
@@ -100,7 +101,7 @@ def backtest_labels(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs:
                          and sheet.kinds is not None and sheet.kinds == own_sheet.kinds)
         with _w.catch_warnings():
             _w.simplefilter("ignore")
-            other = compare_labels(sheet, models, confidence=confidence,
+            other = compare(sheet, models, confidence=confidence,
                                    same_instances=same_rows)
         other = other.loc[names]
         frame["sheet_expected_cost"] = other["expected_cost"].to_numpy(dtype=float)

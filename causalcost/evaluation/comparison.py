@@ -23,6 +23,7 @@ from causalcost.confusion import Confusion
 from causalcost.errors import (
     CausalCostError,
     CausalCostWarning,
+    DataError,
     ValidationError,
 )
 from causalcost.evaluation.binary_path import uncertainty as _uncertainty
@@ -105,13 +106,29 @@ def _all_candidates(sheet: CostSheet, candidates: Any, y_true: Any,
     if scores is None and threshold is not None:
         raise ValidationError("threshold= cuts scores=: give scores, or leave it out")
     rule = score_rule(scores, threshold) if scores is not None else (None, None)
-    # the sheet's own label names are read by name (a K = 2 sheet of named labels too)
-    labels = None if positive is not None or sheet.label_names == ("P", "N") else \
-        list(sheet.label_names)
-    made = confusions_from_predictions(y_true, predictions=predictions, scores=scores,
-                                       threshold=rule[0], positive=positive, labels=labels)
+    made = _confusions(sheet, y_true, predictions, scores, rule[0], positive)
     return candidates_frame(*([candidates] if candidates is not None else []), made), rule[1]
 
+
+
+def _confusions(sheet: CostSheet, y_true: Any, predictions: Any, scores: Any,
+                threshold: float | None, positive: Any) -> dict[str, Confusion]:
+    """Each candidate's confusion, read the way the sheet names its labels: by the positive
+    label when one is given or recorded; by name for labels other than P, N; and for the
+    labels P, N as bool / 0-1 values, or else as the names "P" and "N"."""
+    own = list(sheet.label_names)
+    named = positive is None and own != ["P", "N"]
+    try:
+        return confusions_from_predictions(y_true, predictions=predictions, scores=scores,
+                                           threshold=threshold, positive=positive,
+                                           labels=own if named else None)
+    except DataError as first:
+        if named or positive is not None or scores is not None:
+            raise
+        try:
+            return confusions_from_predictions(y_true, predictions=predictions, labels=own)
+        except DataError:
+            raise first from None
 
 
 def _check_level(confidence: Any) -> None:

@@ -43,9 +43,9 @@ Given labels that are at least 96% right (at most 12 of 300 wrong):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from causalcost.errors import ValidationError
 from causalcost.evaluation.noise_result import LabelNoiseRange
 from causalcost.evaluation.noise_transitions import eval1_any_errors
 
@@ -138,13 +138,14 @@ def label_noise_range(sheet: CostSheet, candidate: Confusion, label_accuracy: fl
     >>> [round(v, 3) for v in r.range_of("eval1")]
     [35.818, 55.0]
     """
-    if getattr(sheet, "k", 2) == 2 and getattr(sheet, "rates", None) is not None:
-        if transitions is not None or steps is not None:
-            raise ValidationError("transitions= and steps= apply to a sheet of K labels; for "
-                                  "two labels the range is exact over every relabelling "
-                                  "(label_accuracy=)")
+    if getattr(sheet, "k", 2) == 2 and transitions is None and steps is None:
+        # two labels: the exact range over every relabelling (the first label the positive)
+        from causalcost.evaluation.candidates import as_confusion
         from causalcost.evaluation.noise_polygon import exact_range
 
+        labels = getattr(sheet, "label_names", None)
+        if labels is not None and not isinstance(candidate, Mapping):
+            candidate = as_confusion(candidate, "candidate", labels=list(labels))
         return exact_range(sheet, candidate, label_accuracy, label_errors)
     from causalcost.evaluation.noise_transitions import transition_range
 

@@ -24,7 +24,7 @@ __all__ = ["eval1_any_errors", "transition_range"]
 
 def _price_k(sheet: CostSheet, n: np.ndarray) -> np.ndarray:
     """``(m, 3)``: Eval1, worst and best cost of K x K confusions on other instances."""
-    from causalcost.evaluation.label_pricing import price_many
+    from causalcost.evaluation.pricing_many import price_many
 
     priced = price_many(sheet, n, [f"t{i}" for i in range(len(n))], np.zeros(len(n), bool))
     return np.column_stack([priced[c] for c in COSTS]).astype(float)
@@ -34,7 +34,7 @@ def transition_range(sheet: CostSheet, candidate: Any, label_accuracy: Any, labe
                      transitions: Any, steps: int | None) -> LabelNoiseRange:
     """The range over a set of label transitions, for a sheet of K labels (see
     :func:`~causalcost.evaluation.label_noise.label_noise_range`)."""
-    from causalcost.evaluation.label_candidates import candidate_matrices
+    from causalcost.evaluation.candidate_reading import candidate_matrices
     from causalcost.stats.noisy_labels import as_transition, corrected_counts
 
     labels = tuple(map(str, sheet.label_names))

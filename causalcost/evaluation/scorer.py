@@ -39,9 +39,13 @@ def _positive(sheet: CostSheet, positive: Any, y: np.ndarray) -> Any:
         if y.dtype == bool or all(isinstance(v, (int, float, np.integer, np.floating))
                                   and v in (0, 1) for v in values.tolist()):
             return True if y.dtype == bool else 1
-        raise ValidationError(f"y holds the labels {values.tolist()[:5]}, not 0/1 or True/"
-                              "False, and the sheet records no positive label: pass "
-                              "positive= to system_scorer naming the positive class")
+        names = tuple(sheet.label_names)
+        if {str(v) for v in values.tolist()} <= set(names):  # the sheet's own labels, by name
+            return names[0]
+        raise ValidationError(f"y holds the labels {values.tolist()[:5]}, not 0/1, True/False "
+                              f"or the sheet's {', '.join(names)}, and the sheet records no "
+                              "positive label: pass positive= to system_scorer naming the "
+                              "positive class")
     if label not in values.tolist():
         raise ValidationError(f"the positive label {label!r} is not among y's labels "
                               f"{values.tolist()[:5]}: pass positive= naming one of them (the "

@@ -389,6 +389,8 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
                   "y_true=..., predictions={...})")
     if not isinstance(sheet, CostSheet):
         raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    if positive is None and tuple(sheet.label_names) != ("P", "N"):
+        positive = sheet.label_names[0]  # a sheet of two named labels: its first, by name
     truth = votes_from_values(y_true, "y_true", positive)
     values = _scores(scores, len(truth))
     n_p = int(truth.sum())
@@ -399,7 +401,8 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     t = _thresholds(thresholds, values)
     m = _counts(truth, values, t)
     # one evaluation for the refusals, the warnings and the form every row shares
-    report = evaluate(sheet, Confusion(*(int(v) for v in m[0])), same_instances=same_instances)
+    first = Confusion(*(int(v) for v in m[0])).with_labels(list(sheet.label_names))
+    report = evaluate(sheet, first, same_instances=same_instances)
     costs = _costs(sheet, m, report.form)
     frame = pd.DataFrame(m.astype(np.int64), columns=["tp", "fn", "fp", "tn"])
     frame.insert(0, "threshold", t)

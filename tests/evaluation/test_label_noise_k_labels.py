@@ -165,8 +165,10 @@ def test_k_label_argument_errors() -> None:
     with pytest.raises(InputTypeError):
         label_noise_range(sheet, cand, transitions=LabelTransition.symmetric(0.9, LABELS))
     binary = cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1))
-    with pytest.raises(ValidationError, match="K labels"):
-        label_noise_range(binary, cc.Confusion(tp=5, fn=5, fp=5, tn=5), 0.9, steps=5)
+    # two labels with steps=: the same transition family as for K labels (one route)
+    r = label_noise_range(binary, cc.Confusion(tp=50, fn=5, fp=5, tn=50), 0.9, steps=5)
+    low, high = r.range_of("eval1")
+    assert low <= r.frame.loc["eval1", "observed"] <= high
 
 
 def test_four_labels() -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import causalcost as cc
 from causalcost.data.predictions import PredictionReader, align_series, count_confusion
 from causalcost.errors import DataError
-from causalcost.evaluation.label_candidates import count_confusions, label_confusion
+from causalcost.evaluation.candidate_reading import count_confusions, label_confusion
 from causalcost.network.fusioners import make_fusioner
 from causalcost.network.labelled import rule_words as label_rule_words
 from causalcost.network.picture import rule_lines

@@ -76,7 +76,9 @@ def test_k2_table_is_the_binary_view_of_the_same_numbers() -> None:
     r = table.error_rates  # e_P(x) = P(output N | P, do(x)), e_N(x) = P(output P | N, do(x))
     np.testing.assert_allclose([r.fn_forced_p, r.fn_forced_n, r.fp_forced_p, r.fp_forced_n],
                                [t[0, 0, 1], t[0, 1, 1], t[1, 0, 0], t[1, 1, 0]], atol=1e-12)
-    assert set(table.to_dict()) == {"slot", "method", "error_rates", "table"}
+    # one JSON shape for every K, the binary views added at K = 2
+    assert set(table.to_dict()) == {"slot", "method", "labels", "slot_states", "T", "error_rates",
+                                    "table"}
 
 
 @pytest.mark.parametrize("k", [2, 3, 4])
