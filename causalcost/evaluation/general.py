@@ -90,35 +90,13 @@ def _check_confidence(confidence: Any) -> float | None:
 def _instances(sheet: Any, names: list[str], same_instances: bool | Collection[str],
                row_fingerprint: str | None) -> tuple[np.ndarray, str]:
     """Per candidate: counted on the sheet's own rows (declared or proven); and how."""
+    from causalcost.sheet.instances import instances_how
+
     declared = declared_names(names, same_instances)
-    if sheet.forced is None:
-        if declared.any() or row_fingerprint is not None:
-            what = "same_instances=True (--same-instances)" if declared.any() else \
-                "row_fingerprint (--row-fingerprint)"
-            raise ValidationError(
-                f"{what}: the sheet's rates were not counted on instances of its own (no forced "
-                "runs, e.g. a network): there are no rows to be the same as; leave it out")
-        return declared, "no-forced-runs"
-    how = "declared" if declared.any() else "not-declared"
-    if row_fingerprint is None:
-        return declared, how
-    recorded = (sheet.provenance or {}).get("rows_sha256")
-    if not isinstance(recorded, str):
-        raise ValidationError(
-            "row_fingerprint (--row-fingerprint): the sheet records no row fingerprint "
-            "(provenance 'rows_sha256'); declare same_instances=True (--same-instances) if you "
-            "know the candidate was counted on the sheet's rows")
-    if not isinstance(row_fingerprint, str) or not row_fingerprint.startswith("sha256:"):
-        raise ValidationError(f"row_fingerprint (--row-fingerprint) must be a 'sha256:...' "
-                              f"string from row_fingerprint(...), got {row_fingerprint!r}")
-    if row_fingerprint == recorded:
-        return np.ones(len(names), dtype=bool), "fingerprint"
-    if declared.any():
-        raise ValidationError(
-            "same_instances=True (--same-instances) contradicts row_fingerprint "
-            "(--row-fingerprint): the fingerprint differs from the sheet's, so the rows are "
-            "other rows; drop one of the two")
-    return declared, "fingerprint-differs"
+    how = instances_how(sheet, bool(declared.any()), row_fingerprint)
+    if how == "fingerprint":
+        return np.ones(len(names), dtype=bool), how
+    return declared, how
 
 
 def _form_text(sheet: Any, same: bool, how: str) -> str:

@@ -158,6 +158,48 @@ _TEXT = {
 }
 
 
+def instances_how(sheet: CostSheet, declared: bool, row_fingerprint: str | None) -> str:
+    """How the rows a candidate was counted on relate to the sheet's, from what the user said
+    (any K): ``"no-forced-runs"``, ``"declared"``, ``"not-declared"``, ``"fingerprint"`` (the
+    same rows, proven) or ``"fingerprint-differs"`` (other rows, proven).
+
+    Raises
+    ------
+    ValidationError
+        ``declared`` or a fingerprint on a sheet with no forced runs (or no recorded
+        fingerprint), a malformed fingerprint, or one that contradicts ``declared``.
+    """
+    if sheet.forced is None:
+        if declared or row_fingerprint is not None:
+            what = "same_instances=True (--same-instances)" if declared else \
+                "row_fingerprint (--row-fingerprint)"
+            raise ValidationError(
+                f"{what}: the sheet's rates were not counted on instances of its own (no forced "
+                "runs, e.g. a network): there are no rows to be the same as; leave it out")
+        return "no-forced-runs"
+    how = "declared" if declared else "not-declared"
+    if row_fingerprint is None:
+        return how
+    recorded = sheet_row_fingerprint(sheet)
+    if recorded is None:
+        raise ValidationError(
+            "row_fingerprint (--row-fingerprint): the sheet records no row fingerprint "
+            f"(provenance {FINGERPRINT_KEY!r}; derive it with sheet_from_data(..., "
+            "row_ids=...)); declare same_instances=True (--same-instances) if you know the "
+            "candidate was counted on the sheet's rows")
+    if not isinstance(row_fingerprint, str) or not row_fingerprint.startswith("sha256:"):
+        raise ValidationError(f"row_fingerprint (--row-fingerprint) must be a 'sha256:...' "
+                              f"string from row_fingerprint(...), got {row_fingerprint!r}")
+    if row_fingerprint == recorded:
+        return "fingerprint"
+    if declared:
+        raise ValidationError(
+            "same_instances=True (--same-instances) contradicts row_fingerprint "
+            "(--row-fingerprint): the fingerprint differs from the sheet's, so the rows are "
+            "other rows; drop one of the two")
+    return "fingerprint-differs"
+
+
 def decide_instances(sheet: CostSheet, positives: float, negatives: float, *,
                      same_instances: bool = False,
                      row_fingerprint: str | None = None) -> Instances:
@@ -194,36 +236,9 @@ def decide_instances(sheet: CostSheet, positives: float, negatives: float, *,
     """
     if not isinstance(same_instances, (bool, np.bool_)):
         raise ValidationError(f"same_instances must be True or False, got {same_instances!r}")
-    counted = sheet.forced_p is not None and sheet.forced_n is not None
-    if not counted:
-        if same_instances or row_fingerprint is not None:
-            what = "same_instances=True (--same-instances)" if same_instances else \
-                "row_fingerprint (--row-fingerprint)"
-            raise ValidationError(
-                f"{what}: the sheet's rates were not counted on instances of its own (no forced "
-                "runs, e.g. a network): there are no rows to be the same as; leave it out")
-        return Instances(False, "no-forced-runs", _TEXT["no-forced-runs"])
-    how = "declared" if same_instances else "not-declared"
-    if row_fingerprint is not None:
-        recorded = sheet_row_fingerprint(sheet)
-        if recorded is None:
-            raise ValidationError(
-                "row_fingerprint (--row-fingerprint): the sheet records no row fingerprint "
-                f"(provenance {FINGERPRINT_KEY!r}; derive it with sheet_from_data(..., "
-                "row_ids=...)); declare same_instances=True (--same-instances) if you know the "
-                "candidate was counted on the sheet's rows")
-        if not isinstance(row_fingerprint, str) or not row_fingerprint.startswith("sha256:"):
-            raise ValidationError(f"row_fingerprint (--row-fingerprint) must be a 'sha256:...' "
-                                  f"string from row_fingerprint(...), got {row_fingerprint!r}")
-        if row_fingerprint == recorded:
-            how = "fingerprint"
-        elif same_instances:
-            raise ValidationError(
-                "same_instances=True (--same-instances) contradicts row_fingerprint "
-                "(--row-fingerprint): the fingerprint differs from the sheet's, so the rows are "
-                "other rows; drop one of the two")
-        else:
-            how = "fingerprint-differs"
+    how = instances_how(sheet, bool(same_instances), row_fingerprint)
+    if how == "no-forced-runs":
+        return Instances(False, how, _TEXT[how])
     same = how in ("declared", "fingerprint")
     if same:
         sp, sn = sheet.class_counts if sheet.class_counts is not None else (None, None)
