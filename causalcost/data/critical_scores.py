@@ -177,7 +177,7 @@ class ScoreRule:
         drops = says[:, :-1] & ~says[:, 1:]  # P at one grid score, N at the next
         if drops.any():
             row, k = (int(v) for v in np.argwhere(drops)[0])
-            label = index[row] if index is not None else row
+            label = _row_label(index, row)
             raise MonotonicityError(
                 f"the fusioner function is not non-decreasing in the slot's score: on row "
                 f"{label!r} the system says P at score {grid[k]!r} but N at {grid[k + 1]!r} "
@@ -200,6 +200,14 @@ class ScoreRule:
                 a = np.where(open_ & ~p, mid, a)
             t[inner] = b
         return t
+
+
+def _row_label(index: Any, row: int) -> Any:
+    """A row's label in messages: its index label (a plain Python value), else its position."""
+    if index is None:
+        return row
+    label = index[row]
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _finite(name: str, value: Any) -> float:
@@ -388,7 +396,7 @@ def _score_array(scores: Any, names: Sequence[str] | None = None
     bad = np.isnan(s)
     if bad.any():
         row, col = (int(v) for v in np.argwhere(bad)[0])
-        label = index[row] if index is not None else row
+        label = _row_label(index, row)
         raise DataError(f"score column {names[col]!r} is NaN on row {label!r} "
                         f"({int(bad[:, col].sum())} row(s)); drop or impute those rows: a "
                         "missing score has no critical score")
@@ -525,7 +533,7 @@ class ScoreRuns:
                             "as a Series on its index)")
         if not np.isfinite(arr).all():
             row = int(np.argwhere(~np.isfinite(arr))[0][0])
-            label = self.index[row] if self.index is not None else row
+            label = _row_label(self.index, row)
             raise DataError(f"{what} must be finite: row {label!r} holds {arr[row]!r}")
         return arr
 
