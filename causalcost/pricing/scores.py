@@ -163,12 +163,42 @@ class _Class:
         step = max(1, _CHUNK // max(1, n_s))
         for start in range(0, rows, step):
             block = s[start:start + step]
-            r = np.searchsorted(self.t, block, "right")  # #{t <= s}: s >= t_j iff r > j
+            r = _ranks(self.t, block)  # #{t <= s}: s >= t_j iff r > j
             r += np.arange(block.shape[0])[:, None] * (n_t + 1)
             counts = np.bincount(r.ravel(), minlength=block.shape[0] * (n_t + 1))
             cum = np.cumsum(counts.reshape(block.shape[0], n_t + 1), axis=1)
             out[start:start + step] = n_s - cum[:, :n_t]
         return out
+
+
+def _ranks(t: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """``searchsorted(t, s, "right")`` (``#{t <= s}``) through a lookup table.
+
+    ``numpy.searchsorted`` with unsorted queries is cache-bound; instead each score's cell on
+    a uniform grid over the scores' range is computed, and the cell's count
+    ``#{t <= left edge - slack}`` is the answer unless ``#{t <= right edge + slack}`` differs
+    (a critical score in or near the cell): those few are searched exactly. The slack exceeds
+    the rounding of the cell computation many times over, so the answer is exact.
+    """
+    if not s.size:
+        return np.zeros(s.shape, dtype=np.int64)
+    lo, hi = float(s.min()), float(s.max())
+    span = hi - lo
+    if not t.size or not math.isfinite(span):
+        return np.searchsorted(t, s, "right")
+    cells = int(min(1 << 16, 64 * t.size))
+    h = span / cells if span > 0 else 1.0
+    slack = 2.0 ** -30 * (abs(lo) + abs(hi) + span + h)
+    edges = lo + h * np.arange(cells + 1)
+    r_lo = np.searchsorted(t, edges[:-1] - slack, "right")
+    r_hi = np.searchsorted(t, edges[1:] + slack, "right")
+    k = ((s - lo) * (1.0 / h)).astype(np.int64)
+    np.clip(k, 0, cells - 1, out=k)
+    r = r_lo[k]
+    near = r_hi[k] != r
+    if near.any():
+        r[near] = np.searchsorted(t, s[near], "right")
+    return r
 
 
 def _gaps(cls: _Class, reached: np.ndarray, n_s: int, exact: bool, eps_s: float = 0.0,
@@ -182,11 +212,14 @@ def _gaps(cls: _Class, reached: np.ndarray, n_s: int, exact: bool, eps_s: float 
         d1 = (reached - cls.above).max(axis=1)
         d2 = (cls.atleast - reached).max(axis=1)
         return np.maximum(d1, 0), np.maximum(d2, 0)
+    # with band edges clipped to [0, 1]: max(S - e_s, 0) - min(T> + e_t, 1) and
+    # max(T>= - e_t, 0) - min(S + e_s, 1); the clips that only lower a term below 0 drop out
+    # of max(0, .), leaving one vector per class (scaled by n_s, so S becomes the count G)
     n_t = cls.t.size
-    s = reached / n_s
-    above, atleast = cls.above / n_t, cls.atleast / n_t
-    d1 = (np.clip(s - eps_s, 0, 1) - np.clip(above + eps_t, 0, 1)).max(axis=1)
-    d2 = (np.clip(atleast - eps_t, 0, 1) - np.clip(s + eps_s, 0, 1)).max(axis=1)
+    v1 = n_s * (eps_s + np.minimum(cls.above / n_t + eps_t, 1.0))
+    v2 = n_s * (np.maximum(cls.atleast / n_t - eps_t, 0.0) - eps_s)
+    d1 = (reached - v1).max(axis=1) / n_s
+    d2 = (v2 - reached).max(axis=1) / n_s
     return np.maximum(d1, 0.0), np.maximum(d2, 0.0)
 
 

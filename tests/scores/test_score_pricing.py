@@ -260,3 +260,18 @@ def test_bad_input_is_refused(critical_: object, scores: object, kw: dict, error
                               match: str) -> None:
     with pytest.raises(error, match=match):
         price_scores(critical_, scores, **kw)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_subnormal=False), min_size=1, max_size=30),
+       st.integers(0, 2**31), st.sampled_from([1e-9, 1.0, 1e6]))
+def test_ranks_equal_searchsorted_at_and_next_to_every_critical_score(
+        t: list[float], seed: int, scale: float) -> None:
+    from causalcost.pricing.scores import _ranks
+
+    rng = np.random.default_rng(seed)
+    crit = np.sort(np.array(t) * scale / 1e6)
+    near = np.concatenate([crit, np.nextafter(crit, -np.inf), np.nextafter(crit, np.inf),
+                           rng.choice(crit, 50) + rng.normal(0, scale, 50)])
+    s = rng.permutation(near)[None, :]
+    np.testing.assert_array_equal(_ranks(crit, s), np.searchsorted(crit, s, "right"))
