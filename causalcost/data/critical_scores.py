@@ -513,8 +513,13 @@ class ScoreRuns:
     def forced_at(self, score: float) -> Confusion:
         """The system's confusion with the slot forced to ``score`` on every row: P on exactly
         the rows whose critical score is at most ``score``."""
-        s = _finite("score", score) if not (isinstance(score, float) and math.isinf(score)) \
-            else score
+        if isinstance(score, bool) or not isinstance(score, (int, float, np.integer,
+                                                              np.floating)):
+            raise InputTypeError(f"score must be a number, got {type(score).__name__}")
+        if math.isnan(score):
+            raise ValidationError("score must be a number, not NaN: the score the slot is "
+                                  "forced to on every row")
+        s = float(score)
         t_p, t_n = self.critical_by_class
         tp = int(np.searchsorted(t_p, s, "right"))
         fp = int(np.searchsorted(t_n, s, "right"))

@@ -274,3 +274,30 @@ def test_stacking_predict_agrees_with_the_logistic_rule(cancer: tuple) -> None:
                       fusioner="logistic", weights=list(w), bias=float(meta.intercept_[0]))
     says = stack.predict(x_log) == stack.classes_[1]
     assert np.array_equal(says, runs.observed_scores >= runs.critical)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 60), st.integers(0, 2**31))
+def test_mean_on_votes_equals_the_majority_vote_runs(n: int, seed: int) -> None:
+    """0/1 scores fused by a mean against 0.5 (three models) are the majority vote: the same
+    observed system, forced runs and, for 0/1 candidates on the same rows, the kinds bound
+    of the package's vote log (``cc.forced_runs``)."""
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"y": rng.random(n) < 0.4, **{m: rng.random(n) < rng.random()
+                                                       for m in "abc"}})
+    votes = cc.forced_runs(frame, truth="y", models=list("abc"), slot="b",
+                           fusioner="majority")
+    runs = score_runs(frame.astype({m: float for m in "abc"}), truth="y", models=list("abc"),
+                      slot="b")
+    assert runs.observed == votes.observed
+    assert runs.forced_at(1.0) == votes.forced_p and runs.forced_at(0.0) == votes.forced_n
+    costs = cc.CostMatrix(fn=5, fp=1)
+    for _ in range(3):
+        cand = rng.random(n) < rng.random()
+        model = cc.Confusion.from_predictions(frame["y"].to_numpy(), cand)
+        k = cc.bound(kinds=votes.kinds, model=model, costs=costs)
+        b = runs.price(cand.astype(float), costs)
+        assert (b.worst_cost, b.best_cost) == pytest.approx((k.worst_cost, k.best_cost),
+                                                            rel=1e-12, abs=1e-12)
+        assert b.expected_cost == pytest.approx(k.expected_cost, rel=1e-9, abs=1e-9)
+        assert runs.with_candidate(cand.astype(float)) == votes.with_candidate(cand)
