@@ -301,3 +301,24 @@ def test_mean_on_votes_equals_the_majority_vote_runs(n: int, seed: int) -> None:
                                                             rel=1e-12, abs=1e-12)
         assert b.expected_cost == pytest.approx(k.expected_cost, rel=1e-9, abs=1e-9)
         assert runs.with_candidate(cand.astype(float)) == votes.with_candidate(cand)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 50), st.integers(0, 2**31),
+       st.sampled_from(["mean", "max", "min", "logistic"]))
+def test_real_cost_of_a_candidate_lies_inside_best_and_worst(n: int, seed: int,
+                                                             kind: str) -> None:
+    rng = np.random.default_rng(seed)
+    scores = np.round(rng.random((n, 3)), 1)
+    kw = rule_of(kind, 3, rng)
+    if kind == "logistic":
+        kw["weights"][0] = abs(kw["weights"][0]) + 0.5
+    runs = score_runs(scores, truth=rng.random(n) < 0.5, slot=0, **kw)
+    costs = cc.CostMatrix(fn=float(rng.integers(1, 6)), fp=1.0)
+    for _ in range(3):
+        cand = np.round(rng.random(n), 1)
+        real = runs.with_candidate(cand).cost(costs)
+        b = runs.price(cand, costs, confidence=0.9)
+        assert b.best_cost - 1e-9 <= real <= b.worst_cost + 1e-9
+        assert b.high_confidence_best_cost <= b.best_cost + 1e-9
+        assert b.worst_cost <= b.high_confidence_worst_cost + 1e-9
