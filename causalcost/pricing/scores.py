@@ -22,9 +22,9 @@ unknown). The right answers are a matching in the threshold graph, and Hall's th
                 max #right = n - max(0, max_x [#{s >= x} - #{t > x}])
 
 Every count is a step function; between two consecutive critical scores the maxima are
-attained at a critical score, so ``x`` runs over the critical scores only: one
-``searchsorted`` of the candidate's scores into the sorted critical scores gives every count
-(``O((n_s + n_t) log n_t)``; integers, exact).
+attained at a critical score, so ``x`` runs over the critical scores only: the rank of each
+candidate score among the sorted critical scores (``#{t <= s}``, one lookup per score, exact)
+and one cumulative count give every ``#{s >= t_j}`` (``O(n_s + n_t log n_t)``; integers).
 
 **Probability form** (``same_instances=False``: the candidate counted on other instances of
 the same populations): the same extremes with survival functions (``P(S >= x)``,
