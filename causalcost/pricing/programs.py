@@ -251,7 +251,11 @@ def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
              if abs(reduced[i]) <= 1e-7 and x[i] <= 1e-9]
     q = np.zeros((r, 0))
     cols: list[int] = []
-    for i in [*support, *extra]:  # Gram-Schmidt: keep the columns that add a dimension
+    # the rest by |reduced cost|: a degenerate vertex may need columns the solver's duals
+    # price above zero (its basis held row logicals at zero instead)
+    rest = [int(i) for i in np.argsort(np.abs(reduced), kind="stable")
+            if i not in support and i not in extra]
+    for i in [*support, *extra, *rest]:  # Gram-Schmidt: keep the columns that add a dimension
         v = a[:, i] - q @ (q.T @ a[:, i])
         norm = float(np.linalg.norm(v))
         if norm > 1e-9:
@@ -266,8 +270,35 @@ def _basis(a: np.ndarray, cost: np.ndarray, x: np.ndarray, y: np.ndarray
     b = a[:, cols]
     y_b = np.linalg.solve(b.T, cost[cols])
     if np.min(cost - a.T @ y_b) < -1e-7:
-        return None
+        # primal feasible (it holds the support), not yet dual feasible: degenerate pivots
+        return _primal_simplex(a, cost, a @ np.where(x > 1e-9, x, 0.0), np.array(cols))
     return np.array(cols), np.linalg.inv(b)
+
+
+def _primal_simplex(a: np.ndarray, cost: np.ndarray, b: np.ndarray, cols: np.ndarray,
+                    max_pivots: int = 500) -> tuple[np.ndarray, np.ndarray] | None:
+    """From a primal-feasible basis ``cols`` of ``min cost . x, a x = b, x >= 0`` to an optimal
+    one (primal simplex, dense, Bland's rule, so degenerate pivots cannot cycle), or ``None``
+    (too many pivots, or unbounded)."""
+    cols = np.array(cols)
+    for _ in range(max_pivots):
+        inv = np.linalg.inv(a[:, cols])
+        xb = np.maximum(inv @ b, 0.0)
+        reduced = cost - a.T @ (inv.T @ cost[cols])
+        reduced[cols] = 0.0
+        entering = np.flatnonzero(reduced < -1e-9)
+        if entering.size == 0:
+            return cols, inv
+        q = int(entering[0])  # Bland: the lowest index
+        d = inv @ a[:, q]
+        up = np.flatnonzero(d > 1e-12)
+        if up.size == 0:
+            return None
+        ratios = xb[up] / d[up]
+        ties = up[ratios <= ratios.min() + 1e-12]
+        p = int(ties[np.argmin(cols[ties])])  # Bland: the lowest index leaves
+        cols[p] = q
+    return None
 
 
 def _same_basis(cols: np.ndarray, bases: list[tuple[np.ndarray, np.ndarray]]) -> bool:
