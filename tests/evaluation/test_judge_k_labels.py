@@ -70,7 +70,7 @@ def test_eval1_and_bounds_against_independent_computations(case) -> None:
                 for c in range(k) for j in range(k) for s in range(k))
     assert r.eval1 == pytest.approx(eval1, rel=REL)
     assert r.eval2 == pytest.approx(eval1 - r.perfect_slot_cost, rel=REL)
-    direct = cc.multiclass_bound(np.transpose(sheet.table_array, (1, 0, 2)), n, costs_of(k))
+    direct = cc.bound(np.transpose(sheet.table_array, (1, 0, 2)), n, costs_of(k))
     assert r.worst_cost == pytest.approx(direct.worst_cost, rel=REL)
     assert r.best_cost == pytest.approx(direct.best_cost, rel=REL)
     assert r.form == "probability"  # not declared: never guessed from the class sizes
@@ -145,7 +145,7 @@ def test_vectorised_bounds_equal_the_general_bound(k, seed, same) -> None:
         rates = forced / forced.sum(axis=2, keepdims=True)
         mass = np.transpose(rates, (1, 0, 2)) * model.sum(axis=1)[:, None, None]
     w, b = free_bounds(mass, model[None], costs)
-    ref = cc.multiclass_bound(forced, model, costs, same_instances=same)
+    ref = cc.bound(forced, model, costs, same_instances=same)
     assert float((w[0] * costs).sum()) == pytest.approx(ref.worst_cost, rel=1e-9, abs=1e-9)
     assert float((b[0] * costs).sum()) == pytest.approx(ref.best_cost, rel=1e-9, abs=1e-9)
 

@@ -157,7 +157,7 @@ def test_probability_form_equals_bound_from_rates(assumption: str, a: float, b_:
     assert m.best_cost == pytest.approx(ref.best_cost, rel=1e-9, abs=tol)
     assert m.expected_cost == pytest.approx(ref.expected_cost, rel=1e-12, abs=1e-9 * scale)
     # cost functions 1 and 2 equal the binary ones
-    cm = cc.multiclass_cost_matrix(table, m2(costs))
+    cm = cc.model_cost_matrices(table, m2(costs))
     e1, e2 = cm.evaluate(m2(model))
     ev = evaluate_costs(rates, costs, model)
     assert e1 == pytest.approx(ev.eval1, rel=1e-12, abs=1e-12)

@@ -86,11 +86,11 @@ def test_assumption_free_equals_brute_force(name: str, c: int) -> None:
         f, npred = key
         hi, lo, _, _ = table[key]
         forced, model = class_inputs(c, f, npred)
-        b = cc.multiclass_bound(forced, model, COSTS[name], same_instances=True)
+        b = cc.bound(forced, model, COSTS[name], same_instances=True)
         assert b.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12), key
         assert b.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12), key
         # the probability form on the same numbers prices the same greedy masses
-        p = cc.multiclass_bound(forced, model, COSTS[name])
+        p = cc.bound(forced, model, COSTS[name])
         assert p.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12)
         assert p.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12)
 
@@ -119,16 +119,16 @@ def test_monotone_equals_brute_force(name: str, c: int) -> None:
         forced, model = class_inputs(c, f, npred)
         if hi == -np.inf:  # no monotone system gives these forced runs
             with pytest.raises(cc.InfeasibleInputError):
-                cc.multiclass_bound(forced, model, COSTS[name], same_instances=True,
+                cc.bound(forced, model, COSTS[name], same_instances=True,
                                     assumption="monotone")
             checked += 1
             continue
-        b = cc.multiclass_bound(forced, model, COSTS[name], same_instances=True,
+        b = cc.bound(forced, model, COSTS[name], same_instances=True,
                                 assumption="monotone")
         assert b.worst_cost == pytest.approx(hi, rel=1e-12, abs=1e-12), key
         assert b.best_cost == pytest.approx(lo, rel=1e-12, abs=1e-12), key
         # the LP relaxation (probability form) is valid: never inside the exact bound
-        p = cc.multiclass_bound(forced, model, COSTS[name], assumption="monotone")
+        p = cc.bound(forced, model, COSTS[name], assumption="monotone")
         assert p.worst_cost >= hi - 1e-9 and p.best_cost <= lo + 1e-9
         checked += 1
         feasible += 1
@@ -145,7 +145,7 @@ def test_kinds_equal_brute_force(name: str, c: int) -> None:
         model = np.zeros((K, K), dtype=int)
         model[c] = npred
         kinds = {(c, r): n for r, n in kinds_items}
-        b = cc.multiclass_bound(model=model, costs=COSTS[name], kinds=kinds)
+        b = cc.bound(model=model, costs=COSTS[name], kinds=kinds)
         assert (b.worst_cost, b.best_cost) == pytest.approx((hi, lo), rel=1e-12, abs=1e-12)
         assert b.form == "kinds" and b.assumption == "none"
         # and the kinds bound is never looser than the assumption-free forced-run bound
@@ -153,7 +153,7 @@ def test_kinds_equal_brute_force(name: str, c: int) -> None:
         for r, n in kinds_items:
             for j in range(K):
                 forced[j, c, r[j]] += n
-        free = cc.multiclass_bound(forced, model, COSTS[name], same_instances=True)
+        free = cc.bound(forced, model, COSTS[name], same_instances=True)
         assert free.best_cost - 1e-9 <= b.best_cost <= b.worst_cost <= free.worst_cost + 1e-9
 
 
@@ -179,9 +179,9 @@ def test_kinds_frame_and_mapping_by_names_agree() -> None:
     mapping = {("cat", ("cat", "dog", "eel")): 2, ("dog", ("cat", "dog", "dog")): 1}
     model = [[1, 1, 0], [0, 0, 1], [0, 0, 0]]
     costs = COSTS["distinct"]
-    a = cc.multiclass_bound(model=model, costs=costs, kinds=mapping, labels=labels)
-    kinds = cc.read_multiclass_kinds(mapping, 3, labels)
-    b = cc.multiclass_bound(model=model, costs=costs, kinds=kinds.to_frame())
+    a = cc.bound(model=model, costs=costs, kinds=mapping, labels=labels)
+    kinds = cc.read_kinds(mapping, 3, labels)
+    b = cc.bound(model=model, costs=costs, kinds=kinds.to_frame())
     assert a.labels == b.labels == tuple(labels)
     # hand count: class cat, predictions cat and dog on two (cat, dog, eel) instances: outputs
     # cat (0) and dog (2); class dog predicted eel on (cat, dog, dog): output dog (0)

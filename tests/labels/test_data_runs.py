@@ -195,7 +195,7 @@ def test_integer_labels_and_the_kinds_bound() -> None:
     costs = np.array([[0, 1, 4], [2, 0, 1], [5, 3, 0]], dtype=float)
     n = runs.candidate_confusion(pred).to_numpy()
     real = runs.with_candidate(pred).cost(costs)
-    b = cc.multiclass_bound(kinds=runs.kinds, model=n.tolist(), costs=costs)
+    b = cc.bound(kinds=runs.kinds, model=n.tolist(), costs=costs)
     assert b.best_cost - 1e-9 <= real <= b.worst_cost + 1e-9
     assert b.labels == ("0", "1", "2")
     # cc.bound takes K-label kinds too (the contract's other spelling): the same bound
@@ -223,8 +223,8 @@ def test_real_cost_lies_inside_every_bound(case, cells, rule) -> None:
     pred = [LABELS[i] for i in np.random.default_rng(seed).integers(0, 3, n)]
     n_conf = runs.candidate_confusion(pred).to_numpy()
     real = runs.with_candidate(pred).cost(costs)
-    kinds = cc.multiclass_bound(kinds=runs.kinds, model=n_conf.tolist(), costs=costs)
-    free = cc.multiclass_bound(runs.forced.tolist(), n_conf.tolist(), costs,
+    kinds = cc.bound(kinds=runs.kinds, model=n_conf.tolist(), costs=costs)
+    free = cc.bound(runs.forced.tolist(), n_conf.tolist(), costs,
                                same_instances=True)
     tol = 1e-9 * max(1.0, abs(real))
     assert kinds.best_cost - tol <= real <= kinds.worst_cost + tol

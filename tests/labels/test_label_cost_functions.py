@@ -21,7 +21,7 @@ def test_eval1_is_the_expected_cost_between_the_bounds(k: int, assumption: str) 
                 t[c, c] = np.eye(k)[c]
         n = rng.integers(0, 20, size=(k, k))
         table = cc.MulticlassTable(tuple("abcde"[:k]), "m", "exact", t)
-        cm = cc.multiclass_cost_matrix(table, costs)
+        cm = cc.model_cost_matrices(table, costs)
         eval1, eval2 = cm.evaluate(n)
         # independent sums over every (c, j, s)
         direct = sum(n[c, j] * t[c, j, s] * costs[c, s]
@@ -30,7 +30,7 @@ def test_eval1_is_the_expected_cost_between_the_bounds(k: int, assumption: str) 
         perfect = sum(n[c].sum() * (t[c, c] @ costs[c]) for c in range(k))
         assert eval2 == pytest.approx(direct - perfect, rel=1e-9, abs=1e-9)
         assert np.allclose(np.diag(cm.m2), 0.0)
-        b = cc.multiclass_bound(table, n, costs, assumption=assumption)
+        b = cc.bound(table, n, costs, assumption=assumption)
         assert b.expected_cost == pytest.approx(eval1, rel=1e-12)
         assert b.best_cost - 1e-9 <= b.expected_cost <= b.worst_cost + 1e-9
         assert cm.to_frame().shape == (2 * k, k)

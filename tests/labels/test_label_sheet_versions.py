@@ -214,8 +214,8 @@ def test_high_confidence_never_below_the_plain_worst(seed, n1, n2, confidence) -
                       for _ in range(3)])
     costs = np.array(rng.integers(1, 6, (3, 3)), dtype=float)
     np.fill_diagonal(costs, 0.0)
-    hc = cc.multiclass_high_confidence_bound(forced, model, costs, confidence=confidence)
-    plain = cc.multiclass_bound(forced, model, costs)
+    hc = cc.high_confidence_bound(forced, model, costs, confidence=confidence)
+    plain = cc.bound(forced, model, costs)
     assert hc.worst_cost >= plain.worst_cost - 1e-9 * max(1.0, plain.worst_cost)
     np.testing.assert_array_equal(hc.worst.sum(axis=1), model.sum(axis=1))
 
@@ -236,7 +236,7 @@ def test_sheet_from_a_networks_interventional_table() -> None:
     eval1 = sum(model[c, j] * t[c, j, s] * COSTS[c, s]
                 for c in range(3) for j in range(3) for s in range(3))
     assert r.eval1 == pytest.approx(eval1, rel=1e-12)
-    direct = cc.multiclass_bound(table, model, COSTS)
+    direct = cc.bound(table, model, COSTS)
     assert r.worst_cost == pytest.approx(direct.worst_cost, rel=1e-12)
     assert r.best_cost == pytest.approx(direct.best_cost, rel=1e-12)
     assert r.form == "probability" and r.warnings == ()

@@ -59,7 +59,7 @@ def test_check_equals_enumeration(fusion: str, opts: dict, zeros: bool) -> None:
     seen = set()
     for seed, costs in itertools.product(range(3), COST_CASES):
         system = small_system(seed, fusion, opts, zeros=zeros)
-        got = cc.check_multiclass_monotonicity(system, costs)
+        got = cc.check_monotonicity(system, costs)
         assert got.is_monotone == brute_monotone(system, costs)
         assert (got.violation is None) == got.is_monotone
         seen.add(got.is_monotone)
@@ -70,7 +70,7 @@ def test_check_equals_enumeration(fusion: str, opts: dict, zeros: bool) -> None:
 def test_plurality_with_zero_one_costs_is_monotone() -> None:
     for seed in range(5):
         system = small_system(seed, "plurality", {}, k=4, n=5)
-        assert cc.check_multiclass_monotonicity(system, 1 - np.eye(4)).is_monotone
+        assert cc.check_monotonicity(system, 1 - np.eye(4)).is_monotone
 
 
 def test_check_refuses_a_user_function_over_too_many_configurations() -> None:
@@ -79,19 +79,19 @@ def test_check_refuses_a_user_function_over_too_many_configurations() -> None:
         b.add_model(f"m{i}", confusion=np.full((3, 3), 1 / 3))
     system = b.set_fusioner(lambda **v: v["m0"]).build(slot="m15")
     with pytest.raises(cc.ValidationError, match="vote configurations"):
-        cc.check_multiclass_monotonicity(system, 1 - np.eye(3))
+        cc.check_monotonicity(system, 1 - np.eye(3))
 
 
 def test_monotone_bound_refused_when_the_check_fails() -> None:
     system = small_system(0, "plurality", {})
     costs = COST_CASES[1]
-    check = cc.check_multiclass_monotonicity(system, costs)
+    check = cc.check_monotonicity(system, costs)
     assert not check.is_monotone
     forced = np.zeros((3, 3, 3), dtype=int)
     for j in range(3):
         forced[j, :, j] = 3
     with pytest.raises(cc.MonotonicityError, match="not monotone"):
-        cc.multiclass_bound(forced, np.eye(3, dtype=int) * 3, costs, same_instances=True,
+        cc.bound(forced, np.eye(3, dtype=int) * 3, costs, same_instances=True,
                             assumption="monotone", monotonicity=check)
 
 
@@ -119,16 +119,16 @@ def test_high_confidence_worst_case_covers_by_simulation() -> None:
     model = np.array([[7, 2, 1], [2, 6, 2], [1, 1, 8]])
     runs, hc_ok, plain_ok = 300, 0, 0
     for _ in range(runs):
-        stage1 = cc.read_multiclass_kinds(_stage(rng, probs, 10), 3)
-        stage2 = cc.read_multiclass_kinds(_stage(rng, probs, 10), 3)
+        stage1 = cc.read_kinds(_stage(rng, probs, 10), 3)
+        stage2 = cc.read_kinds(_stage(rng, probs, 10), 3)
         real = 0.0
         for c in range(3):
             vectors, supplies = stage2.by_class(c)
             (hi, _), _ = transport_class(vectors, supplies, list(model[c]), costs[c])
             real += float(hi)
         forced = stage1.forced()
-        hc = cc.multiclass_high_confidence_bound(forced, model, costs, confidence=0.9)
-        plain = cc.multiclass_bound(forced, model, costs)
+        hc = cc.high_confidence_bound(forced, model, costs, confidence=0.9)
+        plain = cc.bound(forced, model, costs)
         assert hc.worst_cost >= plain.worst_cost - 1e-9
         hc_ok += real <= hc.worst_cost + 1e-9
         plain_ok += real <= plain.worst_cost + 1e-9
@@ -143,9 +143,9 @@ def test_high_confidence_refuses_bad_input() -> None:
     forced[1, 0, 0] = 1
     forced[2, 0, 0] = 2
     with pytest.raises(cc.ValidationError, match="same stage-1 instances"):
-        cc.multiclass_high_confidence_bound(forced, np.eye(3, dtype=int))
+        cc.high_confidence_bound(forced, np.eye(3, dtype=int))
     with pytest.raises(cc.ValidationError, match="confidence"):
-        cc.multiclass_high_confidence_bound(forced, np.eye(3, dtype=int), confidence=1.0)
+        cc.high_confidence_bound(forced, np.eye(3, dtype=int), confidence=1.0)
 
 
 def _instances(system: cc.MulticlassSystem, n: int, rng: np.random.Generator) -> dict:
@@ -175,17 +175,17 @@ def test_monotone_bound_contains_the_exact_kinds_bound_on_simulated_instances(
     checked = 0
     for seed, costs in itertools.product(range(4), COST_CASES):
         system = small_system(seed, fusion, opts)
-        if not cc.check_multiclass_monotonicity(system, costs).is_monotone:
+        if not cc.check_monotonicity(system, costs).is_monotone:
             continue
-        kinds = cc.read_multiclass_kinds(_instances(system, 6, rng), 3)
+        kinds = cc.read_kinds(_instances(system, 6, rng), 3)
         model = np.zeros((3, 3), dtype=int)
         for c, size in enumerate(kinds.class_sizes()):
             model[c] = rng.multinomial(int(size), np.ones(3) / 3)
-        exact = cc.multiclass_bound(model=model, costs=costs, kinds=kinds)
+        exact = cc.bound(model=model, costs=costs, kinds=kinds)
         forced = kinds.forced()
-        mono = cc.multiclass_bound(forced, model, costs, same_instances=True,
+        mono = cc.bound(forced, model, costs, same_instances=True,
                                    assumption="monotone")
-        free = cc.multiclass_bound(forced, model, costs, same_instances=True)
+        free = cc.bound(forced, model, costs, same_instances=True)
         assert free.best_cost - 1e-9 <= mono.best_cost <= exact.best_cost + 1e-9
         assert exact.worst_cost - 1e-9 <= mono.worst_cost <= free.worst_cost + 1e-9
         checked += 1

@@ -247,7 +247,7 @@ def test_the_monotonicity_check_sees_exact_ties() -> None:
     system = deterministic_system(labels, ["a", "b", "c"], (2, 2, 1), slot="a",
                                   weights=[0.1, 0.2, 0.3])
     costs = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float)
-    result = cc.check_multiclass_monotonicity(system, costs)
+    result = cc.check_monotonicity(system, costs)
     assert result.checked > 0
     if result.violation:
         assert "0.2" in result.violation or "0.3" in result.violation

@@ -163,7 +163,7 @@ def test_a_false_monotone_assumption_is_refused_for_every_source() -> None:
         b = b.add_model(m, confusion=np.full((3, 3), 1 / 3))
     system = b.set_fusioner("plurality").build(slot="d")
     costs = np.array([[0, 1, 5], [1, 0, 1], [1, 1, 0]], dtype=float)
-    check = cc.check_multiclass_monotonicity(system, costs)
+    check = cc.check_monotonicity(system, costs)
     assert not check.is_monotone
     table = cc.interventional_table(system)
     with pytest.raises(MonotonicityError, match="not monotone|false"):
