@@ -424,6 +424,19 @@ def test_cli_derive_and_evaluate_equal_python(case: dict,
     assert _first_number(data, "worst_cost") == pytest.approx(expected.worst_cost, rel=REL)
 
 
+def test_cli_derive_from_a_network_file_equals_python(case: dict,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    k, tmp = case["k"], case["tmp"]
+    path = tmp / "net_sheet.json"
+    run_cli(capsys, "derive", case["net"], "--costs", _costs_option(k), "--assumption", "none",
+            "-o", path)
+    sheet = cc.load_sheet(path)
+    t = pgmpy_table(case["system"].network, k)
+    np.testing.assert_allclose(sheet.m1, np.einsum("cjs,cs->cj", t, costs_of(k)), rtol=1e-9,
+                               atol=1e-12)
+    assert sheet.label_names == tuple(labels_of(k)) and sheet.slot == SLOT
+
+
 def _first_number(data: object, key: str) -> float:
     stack = [data]
     while stack:

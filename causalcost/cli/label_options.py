@@ -20,8 +20,8 @@ from typing import Any
 from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_derive_arguments", "add_evaluate_arguments", "derive_labels", "label_runs",
-           "log_runs", "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
+__all__ = ["add_derive_arguments", "add_evaluate_arguments", "label_runs", "log_runs",
+           "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -153,9 +153,11 @@ def parse_costs(text: str, labels: Sequence[str] | None, flag: str = "--costs") 
     if "=" in text:
         if names != ("P", "N"):
             k = len(names)
+            example = ";".join(",".join("0" if i == j else "1" for j in range(k))
+                               for i in range(k))
             raise ValidationError(f"{flag} {text!r}: fn=/fp= cells are for the labels P, N; "
                                   f"for the labels {','.join(names)} give {k} rows of {k} "
-                                  "costs 'a,b;c,d' (rows: the true class)")
+                                  f"costs, e.g. '{example}' (rows: the true class)")
         return CostMatrix.parse(text)
     return CostMatrix(parse_matrix(text, len(names), flag), labels=list(names))
 
@@ -178,28 +180,6 @@ def log_runs(args: argparse.Namespace, *, command: str, **extra: Any) -> Any:
     return forced_runs(read_rows(args.data, engine=args.engine), truth=args.truth,
                        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
                        positive=args.positive_label, **vote_options(args), **extra)
-
-
-def derive_labels(args: argparse.Namespace) -> int:
-    """``derive --data LOG --labels ...``."""
-    from causalcost.sheet.derivation import derive_labelled_sheet
-
-    if not args.data:
-        raise ValidationError("--labels derives a sheet of K labels from logged predictions: "
-                              "give --data FILE")
-    if args.network or args.forced_p or args.forced_n:
-        raise ValidationError("--labels goes with --data only, not NETWORK or --forced-p/-n")
-    labels = _labels(args.labels, "--labels")
-    costs = parse_matrix(args.costs, len(labels), "--costs")
-    runs = label_runs(args)
-    sheet = derive_labelled_sheet(
-        runs, costs, assumption=args.assumption or "none", system_name=args.name or "system",
-        provenance={"file": args.data,
-                    "description": args.description or f"logged predictions in {args.data}"})
-    sheet.save(args.output)
-    print(f"wrote {args.output} (sheet of {len(labels)} labels {','.join(labels)}, slot "
-          f"{sheet.slot!r}, assumption {sheet.assumption}, {sheet.digest})")
-    return 0
 
 
 def read_predictions(path: str) -> Any:

@@ -11,27 +11,26 @@ from causalcost.cli.common import (
     cells,
     examples,
     load_system,
-    model_names,
     print_json,
     print_with_label_noise,
     probability,
     refuse_overwriting_inputs,
     sampling_arguments,
     vote_arguments,
-    vote_options,
 )
 from causalcost.cli.label_options import add_derive_arguments, add_evaluate_arguments
 from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
 if TYPE_CHECKING:
-    from causalcost.confusion import CostMatrix
+    pass
 
 __all__ = ["register"]
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
-    from causalcost.confusion import Confusion, CostMatrix
+    from causalcost.cli.label_options import parse_costs
+    from causalcost.confusion import Confusion
     from causalcost.network.netfile import network_path
     from causalcost.sheet.derivation import (
         network_provenance,
@@ -39,22 +38,20 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         sheet_from_network,
     )
 
-    if args.labels:  # K labels: a sheet of K labels from a log
-        from causalcost.cli.label_options import derive_labels
-
-        return derive_labels(args)
     refuse_overwriting_inputs(args.output, "-o", {"NETWORK": args.network, "--data": args.data})
     if args.network is not None and args.network.lower().endswith(".json"):
         return _reprice(args)
-    costs = CostMatrix.parse(args.costs)
     routes = [name for name, used in (("NETWORK", args.network),
                                       ("--forced-p/--forced-n", args.forced_p or args.forced_n),
                                       ("--data", args.data)) if used]
     if len(routes) != 1:
         raise ValidationError("derive takes exactly one of NETWORK, --forced-p with --forced-n, "
                               f"or --data FILE; got {', '.join(routes) or 'none'}")
+    if args.labels and not args.data:
+        raise ValidationError("--labels names a log's labels: it goes with --data only (a "
+                              "network file names its own labels, forced runs are binary)")
     if args.data:
-        sheet = _sheet_from_data(args, costs)
+        sheet = _sheet_from_data(args)
     elif args.forced_p or args.forced_n:
         if not (args.forced_p and args.forced_n):
             raise ValidationError("derive from forced runs takes both --forced-p and --forced-n")
@@ -62,8 +59,8 @@ def _cmd_derive(args: argparse.Namespace) -> int:
             raise ValidationError("derive from forced runs needs --slot NAME (the model whose "
                                   "forced runs these are)")
         sheet = sheet_from_forced_runs(
-            Confusion.parse(args.forced_p), Confusion.parse(args.forced_n), costs,
-            slot=args.slot,
+            Confusion.parse(args.forced_p), Confusion.parse(args.forced_n),
+            parse_costs(args.costs, None), slot=args.slot,
             description=args.description or "forced runs given on the command line",
             system_name=args.name or "system",
             assumption=args.assumption or "monotone", confidence=args.confidence,
@@ -72,11 +69,18 @@ def _cmd_derive(args: argparse.Namespace) -> int:
         system = load_system(args)
         path = network_path(args.network)
         sheet = sheet_from_network(
-            system, costs, method=args.method, samples=args.samples, seed=args.seed,
-            confidence=args.confidence, interval=args.interval,
-            assumption=args.assumption or "monotone",
+            system, parse_costs(args.costs, system.labels), method=args.method,
+            samples=args.samples, seed=args.seed, confidence=args.confidence,
+            interval=args.interval, assumption=args.assumption or "monotone",
             provenance={**network_provenance(path), "network": system.name},
         )
+    if sheet.label_names != ("P", "N"):
+        labels = ",".join(sheet.label_names)
+        sheet.save(args.output)
+        print(f"wrote {args.output} (sheet of {sheet.k} labels {labels}, slot {sheet.slot!r}, "
+              f"assumption {sheet.assumption})")
+        print(f"  sheet: {sheet.digest}")
+        return 0
     sheet.save(args.output)
     print(f"wrote {args.output} (slot {sheet.slot!r}, assumption {sheet.assumption})")
     print(f"  sheet: {sheet.digest}")
@@ -123,8 +127,8 @@ def _reprice(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
-    from causalcost.cli.common import read_rows
+def _sheet_from_data(args: argparse.Namespace) -> Any:
+    from causalcost.cli.label_options import log_runs, parse_costs
     from causalcost.sheet.from_data import sheet_from_data
 
     missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
@@ -132,12 +136,12 @@ def _sheet_from_data(args: argparse.Namespace, costs: CostMatrix) -> Any:
                if not value]
     if missing:
         raise ValidationError(f"derive --data needs {', '.join(missing)}")
+    runs = log_runs(args, command="derive --data")
+    costs = parse_costs(args.costs, list(runs.label_names) if args.labels else None)
     return sheet_from_data(
-        read_rows(args.data, engine=args.engine), costs, truth=args.truth,
-        models=model_names(args.models), slot=args.slot, fusioner=args.fusioner,
-        positive=args.positive_label, description=args.description or f"logged predictions "
-        f"in {args.data}", system_name=args.name or "system", assumption=args.assumption,
-        confidence=args.confidence, **vote_options(args))
+        runs, costs, description=args.description or f"logged predictions in {args.data}",
+        system_name=args.name or "system", assumption=args.assumption,
+        confidence=args.confidence)
 
 
 def _named(text: str, index: int) -> tuple[str, str]:

@@ -355,10 +355,32 @@ def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.n
     return _exact(rule, s, pos, index)[0]
 
 
+def _snapped(rule: ScoreRule, s: np.ndarray, slot: int, t: np.ndarray,
+             steps: int = 64) -> np.ndarray:
+    """Each finite critical score moved to the float at which the rule, computed in floating
+    point, switches: the rule says P at ``t`` and N just below it. Rounding makes the rule a
+    non-decreasing step of the float score whose step a closed form can miss by a few units in
+    the last place; then "P iff score >= t" holds for every float score, not only near one."""
+    t = t.copy()
+    for _ in range(steps):
+        finite = np.isfinite(t)
+        if not finite.any():
+            break
+        at = np.where(finite, t, 0.0)
+        below = np.nextafter(at, -np.inf)
+        up = finite & ~rule._at(s, slot, at)  # noqa: SLF001 - N at t: the step is higher
+        down = finite & ~up & rule._at(s, slot, below)  # noqa: SLF001 - P below t: lower
+        if not (up.any() or down.any()):
+            break
+        t[up] = np.nextafter(t[up], np.inf)
+        t[down] = below[down]
+    return t
+
+
 def _exact(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tuple[np.ndarray, int]:
     """The critical scores made to agree with the rule at the observed scores, and the number
     of rows moved."""
-    t = np.array(rule.critical(s, slot, index), dtype=float)
+    t = _snapped(rule, s, slot, np.array(rule.critical(s, slot, index), dtype=float))
     says = rule.decide(s)
     obs = s[:, slot]
     low = says & (obs < t)       # the rule says P: t may not exceed the observed score

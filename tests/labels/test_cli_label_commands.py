@@ -124,7 +124,9 @@ def test_derive_label_errors_name_the_flag(capsys, files) -> None:
     code, out, err = run(capsys, "derive", "--data", str(files["log"]), "--labels", "a,b,c",
                          "--truth", "y", "--models", "m1,m2,m3", "--slot", "m2", "--fusioner",
                          "plurality", "--costs", "fn=5,fp=1", "-o", "x.json")
-    assert code == 2 and "--costs 'fn=5,fp=1' must be 3 rows of 3 numbers" in err
+    assert code == 2 and ("--costs 'fn=5,fp=1': fn=/fp= cells are for the labels P, N; for "
+                          "the labels a,b,c give 3 rows of 3 costs, e.g. '0,1,1;1,0,1;1,1,0'"
+                          in err)
 
 
 def test_evaluate_errors_are_one_line(capsys, files) -> None:

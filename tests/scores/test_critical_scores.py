@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
@@ -79,7 +79,8 @@ def test_boundary_mean_equal_to_the_threshold() -> None:
             t = critical_scores(scores, slot, threshold=tau)
             direct = scores.mean(axis=1) >= tau
             assert np.array_equal(direct, scores[:, slot] >= t)
-            moved += score_runs(scores, truth=[1] * 5, slot=slot, threshold=tau).adjusted
+            raw = score_rule("mean", threshold=tau, n_models=3).critical(scores, slot)
+            moved += int((direct != (scores[:, slot] >= raw)).sum())
     assert moved > 0  # the closed form alone disagrees with the rule on these rows
 
 
@@ -143,6 +144,7 @@ def test_nan_score_and_bad_truth_are_refused() -> None:
 # ----------------------------------------------------------------------------- ScoreRuns
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 40), st.integers(0, 2**31))
+@example(7, 3868)  # the closed form missed the float step of the rule at score 0.5 by an ulp
 def test_score_runs_views_against_the_rule(n: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     scores = np.round(rng.random((n, 3)), 2)
