@@ -330,7 +330,9 @@ def register(sub: Any) -> None:
                      help="positive state of a BIF file's roles (default: P)")
     sampling_arguments(p)
     p.add_argument("--costs", required=True, metavar="CELLS",
-                   help="system cost matrix, e.g. fn=5,fp=1[,tp=0,tn=0]")
+                   help="system cost matrix: fn=5,fp=1[,tp=0,tn=0] for the labels P, N, or "
+                        "K rows of K costs 'a,b,c;d,e,f;g,h,i' (rows: true class) for a "
+                        "network file or log of K labels")
     p.add_argument("--assumption", choices=("monotone", "none"), default=None,
                    help="bound assumption (default: monotone, checked on the network; for data, "
                         "monotone when no instance fails only because the slot is right)")
