@@ -21,7 +21,7 @@ from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
 __all__ = ["add_derive_arguments", "add_evaluate_arguments", "label_runs", "log_runs",
-           "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
+           "matrix_text", "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -57,6 +57,15 @@ def _labels(text: str, flag: str) -> list[str]:
         raise ValidationError(f"{flag} must list at least two distinct labels, e.g. a,b,c; got "
                               f"{text!r}")
     return names
+
+
+def matrix_text(k: int, hit: str = "0", miss: str = "0") -> str:
+    """A K x K example in the command line's form (rows separated by ';').
+
+    >>> matrix_text(2), matrix_text(3, miss="1")
+    ('0,0;0,0', '0,1,1;1,0,1;1,1,0')
+    """
+    return ";".join(",".join(hit if i == j else miss for j in range(k)) for i in range(k))
 
 
 def parse_matrix(text: str, k: int, flag: str) -> list[list[float]]:
@@ -153,8 +162,7 @@ def parse_costs(text: str, labels: Sequence[str] | None, flag: str = "--costs") 
     if "=" in text:
         if names != ("P", "N"):
             k = len(names)
-            example = ";".join(",".join("0" if i == j else "1" for j in range(k))
-                               for i in range(k))
+            example = matrix_text(k, hit="0", miss="1")
             raise ValidationError(f"{flag} {text!r}: fn=/fp= cells are for the labels P, N; "
                                   f"for the labels {','.join(names)} give {k} rows of {k} "
                                   f"costs, e.g. '{example}' (rows: the true class)")

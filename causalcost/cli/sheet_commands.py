@@ -18,7 +18,7 @@ from causalcost.cli.common import (
     sampling_arguments,
     vote_arguments,
 )
-from causalcost.cli.label_options import add_derive_arguments, add_evaluate_arguments
+from causalcost.cli.label_options import add_derive_arguments, add_evaluate_arguments, matrix_text
 from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
@@ -165,13 +165,9 @@ def _parse_model(text: str, k: int) -> Any:
         if k != 2:
             raise ValidationError(f"--model {text!r}: tp/fn/fp/tn cells are for two labels; this "
                                   f"sheet has {k}: give {k} rows of {k} counts, e.g. "
-                                  f"'{_zeros(k)}'")
+                                  f"'{matrix_text(k)}'")
         return Confusion.parse(text)
     return parse_matrix(text, k, "--model")
-
-
-def _zeros(k: int) -> str:
-    return ";".join(",".join("0" for _ in range(k)) for _ in range(k))
 
 
 def _given_candidates(args: argparse.Namespace, sheet: Any) -> dict[str, Any]:
@@ -215,7 +211,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         candidates = candidates_frame(given, read_candidates_frame(args.candidates))
     if len(candidates) == 0:
         example = ("tp=..,fn=..,fp=..,tn=.. or --candidates CSV" if k == 2 else
-                   f"{k} rows of {k} counts, e.g. '{_zeros(k)}'")
+                   f"{k} rows of {k} counts, e.g. '{matrix_text(k)}'")
         raise ValidationError(f"give a candidate: --model {example} (rows: the true class), or "
                               "--predictions FILE")
     options = {"confidence": args.confidence, "same_instances": args.same_instances,

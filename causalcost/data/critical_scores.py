@@ -163,7 +163,7 @@ class ScoreRule:
             return np.where(others.min(axis=1) >= tau, tau, np.inf)
         return self._bisect(s, slot, index)
 
-    def _at(self, s: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
+    def decide_at(self, s: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
         """Decisions with the slot's score set to ``values`` (one per row)."""
         forced = s.copy()
         forced[:, slot] = values
@@ -173,7 +173,7 @@ class ScoreRule:
         assert self.score_range is not None
         lo, hi = self.score_range
         grid = np.linspace(lo, hi, self.grid)
-        says = np.stack([self._at(s, slot, np.full(s.shape[0], g)) for g in grid], axis=1)
+        says = np.stack([self.decide_at(s, slot, np.full(s.shape[0], g)) for g in grid], axis=1)
         drops = says[:, :-1] & ~says[:, 1:]  # P at one grid score, N at the next
         if drops.any():
             row, k = (int(v) for v in np.argwhere(drops)[0])
@@ -195,7 +195,7 @@ class ScoreRule:
                 open_ = (mid > a) & (mid < b)
                 if not open_.any():
                     break
-                p = self._at(rows, slot, mid) & open_
+                p = self.decide_at(rows, slot, mid) & open_
                 b = np.where(p, mid, b)
                 a = np.where(open_ & ~p, mid, a)
             t[inner] = b
@@ -368,8 +368,8 @@ def _snapped(rule: ScoreRule, s: np.ndarray, slot: int, t: np.ndarray,
             break
         at = np.where(finite, t, 0.0)
         below = np.nextafter(at, -np.inf)
-        up = finite & ~rule._at(s, slot, at)  # noqa: SLF001 - N at t: the step is higher
-        down = finite & ~up & rule._at(s, slot, below)  # noqa: SLF001 - P below t: lower
+        up = finite & ~rule.decide_at(s, slot, at)  # N at t: the step is higher
+        down = finite & ~up & rule.decide_at(s, slot, below)  # P just below t: lower
         if not (up.any() or down.any()):
             break
         t[up] = np.nextafter(t[up], np.inf)

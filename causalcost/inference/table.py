@@ -575,11 +575,10 @@ class InterventionalTable:
         for key in ("samples", "seed"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
-        if self.is_binary:
-            out["error_rates"] = self.error_rates.to_dict()
-            out["table"] = self.to_records()
-            if self.monotonicity is not None:
-                out["monotone"] = self.monotonicity.is_monotone
+        if self.is_binary:  # the views, as version-2 sheets wrote them
+            view = self.binary_dict()
+            out.update({key: view[key] for key in ("error_rates", "table", "monotone")
+                        if key in view})
         return out
 
     def binary_dict(self) -> dict[str, Any]:
