@@ -76,6 +76,9 @@ _LAZY: dict[str, str] = {
     "correlation_range": "network.correlation",
     "CostEvaluation": "pricing.costs",
     "CostSheet": "sheet.costsheet",
+    "ScoreSheet": "sheet.score_sheet",
+    "ScoreBound": "pricing.scores",
+    "price_scores": "pricing.scores",
     "derive_sheet": "sheet.derivation",
     "draw_intervention": "plotting.drawing",
     "draw_system": "plotting.drawing",
@@ -163,7 +166,7 @@ _LAZY: dict[str, str] = {
     "NetworkSpec": "network.netschema",
     "load_bif": "network.netfile",
     "load_network": "network.netfile",
-    "load_sheet": "sheet.costsheet",
+    "load_sheet": "sheet.loading",
     "make_fusioner": "network.fusioners",
     "ModelCostMatrix": "pricing.costs",
     "MonotonicityCheck": "inference.monotonicity",
@@ -333,10 +336,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from .pricing.high_confidence import high_confidence_bound
     from .pricing.kinds import count_kinds, forced_from_kinds, kinds_frame
+    from .pricing.scores import ScoreBound, price_scores
     from .pricing.uncertainty import CostIntervals, cost_intervals
-    from .sheet.costsheet import CostSheet, load_sheet
+    from .sheet.costsheet import CostSheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network
     from .sheet.from_data import sheet_from_data
+    from .sheet.loading import load_sheet
+    from .sheet.score_sheet import ScoreSheet
     from .sheet.signing import (
         SignatureError,
         SigningUnavailableError,
@@ -425,6 +431,8 @@ __all__ = [
     "CostMatrix",
     "CostMatrixError",
     "CostSheet",
+    "ScoreBound",
+    "ScoreSheet",
     "CountError",
     "ErrorRates",
     "Fusioner",
@@ -509,6 +517,7 @@ __all__ = [
     "check_monotonicity",
     "class_prior",
     "compare",
+    "price_scores",
     "correlated_correctness",
     "correlation_range",
     "derive_sheet",

@@ -24,7 +24,7 @@ _IMPORTANCE_EXAMPLE = ("example:\n"
 
 def _cmd_backtest(args: argparse.Namespace) -> int:
     from causalcost.evaluation.backtest import backtest
-    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.loading import load_sheet
 
     candidates = model_names(args.candidates) if args.candidates else []
     if not candidates:

@@ -19,7 +19,7 @@ def _cmd_roc(args: argparse.Namespace) -> int:
     from causalcost.data.frames import collect
     from causalcost.data.readers import read_table
     from causalcost.evaluation.thresholds import system_thresholds
-    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.loading import load_sheet
 
     if args.truth == args.score:
         raise ValidationError(f"--truth and --score name the same column {args.truth!r}: the "

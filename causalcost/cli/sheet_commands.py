@@ -96,7 +96,7 @@ _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "
 
 def _reprice(args: argparse.Namespace) -> int:
     """``derive SHEET.json --costs CELLS -o OUT.json``: the sheet re-priced, not re-derived."""
-    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.loading import load_sheet
 
     given = [f"--{key.replace('_', '-')}" for key in _DERIVE_ONLY
              if getattr(args, key, None) is not None]
@@ -195,7 +195,7 @@ def _given_candidates(args: argparse.Namespace, sheet: Any) -> dict[str, Any]:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.evaluation.comparison import compare
     from causalcost.evaluation.report import evaluate
-    from causalcost.sheet.costsheet import load_sheet
+    from causalcost.sheet.loading import load_sheet
 
     sheet = load_sheet(args.sheet)
     k = sheet.k

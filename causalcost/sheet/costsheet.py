@@ -57,10 +57,10 @@ import pandas as pd
 
 from causalcost.confusion import CostMatrix
 from causalcost.errors import CausalCostError, SheetError
-from causalcost.files import read_text_file, write_atomic
+from causalcost.files import write_atomic
 from causalcost.inference.table import InterventionalTable
 from causalcost.sheet import display
-from causalcost.sheet.digest import content_digest, strict_json_loads
+from causalcost.sheet.digest import content_digest
 from causalcost.sheet.format4 import content_v4
 from causalcost.sheet.legacy import content_of_version
 from causalcost.sheet.reading import check_written_form, sheet_fields
@@ -68,8 +68,7 @@ from causalcost.sheet.schema import LABELLED_VERSION, SHEET_FORMAT, SHEET_VERSIO
 from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
 from causalcost.sheet.views import SheetViews
 
-__all__ = ["LABELLED_VERSION", "SHEET_FORMAT", "SHEET_VERSION", "CostSheet", "load_sheet",
-           "sheet_from_dict"]
+__all__ = ["LABELLED_VERSION", "SHEET_FORMAT", "SHEET_VERSION", "CostSheet"]
 
 
 def _now() -> str:
@@ -297,39 +296,3 @@ class CostSheet(SheetViews):
 
     def __hash__(self) -> int:
         return hash(self.to_json(indent=None))
-
-
-# ------------------------------------------------------------------------------- loading
-def load_sheet(path: str | Path) -> CostSheet:
-    """Read and validate a sheet written by :meth:`~causalcost.CostSheet.save` (versions 1 to 4).
-
-    Raises
-    ------
-    SheetError
-        If the file is missing or not JSON, or as in :meth:`~causalcost.CostSheet.from_dict`
-        (the message starts with the file name).
-
-    Examples
-    --------
-    >>> import tempfile, causalcost as cc
-    >>> from causalcost.sheet.derivation import derive_sheet
-    >>> sheet = derive_sheet(cc.ErrorRates(0.2, 1.0, 0.2, 0.0), cc.CostMatrix(fn=5, fp=1),
-    ...                      slot="clinical_history", prior=1 / 3, assumption="none",
-    ...                      provenance={"source": "thesis §4, example 1"})
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     again = load_sheet(sheet.save(f"{tmp}/sheet.json"))
-    >>> again == sheet
-    True
-    """
-    path = Path(path)
-    try:
-        data = strict_json_loads(read_text_file(path, "sheet"))
-        return sheet_from_dict(data)
-    except CausalCostError as exc:  # SheetError subclasses (SignatureError) keep their type
-        cls = type(exc) if isinstance(exc, SheetError) else SheetError
-        raise cls(f"{path.name}: {exc}") from None
-
-
-def sheet_from_dict(data: Any) -> CostSheet:
-    """A :class:`CostSheet` from its JSON object (versions 1 to 4, any K)."""
-    return CostSheet.from_dict(data)

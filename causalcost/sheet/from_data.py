@@ -15,7 +15,7 @@ high-confidence worst case.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcost.confusion import CostMatrix
 from causalcost.data.forced_runs import forced_runs
@@ -24,6 +24,9 @@ from causalcost.errors import MonotonicityError, ValidationError
 from causalcost.inference.table import InterventionalTable
 from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.derivation import data_evidence, derive_sheet
+
+if TYPE_CHECKING:
+    from causalcost.sheet.score_sheet import ScoreSheet
 
 __all__ = ["sheet_from_data"]
 
@@ -43,8 +46,9 @@ def sheet_from_data(
     confidence: float = 0.95,
     interval_method: str = "wilson",
     row_ids: Any = None,
+    breakpoints: int | None = None,
     **fusioner_options: Any,
-) -> CostSheet:
+) -> CostSheet | ScoreSheet:
     """Derive a slot's cost sheet from a table of logged predictions (or counted runs).
 
     Parameters
@@ -72,11 +76,17 @@ def sheet_from_data(
         fingerprint (``provenance["rows_sha256"]``, :func:`~causalcost.row_fingerprint`), so a
         candidate counted on these very rows can prove it (``evaluate(...,
         row_fingerprint=...)``) and get the exact bounds.
+    breakpoints : int, optional
+        Score runs only: keep at most this many finite critical scores per class, each one
+        between two kept values rounded outward so every bound stays valid
+        (:class:`~causalcost.ScoreSheet`); all of them by default.
 
     Returns
     -------
-    CostSheet
-        Binary, or with the K labels of K-label runs (one format for every K).
+    CostSheet or ScoreSheet
+        Binary, or with the K labels of K-label runs (one format for every K); a
+        :class:`~causalcost.ScoreSheet` for score runs (a log read with a score fusioner,
+        or :func:`~causalcost.ensemble_runs`).
 
     Raises
     ------
@@ -109,7 +119,10 @@ def sheet_from_data(
     >>> sheet3.label_names, sheet3.form, int(sheet3.class_sizes.sum())
     (('ok', 'flu', 'covid'), 'counts', 600)
     """
-    if isinstance(data, ForcedRuns):
+    from causalcost.data.critical_scores import ScoreRuns
+    from causalcost.sheet.score_sheet import score_sheet_from_runs
+
+    if isinstance(data, (ForcedRuns, ScoreRuns)):
         runs = data
     else:
         if truth is None or slot is None or fusioner is None:
@@ -117,6 +130,13 @@ def sheet_from_data(
                                   "models= for a rule name) to count the forced runs")
         runs = forced_runs(data, truth=truth, slot=slot, fusioner=fusioner, models=models,
                            positive=positive, **fusioner_options)
+    if isinstance(runs, ScoreRuns):
+        return score_sheet_from_runs(runs, costs, breakpoints=breakpoints,
+                                     description=description, system_name=system_name,
+                                     row_ids=row_ids)
+    if breakpoints is not None:
+        raise ValidationError("breakpoints= rounds a score sheet's critical scores; these are "
+                              "vote runs (a sheet of votes holds counts, nothing to round)")
     if runs.labels is not None:
         return _labelled_from_data(runs, costs, description=description,
                                    system_name=system_name, assumption=assumption,

@@ -47,8 +47,9 @@ from causalcost.display import html_table
 from causalcost.errors import CausalCostError, CausalCostWarning, InputTypeError, SheetError
 from causalcost.files import output_target, read_text_file, write_atomic
 from causalcost.sheet import signature
-from causalcost.sheet.costsheet import CostSheet, sheet_from_dict
+from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.digest import strict_json_loads
+from causalcost.sheet.loading import sheet_from_dict
 from causalcost.sheet.signature import (
     SIGNATURE_ALGORITHM,
     SignatureError,

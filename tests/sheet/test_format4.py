@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.errors import NotBinaryError, SheetError
-from causalcost.sheet.costsheet import CostSheet, load_sheet
+from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.loading import load_sheet
 
 HERE = Path(__file__).resolve().parent
 V2 = json.loads((HERE / "sheets_v2.json").read_text(encoding="utf-8"))

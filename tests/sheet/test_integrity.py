@@ -21,8 +21,9 @@ from sheet_versions import as_version
 
 import causalcost as cc
 from causalcost.errors import CausalCostError, SheetError
-from causalcost.sheet.costsheet import CostSheet, load_sheet
+from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.digest import content_digest
+from causalcost.sheet.loading import load_sheet
 
 COSTS = cc.CostMatrix(fn=5, fp=1)
 CANDIDATE = cc.Confusion(tp=60, fn=40, fp=10, tn=90)

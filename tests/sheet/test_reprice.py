@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 import causalcost as cc
 from causalcost.cli.app import main
 from causalcost.errors import CausalCostError, CausalCostWarning, InputTypeError, SheetError
-from causalcost.sheet.costsheet import CostSheet, load_sheet
+from causalcost.sheet.costsheet import CostSheet
+from causalcost.sheet.loading import load_sheet
 
 OLD = cc.CostMatrix(fn=5, fp=1)
 NEW = cc.CostMatrix(tp=0.5, fn=12, fp=3, tn=0.25)

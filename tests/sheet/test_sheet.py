@@ -34,7 +34,7 @@ from causalcost.evaluation.candidates import read_candidates_csv
 from causalcost.evaluation.comparison import compare
 from causalcost.evaluation.report import Report, evaluate
 from causalcost.pricing.bounds import bound
-from causalcost.sheet.costsheet import SHEET_FORMAT, SHEET_VERSION, CostSheet, load_sheet
+from causalcost.sheet.costsheet import SHEET_FORMAT, SHEET_VERSION, CostSheet
 from causalcost.sheet.derivation import (
     derive_sheet,
     network_provenance,
@@ -42,6 +42,7 @@ from causalcost.sheet.derivation import (
     sheet_from_network,
 )
 from causalcost.sheet.digest import content_digest
+from causalcost.sheet.loading import load_sheet
 
 REL = 1e-12
 COSTS = cc.CostMatrix(fn=5, fp=1)  # thesis §4

@@ -20,8 +20,9 @@ from sheet_versions import as_version
 import causalcost as cc
 from causalcost.errors import CausalCostError, SheetError
 from causalcost.sheet import signature
-from causalcost.sheet.costsheet import CostSheet, load_sheet
+from causalcost.sheet.costsheet import CostSheet
 from causalcost.sheet.digest import content_digest
+from causalcost.sheet.loading import load_sheet
 from causalcost.sheet.signing import (
     SignatureError,
     SigningUnavailableError,

@@ -1,0 +1,155 @@
+"""One class's critical scores, exact or on breakpoints rounded outward.
+
+A score sheet (:mod:`causalcost.sheet.score_sheet`) keeps, per class, the critical scores of
+the owner's instances on sorted finite *breakpoints*: ``at[k]`` equal to ``b[k]``,
+``between[k]`` strictly between ``b[k]`` and ``b[k + 1]``, ``always`` at ``-inf`` and
+``never`` at ``+inf``. Nothing *between* means exact; a score in a gap is read rounded up or
+down, whichever keeps a bound valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from causalcost.errors import SheetError, ValidationError
+
+__all__ = ["CriticalScores"]
+
+
+def _counts(values: Any, name: str, size: int) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.shape != (size,):
+        raise ValidationError(f"{name}: {arr.size} counts where {size} are needed")
+    if arr.size and (arr.dtype.kind not in "iu" and not np.all(np.mod(arr, 1) == 0)):
+        raise ValidationError(f"{name}: counts must be whole numbers")
+    arr = arr.astype(np.int64)
+    if (arr < 0).any():
+        raise ValidationError(f"{name}: counts cannot be negative")
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class CriticalScores:
+    """One class's critical scores, exact or on breakpoints (see the module).
+
+    Attributes
+    ----------
+    breakpoints : numpy.ndarray of float
+        Sorted distinct finite values.
+    at : numpy.ndarray of int
+        Critical scores equal to each breakpoint.
+    between : numpy.ndarray of int
+        Critical scores strictly between consecutive breakpoints (one fewer).
+    always, never : int
+        Critical scores ``-inf`` (the system says P whatever the slot's score) and ``+inf``
+        (never P).
+
+    Examples
+    --------
+    >>> c = CriticalScores.of([0.2, 0.5, 0.5, 0.9, float("inf")], breakpoints=2)
+    >>> c.breakpoints.tolist(), c.at.tolist(), c.between.tolist(), c.never
+    ([0.2, 0.9], [1, 1], [2], 1)
+    >>> c.values("up").tolist(), c.values("down").tolist()
+    ([0.2, 0.9, 0.9, 0.9, inf], [0.2, 0.2, 0.2, 0.9, inf])
+    """
+
+    breakpoints: np.ndarray
+    at: np.ndarray
+    between: np.ndarray
+    always: int = 0
+    never: int = 0
+
+    def __post_init__(self) -> None:
+        b = np.asarray(self.breakpoints, dtype=float).reshape(-1)
+        if not np.isfinite(b).all():
+            raise ValidationError("breakpoints must be finite numbers (infinite critical "
+                                  "scores are counted by 'always' and 'never')")
+        if (np.diff(b) <= 0).any():
+            raise ValidationError("breakpoints must be strictly increasing")
+        object.__setattr__(self, "breakpoints", _readonly(b))
+        object.__setattr__(self, "at", _readonly(_counts(self.at, "at", b.size)))
+        object.__setattr__(self, "between",
+                           _readonly(_counts(self.between, "between", max(b.size - 1, 0))))
+        for name in ("always", "never"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or int(value) != value or value < 0:
+                raise ValidationError(f"{name}: a count of instances, got {value!r}")
+            object.__setattr__(self, name, int(value))
+
+    @classmethod
+    def of(cls, critical: Any, breakpoints: int | None = None) -> CriticalScores:
+        """The distribution of ``critical`` (a 1-d array; ``-inf`` / ``+inf`` allowed), exact
+        or on at most ``breakpoints`` finite values (quantiles of the distinct values, the
+        smallest and the largest among them)."""
+        t = np.asarray(critical, dtype=float).reshape(-1)
+        if np.isnan(t).any():
+            raise ValidationError("critical scores cannot be NaN")
+        finite = np.sort(t[np.isfinite(t)])
+        always, never = int((t == -np.inf).sum()), int((t == np.inf).sum())
+        distinct = np.unique(finite)
+        if breakpoints is not None:
+            if isinstance(breakpoints, bool) or int(breakpoints) != breakpoints \
+                    or breakpoints < 2:
+                raise ValidationError(f"breakpoints must be a whole number >= 2 (the most "
+                                      f"finite values kept per class), got {breakpoints!r}")
+            if distinct.size > breakpoints:
+                ranks = np.unique(np.round(np.linspace(0, distinct.size - 1,
+                                                       int(breakpoints))).astype(int))
+                distinct = distinct[ranks]
+        if distinct.size == 0:
+            return cls(np.zeros(0), np.zeros(0, int), np.zeros(0, int), always, never)
+        at = np.searchsorted(finite, distinct, "right") - np.searchsorted(finite, distinct,
+                                                                          "left")
+        below = np.searchsorted(finite, distinct, "left")  # strictly below each breakpoint
+        between = np.diff(below) - at[:-1]
+        return cls(distinct, at, between, always, never)
+
+    @property
+    def size(self) -> int:
+        """How many instances."""
+        return int(self.at.sum() + self.between.sum()) + self.always + self.never
+
+    @property
+    def exact(self) -> bool:
+        """Whether every critical score is a breakpoint (nothing rounded)."""
+        return not self.between.any()
+
+    def values(self, rounding: str) -> np.ndarray:
+        """Every critical score, sorted, those in a gap rounded ``"up"`` or ``"down"``."""
+        if rounding not in ("up", "down"):
+            raise ValidationError(f"rounding must be 'up' or 'down', got {rounding!r}")
+        b = self.breakpoints
+        gap_to = b[1:] if rounding == "up" else b[:-1]
+        parts = [np.full(self.always, -np.inf), np.repeat(b, self.at),
+                 np.repeat(gap_to, self.between), np.full(self.never, np.inf)]
+        return np.sort(np.concatenate(parts))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (finite floats and counts)."""
+        return {"breakpoints": self.breakpoints.tolist(), "at": self.at.tolist(),
+                "between": self.between.tolist(), "always": self.always, "never": self.never}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], name: str = "critical") -> CriticalScores:
+        """Read :meth:`to_dict`'s form, refusing unknown or missing keys."""
+        keys = {"breakpoints", "at", "between", "always", "never"}
+        if not isinstance(data, Mapping):
+            raise SheetError(f"{name}: an object with keys {sorted(keys)}")
+        unknown, missing = set(data) - keys, keys - set(data)
+        if unknown or missing:
+            raise SheetError(f"{name}: unknown keys {sorted(unknown)}, missing "
+                             f"{sorted(missing)}; the keys are {sorted(keys)}")
+        try:
+            return cls(**{k: data[k] for k in keys})
+        except (ValidationError, TypeError, ValueError) as exc:
+            raise SheetError(f"{name}: {exc}") from None
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.array(a)
+    a.setflags(write=False)
+    return a

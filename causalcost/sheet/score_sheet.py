@@ -1,0 +1,345 @@
+"""The score sheet: what a system owner issues for a slot whose system fuses scores.
+
+A score-fusing system (soft voting, stacking, max / min of scores; labels P, N) says P on an
+instance iff the slot's score reaches the instance's **critical score** ``t``
+(:mod:`causalcost.data.critical_scores`). Everything a candidate needs to be priced from its
+scores is, per class, the distribution of ``t`` on the owner's instances: a
+:class:`ScoreSheet` holds it with the system's costs, the slot, the rule in words and the
+provenance, under a SHA-256 digest (and an optional signature) like a :class:`CostSheet`.
+
+**Exact or on breakpoints.** Per class the distribution is kept on sorted finite
+*breakpoints* with ``at[k]`` critical scores equal to ``b[k]`` and ``between[k]`` strictly
+between ``b[k]`` and ``b[k + 1]``, plus ``always`` (``t = -inf``: P whatever the slot says)
+and ``never`` (``t = +inf``). A sheet of every distinct value has nothing *between*: it is
+exact. With ``breakpoints=B`` at most ``B`` finite values are kept per class and each
+critical score in a gap is **rounded outward**: to the gap's upper end where that makes the
+system worse and to its lower end where it makes it better. The worst case (and its
+high-confidence form) is then computed on the worse rounding, the best case on the better
+one and the expected cost on the worse one, so every bound stays valid: the worst and
+expected costs can only be overstated, the best cost only understated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from causalcost.confusion import CLASSES, CostMatrix
+from causalcost.cost_matrix import as_costs
+from causalcost.display import format_number
+from causalcost.errors import SheetError, ValidationError
+from causalcost.files import write_atomic
+from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_many
+from causalcost.sheet.critical import CriticalScores
+from causalcost.sheet.digest import content_digest
+from causalcost.sheet.score_format import (
+    SCORE_SHEET_FORMAT,
+    SCORE_SHEET_VERSION,
+    score_sheet_fields,
+)
+
+if TYPE_CHECKING:
+    from causalcost.data.critical_scores import ScoreRuns
+
+__all__ = ["SCORE_SHEET_FORMAT", "SCORE_SHEET_VERSION", "CriticalScores", "ScoreSheet",
+           "score_sheet_from_runs"]
+
+#: The sides a rounded distribution is read on.
+SIDES = ("worse", "better")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# Per case: how each class's critical scores are rounded. The system is worse with a higher
+# critical score on a positive (it says P less) and a lower one on a negative.
+_ROUNDING = {"worse": ("up", "down"), "better": ("down", "up")}
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreSheet:
+    """A score slot's sheet: per class the distribution of critical scores, and the costs.
+
+    Build it with :func:`causalcost.sheet_from_data` on score runs (a log read with a score
+    fusioner, or :func:`causalcost.ensemble_runs`); price a candidate's scores with
+    :meth:`price` (or :func:`causalcost.evaluate` / :func:`causalcost.compare` with
+    ``scores=``).
+
+    Attributes
+    ----------
+    slot : str
+    system_name : str
+    costs : CostMatrix
+        The system's costs (labels P, N).
+    critical : tuple of CriticalScores
+        Per class (P, N).
+    rule : str
+        The fusion rule in words.
+    models : tuple of str
+        The score columns the rule fuses, the slot among them.
+    provenance : dict
+        Where the critical scores come from (``source``, ``description``, rows, ...).
+    created, causalcost_version : str
+    signature : dict or None
+    labels : tuple of str
+        ``("P", "N")``.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from causalcost.data.critical_scores import score_runs
+    >>> frame = pd.DataFrame({"y": [1, 1, 0, 0], "a": [0.9, 0.3, 0.2, 0.6],
+    ...                       "b": [0.6, 0.5, 0.1, 0.7]})
+    >>> sheet = score_sheet_from_runs(score_runs(frame, truth="y", models=["a", "b"],
+    ...                               slot="b"), cc.CostMatrix(fn=5, fp=1))
+    >>> sheet.class_sizes, sheet.exact
+    ((2, 2), True)
+    >>> sheet.price({"P": [0.8, 0.8], "N": [0.0, 0.0]}).worst_cost
+    0.0
+    """
+
+    slot: str
+    system_name: str
+    costs: CostMatrix
+    critical: tuple[CriticalScores, CriticalScores]
+    rule: str
+    models: tuple[str, ...] = ()
+    provenance: dict[str, Any] = field(default_factory=lambda: {"source": "unspecified"})
+    created: str | None = None
+    causalcost_version: str | None = None
+    signature: dict[str, str] | None = field(default=None, repr=False)
+    labels: tuple[str, str] = field(default=CLASSES)
+
+    def __post_init__(self) -> None:
+        if self.created is None:
+            object.__setattr__(self, "created", _now())
+        if self.causalcost_version is None:
+            from causalcost import __version__
+
+            object.__setattr__(self, "causalcost_version", __version__)
+        object.__setattr__(self, "costs", as_costs(self.costs, CLASSES))
+        if len(self.critical) != 2 or not all(isinstance(c, CriticalScores)
+                                              for c in self.critical):
+            raise ValidationError("critical: one CriticalScores per class (P, N)")
+        object.__setattr__(self, "critical", tuple(self.critical))
+        object.__setattr__(self, "models", tuple(str(m) for m in self.models))
+        if tuple(self.labels) != CLASSES:
+            raise ValidationError("a score sheet's labels are ('P', 'N'): the slot's score is "
+                                  "its score for P")
+        if not isinstance(self.slot, str) or not self.slot:
+            raise ValidationError("slot: the slot's name, a non-empty string")
+        if sum(c.size for c in self.critical) == 0:
+            raise ValidationError("critical: a score sheet needs at least one instance")
+
+    # -- what it holds ----------------------------------------------------------------------
+    @property
+    def class_sizes(self) -> tuple[int, int]:
+        """Instances per class (P, N) the critical scores were counted on."""
+        return self.critical[0].size, self.critical[1].size
+
+    @property
+    def exact(self) -> bool:
+        """Whether the sheet holds every critical score (no rounding to breakpoints)."""
+        return all(c.exact for c in self.critical)
+
+    def critical_by_class(self, case: str = "worse") -> tuple[np.ndarray, np.ndarray]:
+        """Per class (P, N) the sorted critical scores, rounded to make the system ``"worse"``
+        or ``"better"`` (the same either way on an exact sheet)."""
+        if case not in _ROUNDING:
+            raise ValidationError(f"case must be one of {SIDES}, got {case!r}")
+        return tuple(c.values(r) for c, r in zip(self.critical,  # type: ignore[return-value]
+                                                 _ROUNDING[case]))
+
+    # -- pricing ----------------------------------------------------------------------------
+    def price(self, scores: Any, *, same_instances: bool = False,
+              confidence: float | None = None) -> ScoreBound:
+        """Price one candidate from its scores per class (``{"P": ..., "N": ...}`` or a pair):
+        expected, worst and best system confusion and cost
+        (:func:`~causalcost.pricing.scores.price_scores`), on the rounding that keeps each
+        bound valid.
+        """
+        worse = price_scores(self.critical_by_class("worse"), scores, self.costs,
+                             same_instances=same_instances, confidence=confidence)
+        if self.exact:
+            return worse
+        better = price_scores(self.critical_by_class("better"), scores, self.costs,
+                              same_instances=same_instances, confidence=confidence)
+        extra: dict[str, Any] = {}
+        if confidence is not None:
+            extra = dict(high_confidence_best=better.high_confidence_best,
+                         high_confidence_best_cost=better.high_confidence_best_cost)
+        return _replace(worse, best=better.best, best_cost=better.best_cost, **extra)
+
+    def price_many(self, scores: Any, *, same_instances: bool = False,
+                   confidence: float | None = None,
+                   names: Sequence[Any] | None = None) -> pd.DataFrame:
+        """:meth:`price` for many candidates (per class a (candidates, n_c) array), one row
+        per candidate (:func:`~causalcost.pricing.scores.price_scores_many`)."""
+        worse = price_scores_many(self.critical_by_class("worse"), scores, self.costs,
+                                  same_instances=same_instances, confidence=confidence,
+                                  names=names)
+        if self.exact:
+            return worse
+        better = price_scores_many(self.critical_by_class("better"), scores, self.costs,
+                                   same_instances=same_instances, confidence=confidence,
+                                   names=names)
+        columns = [c for c in better.columns if c.startswith("best")] + \
+            (["high_confidence_best_cost"] if confidence is not None else [])
+        worse = worse.copy()
+        worse[columns] = better[columns]
+        return worse
+
+    def with_costs(self, costs: Any) -> ScoreSheet:
+        """The same critical scores priced with other system costs: a new, unsigned sheet
+        whose provenance records the digest it was re-priced from."""
+        provenance = {**self.provenance, "repriced_from": self.digest}
+        return ScoreSheet(slot=self.slot, system_name=self.system_name, costs=costs,
+                          critical=self.critical, rule=self.rule, models=self.models,
+                          provenance=provenance)
+
+    # -- serialisation ----------------------------------------------------------------------
+    def _content(self) -> dict[str, Any]:
+        return {"format": SCORE_SHEET_FORMAT, "version": SCORE_SHEET_VERSION,
+                "created": self.created, "causalcost_version": self.causalcost_version,
+                "slot": self.slot, "system_name": self.system_name,
+                "labels": list(self.labels), "costs": self.costs.to_dict(),
+                "rule": self.rule, "models": list(self.models),
+                "critical": {c: d.to_dict() for c, d in zip(self.labels, self.critical)},
+                "provenance": dict(self.provenance)}
+
+    @cached_property
+    def digest(self) -> str:
+        """``"sha256:<hex>"`` of the sheet's canonical content."""
+        return content_digest(self._content())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready sheet: every field, ``digest`` and ``signature``."""
+        body = self._content()
+        return {**body, "digest": {"sha256": content_digest(body)},
+                "signature": None if self.signature is None else dict(self.signature)}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The sheet as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the sheet as JSON to ``path`` (UTF-8) and return the path."""
+        return write_atomic(path, self.to_json() + "\n")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ScoreSheet:
+        """Validate and rebuild a sheet from its JSON object, checking its digest."""
+        fields, digest = score_sheet_fields(data)
+        try:
+            sheet = cls(**fields)
+        except SheetError:
+            raise
+        except (ValidationError, TypeError, ValueError) as exc:
+            raise SheetError(f"invalid score sheet: {exc}") from None
+        if digest is not None and digest != sheet.digest:
+            raise SheetError("the score sheet's digest does not match its content: it was "
+                             "changed after it was issued; ask its owner for the original")
+        return sheet
+
+    # -- display ----------------------------------------------------------------------------
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (class, breakpoint): the breakpoint, how many critical scores are at it
+        and in the gap above it, and the share of the class the system says P on when the
+        slot is forced to that score (``forced_p_low`` / ``forced_p_high``: equal on an exact
+        sheet)."""
+        rows = []
+        for label, c in zip(self.labels, self.critical):
+            n = max(c.size, 1)
+            below_at = c.always + np.cumsum(c.at) + np.concatenate(
+                [[0], np.cumsum(c.between)])[: c.at.size]
+            gap = np.concatenate([c.between, [0]])
+            for k, b in enumerate(c.breakpoints):
+                rows.append({"class": label, "score": float(b), "at": int(c.at[k]),
+                             "between_next": int(gap[k]),
+                             "forced_p_low": float(below_at[k]) / n,
+                             "forced_p_high": float(below_at[k] + gap[k]) / n})
+        frame = pd.DataFrame(rows, columns=["class", "score", "at", "between_next",
+                                            "forced_p_low", "forced_p_high"])
+        return frame.set_index(["class", "score"])
+
+    def __repr__(self) -> str:
+        n = dict(zip(self.labels, self.class_sizes))
+        form = "exact" if self.exact else \
+            f"on {max(c.breakpoints.size for c in self.critical)} breakpoints"
+        return (f"ScoreSheet(slot={self.slot!r}, rule={self.rule!r}, n={n}, {form}, "
+                f"costs=[fn={format_number(self.costs.fn)}, fp={format_number(self.costs.fp)}]"
+                f", digest={self.digest[:19]}...)")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreSheet):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+
+def _replace(bound: ScoreBound, **changes: Any) -> ScoreBound:
+    import dataclasses
+
+    return dataclasses.replace(bound, **changes)
+
+
+def score_sheet_from_runs(runs: ScoreRuns, costs: Any, *, breakpoints: int | None = None,
+                          description: str | None = None, system_name: str = "system",
+                          row_ids: Any = None) -> ScoreSheet:
+    """A :class:`ScoreSheet` from a log's critical scores (:class:`ScoreRuns`).
+
+    Parameters
+    ----------
+    runs : ScoreRuns
+    costs : CostMatrix or (2, 2) matrix
+    breakpoints : int, optional
+        Keep at most this many finite values per class, rounding outward (see the module);
+        every critical score by default (exact).
+    description : str, optional
+        What the log is (recorded in the provenance).
+    system_name : str
+    row_ids : array-like, optional
+        One identifier per row of the log: the sheet records their fingerprint, so a
+        candidate scored on these very rows can prove it.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from causalcost.data.critical_scores import score_runs
+    >>> rng = np.random.default_rng(1)
+    >>> s = rng.random((500, 3))
+    >>> runs = score_runs(s, truth=rng.random(500) < 0.4, slot=1)
+    >>> exact = score_sheet_from_runs(runs, cc.CostMatrix(fn=5, fp=1))
+    >>> small = score_sheet_from_runs(runs, cc.CostMatrix(fn=5, fp=1), breakpoints=20)
+    >>> c = ([0.7] * exact.class_sizes[0], [0.2] * exact.class_sizes[1])
+    >>> a, b = exact.price(c, same_instances=True), small.price(c, same_instances=True)
+    >>> b.worst_cost >= a.worst_cost and b.best_cost <= a.best_cost
+    True
+    """
+    from causalcost.sheet.instances import FINGERPRINT_KEY, row_fingerprint
+
+    t_p, t_n = runs.critical_by_class
+    provenance: dict[str, Any] = {
+        "source": "data", "rows": int(runs.truth.size),
+        "description": description or f"{int(runs.truth.size)} logged instances",
+        "adjusted": int(runs.adjusted)}
+    if row_ids is not None:
+        if len(row_ids) != runs.truth.size:
+            raise ValidationError(f"row_ids has {len(row_ids)} identifiers but the log has "
+                                  f"{runs.truth.size} rows: give one per row")
+        provenance[FINGERPRINT_KEY] = row_fingerprint(row_ids)
+    return ScoreSheet(slot=runs.slot, system_name=system_name, costs=costs,
+                      critical=(CriticalScores.of(t_p, breakpoints),
+                                CriticalScores.of(t_n, breakpoints)),
+                      rule=runs.rule, models=runs.models, provenance=provenance)
