@@ -29,7 +29,8 @@ least score at which the ensemble says ``P`` (``-inf``: ``P`` at every score in 
 returning. At the observed score the real member's probabilities are used: a member whose
 two probabilities do not sum to exactly 1 in floating point can decide a tie, and such a row's
 ``t`` is moved to agree with the ensemble (counted in ``ScoreRuns.adjusted``); a disagreement
-on any other row raises :class:`EnsembleMismatchError` (a defect, never a result).
+on any other row raises :class:`EnsembleMismatchError` (a defect, never a result). On such a
+moved row a candidate scoring exactly the member's observed score counts as the member.
 """
 
 from __future__ import annotations
@@ -223,7 +224,11 @@ def _stacking(model: Any, x: Any, pos: int, slot: str, index: Any
             "probability in [0, 1]; refit the StackingClassifier with stack_method="
             "'predict_proba' so the slot's score is its probability of classes_[1]")
     table = np.asarray(model.transform(x), dtype=float)
-    col = int(sum(model._n_feature_outs[:pos]))
+    col = pos  # two classes: one column per member, in the order of estimators_
+    if not np.array_equal(table[:, col], model.estimators_[pos].predict_proba(x)[:, 1]):
+        raise EnsembleMismatchError(  # pragma: no cover - scikit-learn's stacking layout
+            f"the stacked column {col} is not slot {slot!r}'s predict_proba[:, 1]; this is a "
+            "defect of causalcost: please report it with the ensemble")
     final = model.final_estimator_
     name = type(final).__name__
     extra = " and the passthrough columns" if model.passthrough else ""
@@ -319,6 +324,7 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
     True
     >>> weak = LogisticRegression(C=0.01).fit(X[:200], y[:200])  # a candidate for "nb"
     >>> runs.with_candidate(weak.predict_proba(X[200:])[:, 1])
+    Confusion(tp=47, fn=7, fp=3, tn=43)
     """
     model, features = _ensemble_of(estimator, X)
     names, pos = _members(model, slot)
@@ -331,18 +337,17 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
         if not np.array_equal(real, says_real):
             _mismatch(real, says_real, index, "the soft vote recomputed from the members")
         kw: dict[str, Any] = {"fusioner": rule_fn, "threshold": 0.5}
-        col = pos
         movable = rule_fn(table) != real  # the slot's p0 is not 1 - p1 to the float there
     else:
         table, kw, rule = _stacking(model, features, pos, slot, index)
-        col = int(sum(model._n_feature_outs[:pos]))
         movable = _near_zero(table, kw) if kw["fusioner"] == "logistic" else \
             np.zeros(n, dtype=bool)
+    # the slot's score is column pos of the table (the other columns: the rule's context)
     aux = [f"_{i}" for i in range(table.shape[1])]
-    aux[col] = slot
-    runs = score_runs(table, truth=truth, models=aux, slot=col, score_range=(0.0, 1.0), **kw)
+    aux[pos] = slot
+    runs = score_runs(table, truth=truth, models=aux, slot=pos, score_range=(0.0, 1.0), **kw)
     t = np.array(runs.critical)
-    obs = table[:, col]
+    obs = table[:, pos]
     wrong = (obs >= t) != says_real
     if (wrong & ~movable).any():
         _mismatch(obs >= t, says_real, index, "s >= critical", wrong & ~movable)

@@ -19,7 +19,7 @@ import pytest
 
 import causalcost as cc
 from causalcost.data.critical_scores import ScoreRuns
-from causalcost.data.ensemble import ensemble_runs
+from causalcost.data.ensemble import EnsembleMismatchError, ensemble_runs
 from causalcost.errors import (
     DataError,
     InputTypeError,
@@ -358,6 +358,17 @@ def test_non_monotone_meta_model_is_refused(cancer: tuple) -> None:
 def test_negative_weight_or_coefficient_is_refused(cancer: tuple) -> None:
     x_fit, x_log, y_fit, y_log, _ = cancer
     stack = StackingClassifier(members(), cv=3).fit(x_fit, y_fit)
+    # a meta-model put exactly on its boundary at row 0 (decision 0 up to rounding): the
+    # closed form and LogisticRegression.predict may round differently there; predict wins
+    tied = copy.deepcopy(stack)
+    meta = stack.transform(x_log)
+    coef = tied.final_estimator_.coef_[0]
+    slot = ("lr", "nb", "tree")[int(np.argmax(coef))]
+    tied.final_estimator_.intercept_[0] = -float(meta[0] @ coef)
+    assert abs(tied.final_estimator_.decision_function(meta[:1])[0]) < 1e-12
+    runs = ensemble_runs(tied, x_log, y_log, slot=slot)
+    assert np.array_equal(tied.predict(x_log) == 1, runs.observed_scores >= runs.critical)
+    assert abs(runs.critical[0] - runs.observed_scores[0]) < 1e-12
     flipped = copy.deepcopy(stack)
     flipped.final_estimator_.coef_[0, 1] = -1.0
     with pytest.raises(MonotonicityError, match=r"slot 'nb'.*coefficient -1\.0 < 0"):
@@ -395,6 +406,24 @@ def test_bad_input_is_refused(synthetic: tuple) -> None:
         ensemble_runs(svm, x_log, y_log, slot="svm")
     runs = ensemble_runs(svm, x_log, y_log, slot="nb")  # another member's decision is fine
     assert np.array_equal(svm.predict(x_log) == 1, runs.observed_scores >= runs.critical)
+
+
+class Contrary(VotingClassifier):
+    """A soft vote whose predict is flipped on its first row: the check must notice."""
+
+    def predict(self, x: object) -> np.ndarray:
+        out = super().predict(x)
+        out[0] = self.classes_[1] if out[0] == self.classes_[0] else self.classes_[0]
+        return out
+
+
+def test_the_check_against_predict_is_live(synthetic: tuple) -> None:
+    x_fit, x_log, y_fit, y_log, _ = synthetic
+    vote = Contrary(members(), voting="soft").fit(x_fit, y_fit)
+    with pytest.raises(EnsembleMismatchError, match=r"1 row\(s\), first row 0"):
+        ensemble_runs(vote, x_log, y_log, slot="nb")
+    with pytest.raises(InputTypeError, match="got StandardScaler"):
+        ensemble_runs(make_pipeline(GaussianNB(), StandardScaler()), x_log, y_log, slot="nb")
 
 
 def test_public_name() -> None:
