@@ -135,6 +135,7 @@ _LAZY: dict[str, str] = {
     "DataError": "errors",
     "ForcedRuns": "data.runs",
     "forced_runs": "data.forced_runs",
+    "ensemble_runs": "data.ensemble",
     "read_table": "data.readers",
     "paired_cost_difference": "evaluation.paired",
     "PairedDifference": "evaluation.paired",
@@ -248,6 +249,7 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
+    from .data.ensemble import ensemble_runs
     from .data.forced_runs import forced_runs
     from .data.predictions import (
         confusion_at_threshold,
@@ -441,6 +443,7 @@ __all__ = [
     "confusion_at_threshold",
     "confusion_from_predictions",
     "forced_runs",
+    "ensemble_runs",
     "read_table",
     "InfeasibleInputError",
     "InterventionalTable",

@@ -1,0 +1,389 @@
+"""Critical scores inside a fitted scikit-learn ensemble that fuses scores.
+
+A fitted ``VotingClassifier(voting="soft")`` or ``StackingClassifier`` on two classes is a
+system of score slots: each member's score is its ``predict_proba[:, 1]``, the probability
+of the ensemble's positive class ``classes_[1]`` (the ensemble's ``P``; ``classes_[0]`` is
+``N``). :func:`ensemble_runs` intervenes on one member, ``do(S_slot = s)``, inside the real
+ensemble: every other member's output is computed on ``X`` and kept, the slot's score is set
+to ``s``, and the ensemble's own fusion decides. Each row's **critical score** ``t`` is the
+least score at which the ensemble says ``P`` (``-inf``: ``P`` at every score in [0, 1];
+``+inf``: at none), so the result is a :class:`~causalcost.data.critical_scores.ScoreRuns`.
+
+* **Soft voting** predicts ``classes_[argmax]`` of the weighted mean of the members'
+  probabilities: ``P`` iff the mean ``P``-probability is *strictly* above the mean
+  ``N``-probability (a tie goes to ``classes_[0]``). Under the intervention the slot's
+  probabilities are ``(1 - s, s)``; the rule is evaluated with the ensemble's own arithmetic
+  (``numpy.average`` over the members in order), so ``t`` is the float at which it switches,
+  ties included.
+* **Stacking** predicts with its meta-model ``final_estimator_`` on the stacked outputs
+  (``transform(X)``: one column per member, ``predict_proba[:, 1]`` for a probability member,
+  the input columns appended with ``passthrough=True``). A ``LogisticRegression`` meta-model
+  with a positive coefficient on the slot has the closed form ``t = -(intercept + sum of the
+  other columns' terms) / coef_slot`` (passthrough columns are more terms). Any other
+  meta-model is evaluated as it is, by its own ``predict``, after checking on a grid of
+  scores (and a tree model's split points on the slot's column) that it never turns ``P``
+  into ``N`` as the slot's score grows; then ``t`` is found by bisection to the float.
+
+**The check.** The ensemble's own ``predict(X)`` must say ``P`` exactly on the rows with
+``observed >= critical``, every row, ties included. :func:`ensemble_runs` asserts it before
+returning. At the observed score the real member's probabilities are used: a member whose
+two probabilities do not sum to exactly 1 in floating point can decide a tie, and such a row's
+``t`` is moved to agree with the ensemble (counted in ``ScoreRuns.adjusted``); a disagreement
+on any other row raises :class:`EnsembleMismatchError` (a defect, never a result). On such a
+moved row a candidate scoring exactly the member's observed score counts as the member.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from causalcost.data.critical_scores import ScoreRuns, score_runs
+from causalcost.data.frames import align_by_index
+from causalcost.errors import (
+    CausalCostError,
+    DataError,
+    InputTypeError,
+    MonotonicityError,
+    UnknownNameError,
+    ValidationError,
+)
+
+__all__ = ["EnsembleMismatchError", "ensemble_runs"]
+
+_GRID = 65  # monotonicity probe: scores 0, 1/64, ..., 1 (plus a tree model's split points)
+
+
+class EnsembleMismatchError(CausalCostError, RuntimeError):
+    """The critical scores disagree with the ensemble's own ``predict`` on a row: a defect of
+    causalcost (please report it with the ensemble), never a result to use."""
+
+
+# ----------------------------------------------------------------------------- reading
+def _ensemble_of(estimator: Any, x: Any) -> tuple[Any, Any]:
+    """The ensemble and the features it receives (a Pipeline's earlier steps applied)."""
+    from sklearn.ensemble import StackingClassifier, VotingClassifier
+    from sklearn.pipeline import Pipeline
+
+    model, features = estimator, x
+    if isinstance(estimator, Pipeline):
+        model = estimator.steps[-1][1]
+        if isinstance(model, (VotingClassifier, StackingClassifier)):
+            _require_fitted(estimator)
+            features = estimator[:-1].transform(x) if len(estimator.steps) > 1 else x
+    if not isinstance(model, (VotingClassifier, StackingClassifier)):
+        raise InputTypeError(
+            f"estimator must be a fitted scikit-learn VotingClassifier(voting='soft') or "
+            f"StackingClassifier (or a Pipeline ending in one), got {type(model).__name__}")
+    _require_fitted(model)
+    if isinstance(model, VotingClassifier) and model.voting != "soft":
+        raise ValidationError(
+            "estimator: VotingClassifier(voting='hard') fuses votes, not scores, so its slot "
+            "has no critical score; price it from the members' votes with cc.forced_runs("
+            "frame, truth=..., models=[...], slot=..., fusioner='majority') on a log of their "
+            "predictions (or refit with voting='soft')")
+    if len(model.classes_) != 2:
+        raise ValidationError(
+            f"estimator: fitted on {len(model.classes_)} classes {list(model.classes_)}; a "
+            "score slot is binary (the slot's score is its probability of the positive class "
+            "classes_[1]): fit the ensemble on two classes")
+    return model, features
+
+
+def _require_fitted(model: Any) -> None:
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    try:
+        check_is_fitted(model)
+    except NotFittedError:
+        raise ValidationError(
+            f"estimator: this {type(model).__name__} is not fitted; call "
+            "estimator.fit(X_train, y_train) first (critical scores are read off the fitted "
+            "ensemble, on data it was not fitted on)") from None
+
+
+def _members(model: Any, slot: Any) -> tuple[list[str], int]:
+    """The names of the fitted members in the order of ``estimators_``, and the slot's."""
+    names = [n for n, e in model.estimators if not (isinstance(e, str) and e == "drop")]
+    dropped = [n for n, e in model.estimators if isinstance(e, str) and e == "drop"]
+    if slot not in names:
+        extra = f" ({dropped} are dropped)" if dropped else ""
+        raise UnknownNameError(
+            f"slot: {slot!r} is not one of the ensemble's estimators {names}{extra}; name "
+            "the member to intervene on as in estimator.estimators")
+    return names, names.index(slot)
+
+
+def _truth(y: Any, index: Any, n: int, classes: np.ndarray) -> np.ndarray:
+    values = np.asarray(align_by_index(y, index, "y", against="X"))
+    if values.ndim != 1 or values.size != n:
+        raise DataError(f"y: {values.size} values for {n} rows of X; give one true class per "
+                        "row of X, in its order")
+    unknown = ~np.isin(values, classes)
+    if unknown.any():
+        bad = sorted({str(v) for v in values[unknown]})[:5]
+        raise DataError(f"y: labels {bad} ({int(unknown.sum())} row(s)) are not among the "
+                        f"ensemble's classes_ {list(classes)}; give y with the labels the "
+                        "ensemble was fitted on")
+    return values == classes[1]
+
+
+# ---------------------------------------------------------------------------- fusions
+def _voting(model: Any, x: Any, pos: int, slot: str
+            ) -> tuple[np.ndarray, Callable[..., Any], str, np.ndarray]:
+    """Soft voting as a rule on ``[p1 of every member, p0 of every member]``."""
+    probas = np.asarray([e.predict_proba(x) for e in model.estimators_], dtype=float)
+    m = probas.shape[0]
+    weights = None if model.weights is None else [
+        float(w) for (_, e), w in zip(model.estimators, model.weights)
+        if not (isinstance(e, str) and e == "drop")]
+    if weights is not None and weights[pos] < 0:
+        raise MonotonicityError(
+            f"slot: {slot!r} has weight {weights[pos]!r} in the vote, so "
+            "the ensemble says P less as its score grows and no critical score exists; give "
+            "it a weight >= 0")
+
+    def says(s: np.ndarray, real_p0: bool = False) -> np.ndarray:
+        p1, p0 = s[:, :m].T, s[:, m:].T.copy()
+        if not real_p0:
+            p0[pos] = 1.0 - p1[pos]
+        avg = np.average(np.stack([p0, p1], axis=-1), axis=0, weights=weights)
+        return avg[:, 1] > avg[:, 0]  # argmax: a tie is classes_[0]
+
+    table = np.hstack([probas[:, :, 1].T, probas[:, :, 0].T])
+    shown = "" if weights is None or len(set(weights)) == 1 else \
+        f" (weights {', '.join(f'{w:g}' for w in weights)})"
+    rule = (f"soft vote of {m} estimators{shown}: P iff the mean probability of P exceeds "
+            "that of N")
+    real = says(table, real_p0=True)
+    return table, says, rule, real
+
+
+def _tree_splits(final: Any, col: int) -> np.ndarray:
+    """Split points on column ``col`` of a tree model's trees (empty for other models)."""
+    trees: list[Any] = []
+    for attr in ("tree_",):
+        if hasattr(final, attr):
+            trees.append(getattr(final, attr))
+    for est in np.ravel(getattr(final, "estimators_", [])):
+        if hasattr(est, "tree_"):
+            trees.append(est.tree_)
+    cuts = [t.threshold[t.feature == col] for t in trees]
+    for predictors in getattr(final, "_predictors", []):  # HistGradientBoosting
+        for p in predictors:
+            nodes = p.nodes
+            cuts.append(nodes["num_threshold"][(nodes["feature_idx"] == col)
+                                               & ~nodes["is_leaf"].astype(bool)])
+    if not cuts:
+        return np.empty(0)
+    c = np.concatenate(cuts).astype(float)
+    c = c[(c >= 0) & (c <= 1)]
+    # a float64 tree (HistGradientBoosting) switches between thr and the next float; a float32
+    # tree (the others cast X to float32) between the float32 values either side of thr
+    near = c.astype(np.float32)
+    low = np.where(near > c, np.nextafter(near, np.float32(-np.inf)), near)
+    high = np.where(near > c, near, np.nextafter(near, np.float32(np.inf)))
+    return np.concatenate([c, np.nextafter(c, np.inf), low.astype(float), high.astype(float)])
+
+
+def _monotone(says: Callable[[np.ndarray], np.ndarray], table: np.ndarray, col: int,
+              grid: np.ndarray, what: str, slot: str, index: Any) -> None:
+    """Refuse a fusion that turns P into N as the slot's score grows on ``grid``."""
+    prev, last = None, None
+    for g in grid:
+        forced = table.copy()
+        forced[:, col] = g
+        now = says(forced)
+        if prev is not None and (prev & ~now).any():
+            label = _label(index, int(np.argmax(prev & ~now)))
+            raise MonotonicityError(
+                f"slot {slot!r}: {what} is not non-decreasing in the slot's score: on row "
+                f"{label!r} the ensemble says P at score {last!r} but N at {float(g)!r} (the "
+                "other members fixed), so no critical score exists; use a meta-model that "
+                "never lowers its output as the slot's score grows (LogisticRegression with a "
+                "positive coefficient on the slot, or HistGradientBoostingClassifier("
+                "monotonic_cst=...) with +1 on the slot's column), or price this slot with "
+                "response patterns over score bins")
+        prev, last = now, float(g)
+
+
+def _stacking(model: Any, x: Any, pos: int, slot: str, index: Any
+              ) -> tuple[np.ndarray, dict[str, Any], str]:
+    """Stacking: the meta-features and the score_runs rule of the meta-model."""
+    from sklearn.linear_model import LogisticRegression
+
+    method = model.stack_method_[pos]
+    if method != "predict_proba":
+        raise ValidationError(
+            f"slot {slot!r} enters the meta-model through {method} (stack_method_), not as a "
+            "probability in [0, 1]; refit the StackingClassifier with stack_method="
+            "'predict_proba' so the slot's score is its probability of classes_[1]")
+    table = np.asarray(model.transform(x), dtype=float)
+    col = pos  # two classes: one column per member, in the order of estimators_
+    if not np.array_equal(table[:, col], model.estimators_[pos].predict_proba(x)[:, 1]):
+        raise EnsembleMismatchError(  # pragma: no cover - scikit-learn's stacking layout
+            f"the stacked column {col} is not slot {slot!r}'s predict_proba[:, 1]; this is a "
+            "defect of causalcost: please report it with the ensemble")
+    final = model.final_estimator_
+    name = type(final).__name__
+    extra = " and the passthrough columns" if model.passthrough else ""
+    rule = f"stacking: {name} on the members' outputs{extra}"
+    if isinstance(final, LogisticRegression) and final.coef_.shape[0] == 1:
+        w = final.coef_[0].astype(float)
+        if w[col] < 0:
+            raise MonotonicityError(
+                f"slot {slot!r}: the LogisticRegression meta-model weighs its score with the "
+                f"coefficient {float(w[col])!r} < 0, so the ensemble says P less as the "
+                "slot's score grows and no critical score exists; check that the member "
+                "scores classes_[1] (refit the stacking without it, or with a member whose "
+                "score rises with the positive class), or price this slot with response "
+                "patterns over score bins")
+        if w[col] > 0:
+            return table, {"fusioner": "logistic", "weights": list(w), "threshold": 0.5,
+                           "bias": float(final.intercept_[0])}, \
+                rule + ": P iff its decision > 0 (closed form)"
+    code = final.classes_[1]
+
+    def says(s: np.ndarray) -> np.ndarray:
+        return np.asarray(final.predict(s)) == code
+
+    grid = np.unique(np.concatenate([np.linspace(0.0, 1.0, _GRID), _tree_splits(final, col)]))
+    _monotone(says, table, col, grid, f"the {name} meta-model", slot, index)
+    return table, {"fusioner": says, "threshold": 0.5, "grid": _GRID}, \
+        rule + ": P iff its predict says classes_[1]"
+
+
+# ------------------------------------------------------------------------------ public
+def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  # noqa: N803
+    """Critical scores of one member of a fitted soft-voting or stacking ensemble, on data.
+
+    Intervenes on the member ``slot`` inside the real ensemble (``do(S_slot = s)``, the other
+    members' outputs on ``X`` kept) and returns, per row of ``X``, the least score of the slot
+    at which the ensemble predicts the positive class ``classes_[1]``.
+
+    Parameters
+    ----------
+    estimator : VotingClassifier or StackingClassifier
+        Fitted on two classes; ``VotingClassifier`` with ``voting="soft"`` (weights
+        respected); ``StackingClassifier`` with the slot stacked by ``predict_proba`` (any
+        ``final_estimator``: a ``LogisticRegression`` by closed form, another by its own
+        ``predict`` if it is non-decreasing in the slot's score; ``passthrough`` either way).
+        A ``Pipeline`` whose last step is such an ensemble is read through its earlier steps
+        (the slot's scores are then on the transformed features).
+    X : array-like or pandas.DataFrame
+        The rows to count (not those the ensemble was fitted on). A DataFrame's index becomes
+        the runs' index: candidates' scores as a Series are aligned on it.
+    y : array-like or pandas.Series
+        The true class per row, labels among ``estimator.classes_``.
+    slot : str
+        The member's name, as in ``estimator.estimators``.
+
+    Returns
+    -------
+    ScoreRuns
+        Labels ``("P", "N")`` with ``P`` the ensemble's ``classes_[1]`` (``positive``);
+        ``observed_scores`` the slot's ``predict_proba[:, 1]``; ``score_range`` (0, 1).
+
+    Raises
+    ------
+    InputTypeError
+        Not a VotingClassifier / StackingClassifier (or a Pipeline ending in one).
+    ValidationError
+        Not fitted, hard voting, more than two classes, a slot stacked by
+        ``decision_function`` or ``predict``.
+    UnknownNameError
+        ``slot`` is not a fitted member's name (the names are listed).
+    MonotonicityError
+        The ensemble is not non-decreasing in the slot's score (a negative vote weight or
+        meta-model coefficient, a meta-model that turns P into N on some row).
+    DataError
+        ``y`` of another length than ``X`` or with labels outside ``classes_``.
+    EnsembleMismatchError
+        Never expected: the critical scores disagree with the ensemble's own ``predict``.
+
+    Examples
+    --------
+    >>> import causalcost as cc
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.ensemble import VotingClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = make_classification(n_samples=300, random_state=0)
+    >>> vote = VotingClassifier([("lr", LogisticRegression()), ("nb", GaussianNB())],
+    ...                         voting="soft").fit(X[:200], y[:200])
+    >>> runs = cc.ensemble_runs(vote, X[200:], y[200:], slot="nb")
+    >>> says = vote.predict(X[200:]) == 1
+    >>> bool(np.array_equal(says, runs.observed_scores >= runs.critical))
+    True
+    >>> runs.observed == cc.Confusion.from_predictions(y[200:] == 1, says)
+    True
+    >>> weak = LogisticRegression(C=0.01).fit(X[:200], y[:200])  # a candidate for "nb"
+    >>> runs.with_candidate(weak.predict_proba(X[200:])[:, 1])
+    Confusion(tp=47, fn=7, fp=3, tn=43)
+    """
+    model, features = _ensemble_of(estimator, X)
+    names, pos = _members(model, slot)
+    index = getattr(X, "index", None)
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    truth = _truth(y, index, n, np.asarray(model.classes_))
+    says_real = np.asarray(estimator.predict(X)) == model.classes_[1]
+    if hasattr(model, "voting"):
+        table, rule_fn, rule, real = _voting(model, features, pos, slot)
+        if not np.array_equal(real, says_real):
+            _mismatch(real, says_real, index, "the soft vote recomputed from the members")
+        kw: dict[str, Any] = {"fusioner": rule_fn, "threshold": 0.5}
+        movable = rule_fn(table) != real  # the slot's p0 is not 1 - p1 to the float there
+    else:
+        table, kw, rule = _stacking(model, features, pos, slot, index)
+        movable = _near_zero(table, kw) if kw["fusioner"] == "logistic" else \
+            np.zeros(n, dtype=bool)
+    # the slot's score is column pos of the table (the other columns: the rule's context)
+    aux = [f"_{i}" for i in range(table.shape[1])]
+    aux[pos] = slot
+    runs = score_runs(table, truth=truth, models=aux, slot=pos, score_range=(0.0, 1.0), **kw)
+    t = np.array(runs.critical)
+    obs = table[:, pos]
+    wrong = (obs >= t) != says_real
+    if (wrong & ~movable).any():
+        _mismatch(obs >= t, says_real, index, "s >= critical", wrong & ~movable)
+    t[wrong & says_real] = obs[wrong & says_real]
+    t[wrong & ~says_real] = np.nextafter(obs[wrong & ~says_real], np.inf)
+    if not np.array_equal(obs >= t, says_real):  # pragma: no cover - the moves above
+        _mismatch(obs >= t, says_real, index, "s >= critical")
+    t.setflags(write=False)
+    positive = model.classes_[1]
+    return dataclasses.replace(
+        runs, slot=slot, models=tuple(names), rule=rule, critical=t, index=index,
+        adjusted=runs.adjusted + int(wrong.sum()),
+        positive=positive.item() if isinstance(positive, np.generic) else positive)
+
+
+def _near_zero(table: np.ndarray, kw: dict[str, Any]) -> np.ndarray:
+    """Rows whose logistic decision is zero to rounding (the closed form's float may differ
+    from the meta-model's own there)."""
+    terms = table * np.asarray(kw["weights"])
+    z = kw["bias"] + terms.sum(axis=1)
+    scale = abs(kw["bias"]) + np.abs(terms).sum(axis=1)
+    return np.abs(z) <= 64 * np.finfo(float).eps * np.maximum(scale, math.ulp(1.0))
+
+
+def _label(index: Any, row: int) -> Any:
+    """A row's label in messages: its index label as a plain value, else its position."""
+    label = row if index is None else index[row]
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _mismatch(ours: np.ndarray, says: np.ndarray, index: Any, what: str,
+              rows: np.ndarray | None = None) -> None:
+    bad = (ours != says) if rows is None else rows
+    row = int(np.argmax(bad))
+    label = _label(index, row)
+    raise EnsembleMismatchError(
+        f"{what} disagrees with the ensemble's own predict on {int(bad.sum())} row(s), first "
+        f"row {label!r} (predict says {'P' if says[row] else 'N'}); this is a defect of "
+        "causalcost: please report it with the ensemble's type and parameters")
