@@ -72,9 +72,10 @@ def _finite(arr: np.ndarray, what: str) -> None:
     bad = ~np.isfinite(arr)
     if bad.any():
         where = np.argwhere(bad)[0]
+        value = float(arr[tuple(where)])
         raise DataError(f"{what} must be finite numbers: position "
-                        f"{tuple(int(i) for i in where)} holds {float(arr[tuple(where)])!r}; drop or "
-                        "impute those rows before pricing")
+                        f"{tuple(int(i) for i in where)} holds {value!r}; drop or impute those "
+                        "rows before pricing")
 
 
 def scores_by_class(y_true: Any, scores: Any, positive: Any = None, what: str = "scores"
@@ -128,7 +129,8 @@ def score_matrix(y_true: Any, scores: Any, names: list[Any], positive: Any = Non
         if bad.any():
             i = int(np.argwhere(bad)[0][0])
             _finite(block[i], f"scores[{names[i]!r}]")
-    return block[:, y], block[:, ~y]
+    # take() on index arrays copies several times faster than a boolean mask over columns
+    return block.take(np.flatnonzero(y), axis=1), block.take(np.flatnonzero(~y), axis=1)
 
 
 def sheet_has_rows(sheet: Any) -> bool:
