@@ -123,6 +123,12 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
              positive: Any = None, threshold: float | None = None) -> Backtest:
     """Put candidates' predicted system costs beside the real system cost with each plugged in.
 
+    Score runs (:class:`~causalcost.data.critical_scores.ScoreRuns`, a log read with a score
+    fusioner) take each candidate's **scores** on the log's rows and give the same table
+    (:func:`~causalcost.evaluation.score_backtest.backtest_scores`): the real system cost with
+    the scores plugged in, the exact worst and best case of the runs' own score sheet, and
+    with a :class:`~causalcost.ScoreSheet` ``sheet=`` its numbers.
+
     Parameters
     ----------
     runs : ForcedRuns or runs of K labels
@@ -148,12 +154,6 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     threshold : float, optional
         Score runs only: where each candidate's scores are cut for its own ``accuracy``
         (0.5 by default for probabilities; needed for other scores).
-
-    Score runs (:class:`~causalcost.data.critical_scores.ScoreRuns`, a log read with a score
-    fusioner) take each candidate's **scores** on the log's rows and give the same table
-    (:func:`~causalcost.evaluation.score_backtest.backtest_scores`): the real system cost with
-    the scores plugged in, the exact worst and best case of the runs' own score sheet, and
-    with a :class:`~causalcost.ScoreSheet` ``sheet=`` its numbers.
 
     Returns
     -------
