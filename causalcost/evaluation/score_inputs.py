@@ -46,7 +46,14 @@ def truth_votes(y_true: Any, positive: Any = None, what: str = "y_true") -> np.n
     if y_true is None:
         raise ValidationError(f"{what}: the true classes of the rows the scores were made on "
                               "are needed (y_true=...)")
-    return votes_from_values(np.asarray(y_true), what, positive)
+    values = np.asarray(y_true)
+    if positive is not None and values.ndim == 1 and values.size:
+        seen = {str(v) for v in np.unique(values.astype(str) if values.dtype.kind in "US"
+                                          else values).tolist()}
+        if str(positive) not in seen:
+            raise DataError(f"{what}: the positive label {positive!r} is not among its labels "
+                            f"{sorted(seen)[:5]}; is positive= spelled as in the data?")
+    return votes_from_values(values, what, positive)
 
 
 def _score_array(scores: Any, y_true: Any, n: int, what: str) -> np.ndarray:

@@ -505,3 +505,62 @@ def test_system_scorer_criteria_and_errors(small) -> None:
         cc.system_scorer(sheet, "best")
     with pytest.raises(DataError, match="positive="):
         cc.system_scorer(sheet)(model, X, np.where(y == 1, "a", "b"))
+
+
+# ---------------------------------------------------------------------------------- CLI
+@pytest.fixture
+def files(tmp_path):
+    rng = np.random.default_rng(0)
+    y = rng.random(50) < 0.4
+    log = np.clip(rng.normal(0.4, 0.2, (50, 3)) + 0.3 * y[:, None], 0, 1)
+    sheet = score_sheet_from_runs(score_runs(log, truth=y, slot=1), COSTS)
+    sheet.save(tmp_path / "s.json")
+    a, b = rng.random(50), np.where(y, 0.8, 0.2)
+    labels = np.where(y, "sick", "well")
+    pd.DataFrame({"y": labels, "p": a}).to_csv(tmp_path / "a.csv", index=False)
+    pd.DataFrame({"y": labels, "p": b}).to_csv(tmp_path / "b.csv", index=False)
+    pd.DataFrame({"y": [1, 0], "p": [0.3, 0.2]}).to_csv(tmp_path / "c.csv", index=False)
+    return tmp_path, sheet, y, a, b
+
+
+def test_cli_evaluate_scores_report_and_ranking(files, capsys) -> None:
+    import json
+
+    from causalcost.cli.app import main
+
+    path, sheet, y, a, b = files
+    common = ["--truth", "y", "--score-column", "p", "--positive", "sick"]
+    assert main(["evaluate", str(path / "s.json"), "--scores", str(path / "a.csv"), *common,
+                 "--same-instances", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = cc.evaluate(sheet, (y, a), same_instances=True)
+    assert out["eval1"] == pytest.approx(r.eval1) and out["worst_cost"] == r.worst_cost
+    assert out["form"] == "same instances" and out["sheet_sha256"] == sheet.digest
+    assert main(["evaluate", str(path / "s.json"), "--scores", str(path / "a.csv"),
+                 "--scores", f"good:{path / 'b.csv'}", *common, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in out["candidates"]] == ["good", "a"]
+    assert out["form"] == "probability"
+    assert main(["evaluate", str(path / "s.json"), "--scores", str(path / "a.csv"),
+                 *common]) == 0
+    assert "Eval1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--model", "tp=1,fn=1,fp=1,tn=1"], "--scores FILE"),
+    ([], "needs the candidate's scores"),
+    (["--scores", "MISSING", "--truth", "y", "--score-column", "p"], "no such file"),
+    (["--scores", "A", "--truth", "y", "--score-column", "p"], "--positive"),
+    (["--scores", "A", "--truth", "y", "--score-column", "q"], "no column 'q'"),
+    (["--scores", "A", "--scores", "C", "--truth", "y", "--score-column", "p", "--positive",
+      "sick"], "not among its labels"),
+])
+def test_cli_evaluate_scores_errors_are_one_line(files, capsys, extra, message) -> None:
+    from causalcost.cli.app import main
+
+    path = files[0]
+    extra = [str(path / "a.csv") if e == "A" else str(path / "c.csv") if e == "C" else
+             str(path / "missing.csv") if e == "MISSING" else e for e in extra]
+    assert main(["evaluate", str(path / "s.json"), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
