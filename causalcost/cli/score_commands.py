@@ -106,11 +106,6 @@ def _print_table(sheet: Any, table: Any, as_json: bool) -> None:
         return
     from causalcost.display import wrapped
 
-    shown = table[[c for c in table.columns if c != "expected_cost"
-                   and not c.endswith(("_tp", "_tn"))]]
-    print("\n".join(wrapped([
-        f"candidates for slot {sheet.slot!r} (rule: {sheet.rule}), ranked by expected system "
-        "cost (Eval1), ties by the worst case", f"  sheet {sheet.digest}",
-        shown.to_string(float_format=lambda v: f"{v:.6g}", line_width=99),
-        f"Worst and best cases: {table.attrs['instances']}.",
-        *(f"warning: {w}" for w in table.attrs["warnings"])])))
+    print(f"candidates for slot {sheet.slot!r} (rule: {sheet.rule}); sheet {sheet.digest}")
+    print(table)
+    print("\n".join(wrapped([f"warning: {w}" for w in table.attrs["warnings"]])))

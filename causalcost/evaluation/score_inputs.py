@@ -26,7 +26,7 @@ from causalcost.data.labels import votes_from_values
 from causalcost.errors import DataError, ValidationError
 from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
 
-__all__ = ["truth_votes", "scores_by_class", "score_matrix", "score_instances",
+__all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
            "is_score_sheet", "sheet_has_rows", "score_sheet_warnings"]
 
 
@@ -103,6 +103,27 @@ def scores_by_class(y_true: Any, scores: Any, positive: Any = None, what: str = 
     y = truth_votes(y_true, positive)
     arr = _score_array(scores, y_true, y.size, what)
     return arr[y], arr[~y]
+
+
+def given_by_class(candidate: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A candidate's scores already split by class: ``{"P": scores, "N": scores}``.
+
+    >>> [a.tolist() for a in given_by_class({"P": [0.9], "N": [0.1, 0.2]})]
+    [[0.9], [0.1, 0.2]]
+    """
+    per = {str(k): v for k, v in candidate.items()}
+    out = []
+    for c in ("P", "N"):
+        what = f"candidate scores of class {c}"
+        try:
+            arr = np.asarray(per[c], dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"{what} must be numbers ({exc})") from None
+        if arr.ndim != 1:
+            raise DataError(f"{what} must be one-dimensional, got shape {arr.shape}")
+        _finite(arr, what)
+        out.append(arr)
+    return out[0], out[1]
 
 
 def score_matrix(y_true: Any, scores: Any, names: list[Any], positive: Any = None

@@ -26,14 +26,18 @@ Examples
 
 from __future__ import annotations
 
+import warnings as _warnings
 from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causalcost.errors import InputTypeError, ValidationError
+from causalcost.errors import CausalCostWarning, InputTypeError, ValidationError
+from causalcost.evaluation.candidate_table import CandidateTable
+from causalcost.evaluation.ranking import ranking_disagreement
 from causalcost.evaluation.score_inputs import (
+    given_by_class,
     score_instances,
     score_matrix,
     score_sheet_warnings,
@@ -66,13 +70,21 @@ def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
                               "scores into votes for a vote sheet)")
 
 
+def coverage_of(confidence: float) -> str:
+    """What the high-confidence columns of a score comparison promise, in words."""
+    level = f"{confidence:.0%}".replace("%", " %")
+    return (f"the worst case over the populations' score distributions is at most hc worst "
+            f"and the best case at least hc best, both at once with probability at least "
+            f"{level} (DKW bands on the candidate's and the sheet's scores)")
+
+
 def _why_other(inst: Instances, confidence: float | None) -> tuple[str, ...]:
     if inst.same:
         return ()
+    advice = other_instances_advice(None) if confidence is None else coverage_of(confidence)
     return (f"the worst and best cases are in the probability form ({inst.reason}): the "
             "extremes over every coupling of the candidate's and the sheet's score "
-            "distributions, scaled to the candidate's class sizes; "
-            + other_instances_advice(confidence),)
+            f"distributions, scaled to the candidate's class sizes; {advice}",)
 
 
 def _form_text(inst: Instances) -> str:
@@ -100,11 +112,7 @@ def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any
     if isinstance(candidate, tuple) and len(candidate) == 2:
         return scores_by_class(candidate[0], candidate[1], positive)
     if isinstance(candidate, Mapping) and {str(k) for k in candidate} == {"P", "N"}:
-        per = {str(k): v for k, v in candidate.items()}
-        from causalcost.pricing.scores import _scores
-
-        return tuple(_scores(per[c], f"candidate scores of class {c}", 1, True)  # type: ignore[return-value]
-                     for c in ("P", "N"))
+        return given_by_class(candidate)
     raise InputTypeError(f"a score sheet needs the candidate's scores: (y_true, scores), "
                          f"y_true= and scores=, or {{'P': scores, 'N': scores}}; got "
                          f"{type(candidate).__name__} (a confusion or predicted labels cannot "
@@ -227,8 +235,10 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
         (the same number), ``worst_cost``, ``best_cost``, with ``confidence``
         ``high_confidence_worst_cost`` and ``high_confidence_best_cost``, ``rank`` (equal
         (eval1, worst_cost) pairs share one), ``n_p`` and ``n_n`` (the candidate's scores per
-        class) and the system's right answers per class in each case (``expected_tp``,
-        ``expected_tn``, ``worst_tp``, ...). ``attrs``: ``slot``, ``rule``, ``form``
+        class), ``accuracy`` (the candidate alone, its scores cut at 0.5; NaN unless every
+        score is in [0, 1]) and the system's right answers per class in each case
+        (``expected_tp``, ``expected_tn``, ``worst_tp``, ...; kept in the frame, not printed).
+        A :class:`~causalcost.evaluation.candidate_table.CandidateTable`, printed narrow. ``attrs``: ``slot``, ``rule``, ``form``
         (``"same instances"``, ``"probability"`` or ``"mixed"``), ``instances`` (the form and
         why), ``sheet_sha256``, ``confidence``, ``warnings``.
 
@@ -286,6 +296,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
                                     names=[n for n, r in zip(block_names, rows) if r])
             part.insert(3, "n_p", sizes[0])
             part.insert(4, "n_n", sizes[1])
+            part["accuracy"] = _accuracy(s_p[rows], s_n[rows])
             parts.append(part)
     frame = pd.concat(parts).loc[names] if len(parts) > 1 else parts[0]
     frame.index = pd.Index(list(frame.index), name="candidate", dtype=object)
@@ -296,13 +307,25 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     warnings = [*score_sheet_warnings(sheet)]
     if False in reasons:
         warnings += list(_why_other(reasons[False], confidence))
-    from causalcost.evaluation.ranking import ranking_disagreement
-
-    warnings += list(ranking_disagreement(frame))
+    disagreement = ranking_disagreement(frame)
+    for text in disagreement:  # the one warning that changes how to read the table
+        _warnings.warn(text, CausalCostWarning, stacklevel=3)
+    warnings += list(disagreement)
+    frame = CandidateTable(frame)
     frame.attrs.update(slot=sheet.slot, rule=sheet.rule, form=form, instances="; ".join(texts),
                        sheet_sha256=sheet.digest, warnings=warnings,
-                       **({} if confidence is None else {"confidence": confidence}))
+                       **({} if confidence is None else {
+                           "confidence": confidence, "coverage": coverage_of(confidence)}))
     return frame
+
+
+def _accuracy(s_p: np.ndarray, s_n: np.ndarray) -> np.ndarray:
+    """The candidate alone: its accuracy with its scores cut at 0.5, for probabilities (every
+    score in [0, 1]); NaN for other scores (no cut is guessed)."""
+    n = s_p.shape[1] + s_n.shape[1]
+    if not n or any(x.size and (x.min() < 0 or x.max() > 1) for x in (s_p, s_n)):
+        return np.full(s_p.shape[0], np.nan)
+    return ((s_p >= 0.5).sum(axis=1) + (s_n < 0.5).sum(axis=1)) / n
 
 
 def _ranked(frame: pd.DataFrame) -> pd.DataFrame:

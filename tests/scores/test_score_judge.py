@@ -343,6 +343,47 @@ def test_compare_many_candidates_is_vectorised() -> None:
     assert table.loc[name, "worst_cost"] == pytest.approx(r.worst_cost)
 
 
+def test_hard_votes_on_a_mean_sheet_equal_the_majority_vote_sheet() -> None:
+    """0/1 scores of three models, mean >= 0.5: the majority vote. Compared with scores on the
+    score sheet and with votes on the vote sheet of the same log: the same numbers."""
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        n = int(rng.integers(8, 60))
+        y = rng.random(n) < 0.5
+        y[0], y[-1] = True, False
+        votes = np.where(rng.random((n, 3)) < 0.75, y[:, None], ~y[:, None]).astype(int)
+        frame = pd.DataFrame(votes, columns=["a", "b", "c"])
+        frame["y"] = y.astype(int)
+        score_sheet = score_sheet_from_runs(
+            score_runs(frame, truth="y", models=["a", "b", "c"], slot="b"), COSTS)
+        vote_sheet = cc.sheet_from_data(cc.forced_runs(
+            frame, truth="y", models=["a", "b", "c"], slot="b", fusioner="majority"), COSTS)
+        candidates = {f"c{k}": (rng.random(n) < 0.5).astype(int) for k in range(5)}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            by_scores = cc.compare(score_sheet, y_true=y, same_instances=True,
+                                   scores={k: v.astype(float) for k, v in candidates.items()})
+            by_votes = cc.compare(vote_sheet, y_true=y, same_instances=True,
+                                  predictions=candidates)
+        columns = ["eval1", "worst_cost", "best_cost"]
+        got = by_scores.loc[list(candidates), columns].to_numpy(dtype=float)
+        want = by_votes.loc[list(candidates), columns].to_numpy(dtype=float)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        acc = by_votes.loc[list(candidates), "accuracy"].to_numpy(dtype=float)
+        np.testing.assert_allclose(by_scores.loc[list(candidates), "accuracy"], acc)
+
+
+def test_compare_prints_narrow_and_warns_on_worst_case_order(small) -> None:
+    _, sheet, y = small
+    with pytest.warns(cc.CausalCostWarning, match="worst case is not a ranking"):
+        table = cc.compare(sheet, y_true=y, scores={"spread": [0.0, 0.45, 0.0, 0.45],
+                                                    "flat": [0.0, 0.0, 0.0, 0.0]})
+    text = str(table)
+    assert "Eval1" in text and "worst_tp" not in text and "accuracy" in text
+    assert "worst_tp" in table.columns
+    assert any("not a ranking" in w for w in table.attrs["warnings"])
+
+
 # ----------------------------------------------------------------------------- backtest
 def test_backtest_real_cost_inside_on_random_cases() -> None:
     rng = np.random.default_rng(11)
