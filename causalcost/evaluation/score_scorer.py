@@ -29,13 +29,21 @@ def score_system_cost(y_true: Any, y_score: Any, *, sheet: Any, criterion: str =
 
     Examples
     --------
+    A hyper-parameter picked by the system's expected cost, on ``predict_proba``:
+
     >>> import causalcost as cc
     >>> from causalcost.data.critical_scores import score_runs
-    >>> runs = score_runs(np.array([[0.9, 0.6], [0.3, 0.5], [0.2, 0.1], [0.6, 0.7]]),
-    ...                   truth=[1, 1, 0, 0], slot=1)
-    >>> sheet = cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1))
-    >>> score_system_cost([1, 1, 0, 0], [0.8, 0.2, 0.1, 0.9], sheet=sheet)
-    3.5
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
+    >>> log = np.clip(rng.normal(0.4, 0.2, (200, 3)) + 0.3 * y[:, None], 0, 1)
+    >>> sheet = cc.sheet_from_data(score_runs(log, truth=y, slot=0), cc.CostMatrix(fn=5, fp=1))
+    >>> search = GridSearchCV(LogisticRegression(), {"C": [0.001, 1.0]}, cv=3,
+    ...                       scoring=cc.system_scorer(sheet)).fit(X, y)
+    >>> cost = score_system_cost(y, search.predict_proba(X)[:, 1], sheet=sheet)
+    >>> bool(cost > 0), sorted(search.best_params_)
+    (True, ['C'])
     """
     y_score = np.asarray(y_score, dtype=float)
     if y_score.ndim == 2:  # a (rows, 2) predict_proba: the positive column is the last
@@ -63,7 +71,7 @@ def make_proba_scorer(function: Callable[..., float], **kwargs: Any) -> Callable
     if (major, minor) >= (1, 4):
         return make_scorer(function, greater_is_better=False,
                            response_method="predict_proba", **kwargs)
-    return make_scorer(function, greater_is_better=False, needs_proba=True,  # pragma: no cover
+    return make_scorer(function, greater_is_better=False, needs_proba=True,
                        **kwargs)
 
 

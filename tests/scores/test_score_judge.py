@@ -334,7 +334,9 @@ def test_compare_many_candidates_is_vectorised() -> None:
     block = rng.random((10_000, 1000))
     scores = dict(zip((f"c{i}" for i in range(10_000)), block))
     start = time.perf_counter()
-    table = cc.compare(sheet, y_true=y, scores=scores, same_instances=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cc.CausalCostWarning)  # worst-case order note
+        table = cc.compare(sheet, y_true=y, scores=scores, same_instances=True)
     took = time.perf_counter() - start
     assert len(table) == 10_000
     assert took < 10  # about 1 s on the benchmark machine; generous on a shared runner
@@ -605,3 +607,22 @@ def test_cli_evaluate_scores_errors_are_one_line(files, capsys, extra, message) 
     assert main(["evaluate", str(path / "s.json"), *extra]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("version, key", [("1.3.2", "needs_proba"), ("1.4.0", "response_method"),
+                                          ("1.9.1", "response_method")])
+def test_proba_scorer_for_every_supported_scikit_learn(monkeypatch, version, key) -> None:
+    """scikit-learn >= 1.2 (pyproject): response_method from 1.4, needs_proba before."""
+    import sklearn
+    import sklearn.metrics
+
+    from causalcost.evaluation.score_scorer import make_proba_scorer
+
+    seen = {}
+    monkeypatch.setattr(sklearn, "__version__", version)
+    monkeypatch.setattr(sklearn.metrics, "make_scorer",
+                        lambda f, **kw: seen.update(kw) or "scorer")
+    assert make_proba_scorer(len, pos_label="x") == "scorer"
+    assert seen["greater_is_better"] is False and seen["pos_label"] == "x"
+    assert {"needs_proba": True, "response_method": "predict_proba"}[key] == seen[key]
+    assert ({"needs_proba", "response_method"} - {key}).isdisjoint(seen)
