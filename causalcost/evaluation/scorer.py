@@ -87,8 +87,11 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
 
 def _check(sheet: Any, criterion: str, positive: Any) -> None:
     if not (isinstance(sheet, CostSheet) or is_label_sheet(sheet)):
+        hint = ("; a ScoreSheet prices scores, not predicted labels: use system_scorer(sheet) "
+                "or causalcost.evaluation.score_scorer.score_system_cost"
+                if type(sheet).__name__ == "ScoreSheet" else "")
         raise InputTypeError(f"sheet must be a CostSheet or a sheet of K labels, got "
-                             f"{type(sheet).__name__}")
+                             f"{type(sheet).__name__}{hint}")
     if criterion not in CRITERIA:
         raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
                               f"{criterion!r}")
