@@ -78,6 +78,7 @@ _LAZY: dict[str, str] = {
     "CostSheet": "sheet.costsheet",
     "ScoreSheet": "sheet.score_sheet",
     "ScoreBound": "pricing.scores",
+    "ScoreReport": "evaluation.score_report",
     "price_scores": "pricing.scores",
     "derive_sheet": "sheet.derivation",
     "draw_intervention": "plotting.drawing",
@@ -283,6 +284,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation.metrics import candidate_metrics, metrics_frame
     from .evaluation.paired import PairedDifference, paired_cost_difference
     from .evaluation.report_value import Report
+    from .evaluation.score_report import ScoreReport
     from .evaluation.scorer import system_scorer
     from .evaluation.thresholds import OperatingPoint, ThresholdSweep, system_thresholds
     from .experiments.coverage import CoverageResult, coverage_experiment
@@ -434,6 +436,7 @@ __all__ = [
     "CostMatrixError",
     "CostSheet",
     "ScoreBound",
+    "ScoreReport",
     "ScoreSheet",
     "CountError",
     "ErrorRates",

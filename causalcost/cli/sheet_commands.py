@@ -198,6 +198,12 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from causalcost.sheet.loading import load_sheet
 
     sheet = load_sheet(args.sheet)
+    from causalcost.evaluation.score_inputs import is_score_sheet
+
+    if args.scores or is_score_sheet(sheet):  # a score sheet: candidates as scores
+        from causalcost.cli.score_commands import score_evaluate
+
+        return score_evaluate(args, sheet)
     k = sheet.k
     if args.candidates and k != 2:
         raise ValidationError(f"--candidates reads tp,fn,fp,tn columns (two labels); this sheet "
@@ -377,8 +383,13 @@ def register(sub: Any) -> None:
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_evaluate_arguments(p)
+    from causalcost.cli.score_commands import add_score_arguments
+
+    add_score_arguments(p)
     p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
                         "--confidence 0.95",
+                        "causalcost evaluate score_sheet.json --scores cand.csv --truth y "
+                        "--score-column p --same-instances",
                         "causalcost evaluate sheet3.json --model "
                         "'a:40,5,5;4,30,6;2,3,45' --model 'b:45,3,2;5,30,5;3,3,44'")
     p.set_defaults(func=_cmd_evaluate)

@@ -120,8 +120,14 @@ def _same_counts(sheet: CostSheet, runs: ForcedRuns) -> bool:
 
 def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet | None = None,
              costs: CostMatrix | None = None, *, confidence: float = 0.95,
-             positive: Any = None) -> Backtest:
+             positive: Any = None, threshold: float | None = None) -> Backtest:
     """Put candidates' predicted system costs beside the real system cost with each plugged in.
+
+    Score runs (:class:`~causalcost.data.critical_scores.ScoreRuns`, a log read with a score
+    fusioner) take each candidate's **scores** on the log's rows and give the same table
+    (:func:`~causalcost.evaluation.score_backtest.backtest_scores`): the real system cost with
+    the scores plugged in, the exact worst and best case of the runs' own score sheet, and
+    with a :class:`~causalcost.ScoreSheet` ``sheet=`` its numbers.
 
     Parameters
     ----------
@@ -145,6 +151,9 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
         Level of the sheet's high-confidence worst case.
     positive : optional
         The candidates' positive label (default: the runs').
+    threshold : float, optional
+        Score runs only: where each candidate's scores are cut for its own ``accuracy``
+        (0.5 by default for probabilities; needed for other scores).
 
     Returns
     -------
@@ -180,6 +189,19 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     >>> s["pick"], float(s["regret"])
     ('perfect', 0.0)
     """
+    from causalcost.data.critical_scores import ScoreRuns
+
+    if isinstance(runs, ScoreRuns):  # a score slot: the candidates' scores plugged in
+        from causalcost.evaluation.score_backtest import backtest_scores
+
+        if positive is not None:
+            raise ValidationError("positive= names the label of predicted votes; score runs "
+                                  "take each candidate's score for the runs' positive class")
+        return backtest_scores(runs, candidates, sheet, _costs(sheet, costs), confidence,
+                               threshold)
+    if threshold is not None:
+        raise ValidationError("threshold= cuts a score candidate for its accuracy: it is for "
+                              "score runs; leave it out for runs of votes")
     if k_label_runs(runs):  # K labels: the same table from the K x K route
         return backtest_labels(runs, candidates, sheet, costs, confidence, positive)
     _check(runs, candidates, sheet)

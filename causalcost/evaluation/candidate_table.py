@@ -62,6 +62,12 @@ def footer(attrs: dict[str, Any], width: int | None = 80) -> list[str]:
     return [textwrap.fill(line, width, subsequent_indent="  ") for line in lines]
 
 
+def _cell_column(name: object) -> bool:
+    """A score comparison's right answers per case (``worst_tp``, ...): kept, not printed."""
+    return isinstance(name, str) and name.rsplit("_", 1)[-1] in ("tp", "tn") and \
+        name.rsplit("_", 1)[0] in ("expected", "worst", "best")
+
+
 class CandidateTable(pd.DataFrame):
     """Candidates ranked by :func:`~causalcost.evaluation.comparison.compare`: a DataFrame that
     shows the system's costs and the model's own metrics as two narrow tables.
@@ -98,8 +104,8 @@ class CandidateTable(pd.DataFrame):
     def _parts(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         system = [c for c in SYSTEM_HEADERS if c in self.columns]
         model = [c for c in MODEL_COLUMNS if c in self.columns]
-        others = [c for c in self.columns
-                  if c not in system and c not in model and c not in HIDDEN_COLUMNS]
+        others = [c for c in self.columns if c not in system and c not in model
+                  and c not in HIDDEN_COLUMNS and not _cell_column(c)]
         first = pd.DataFrame(self[system + others]).rename(columns=SYSTEM_HEADERS)
         return first, pd.DataFrame(self[model])
 

@@ -141,7 +141,7 @@ def _check_level(confidence: Any) -> None:
                               f"{confidence!r}")
 
 
-def compare(sheet: CostSheet,
+def compare(sheet: CostSheet | Any,
             candidates: Mapping[str, Confusion | Mapping[str, float]] | pd.DataFrame
             | None = None,
             *, y_true: Any = None, predictions: Mapping[str, Any] | None = None,
@@ -175,7 +175,12 @@ def compare(sheet: CostSheet,
         Candidates as predicted labels on ``y_true``'s rows
         (:func:`~causalcost.evaluation.candidates.confusions_from_predictions`).
     scores : mapping of name to array-like, optional
-        Candidates as scores for the positive class: positive where ``score >= threshold``.
+        Candidates as scores for the positive class: positive where ``score >= threshold``
+        for a vote sheet. For a :class:`~causalcost.ScoreSheet` the scores are priced as
+        scores (no cut; :func:`~causalcost.evaluation.score_judge.compare_scores`: one row per
+        candidate with ``eval1``, ``worst_cost``, ``best_cost`` and with ``confidence`` the
+        high-confidence columns; ``predictions=``, ``candidates`` and ``threshold=`` are
+        refused there).
     threshold : float, optional
         The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
         are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
@@ -255,6 +260,15 @@ def compare(sheet: CostSheet,
     True
     """
     _check_level(confidence)
+    from causalcost.evaluation.score_inputs import is_score_sheet
+
+    if is_score_sheet(sheet):  # a score slot: the candidates' scores are priced as scores
+        from causalcost.evaluation.score_judge import compare_scores, refuse_vote_inputs
+
+        refuse_vote_inputs(candidates, predictions, threshold)
+        return compare_scores(sheet, y_true=y_true, scores=scores, positive=positive,
+                              confidence=confidence, same_instances=same_instances,
+                              row_fingerprint=row_fingerprint)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     from causalcost.evaluation.general import is_label_sheet

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from causalcost.confusion import Confusion
+from causalcost.errors import ValidationError
 from causalcost.evaluation.report_value import Report
 from causalcost.sheet.costsheet import CostSheet
 
@@ -46,9 +47,10 @@ def sheet_warnings(sheet: CostSheet) -> tuple[str, ...]:
     return tuple(out)
 
 
-def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float] | Any, *,
-             confidence: float | None = None, same_instances: bool = False,
-             row_fingerprint: str | None = None) -> Report:
+def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] | Any = None,
+             *, confidence: float | None = None, same_instances: bool = False,
+             row_fingerprint: str | None = None, y_true: Any = None, scores: Any = None,
+             positive: Any = None) -> Report | Any:
     """Evaluate one candidate for the sheet's slot.
 
     Parameters
@@ -76,10 +78,16 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float] | Any,
         counted on, matched against the fingerprint the sheet records
         (:func:`~causalcost.sheet_from_data` with ``row_ids=``); a different fingerprint
         proves other rows.
+    y_true, scores, positive : optional
+        A :class:`~causalcost.ScoreSheet` prices a candidate from its **scores**: give
+        ``candidate=(y_true, scores)`` or ``y_true=`` and ``scores=`` (``positive=`` names the
+        positive label of ``y_true`` when it is not bool or 0/1); the result is then a
+        :class:`~causalcost.evaluation.score_report.ScoreReport`
+        (:func:`~causalcost.evaluation.score_judge.evaluate_scores`).
 
     Returns
     -------
-    Report
+    Report or ScoreReport
         For two labels by the binary closed forms (with witnesses and the Clopper-Pearson
         intervals, :mod:`causalcost.evaluation.binary_path`); for K labels by the general
         route (:mod:`causalcost.evaluation.general`), the same numbers at K = 2.
@@ -129,8 +137,22 @@ def evaluate(sheet: CostSheet, candidate: Confusion | Mapping[str, float] | Any,
     >>> r.eval1, r.worst_cost, r.best_cost, r.labels
     (8.0, 8.0, 8.0, ('a', 'b', 'c'))
     """
+    from causalcost.evaluation.score_inputs import is_score_sheet
+
+    if is_score_sheet(sheet):  # a score slot: priced from the candidate's scores
+        from causalcost.evaluation.score_judge import evaluate_scores
+
+        return evaluate_scores(sheet, candidate, y_true=y_true, scores=scores,
+                               positive=positive, confidence=confidence,
+                               same_instances=same_instances, row_fingerprint=row_fingerprint)
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
+    if y_true is not None or scores is not None or positive is not None:
+        raise ValidationError("y_true=, scores= and positive= price a score slot's candidate "
+                              "with a ScoreSheet; for this cost sheet give the candidate as a "
+                              "confusion or as (y_true, y_pred)")
+    if candidate is None:
+        raise ValidationError("candidate: give the candidate's confusion or (y_true, y_pred)")
     from causalcost.evaluation.general import is_label_sheet
 
     if is_label_sheet(sheet):  # K labels, or two not named P, N: the general route

@@ -87,8 +87,11 @@ def system_cost(y_true: Any, y_pred: Any, *, sheet: CostSheet, criterion: str = 
 
 def _check(sheet: Any, criterion: str, positive: Any) -> None:
     if not (isinstance(sheet, CostSheet) or is_label_sheet(sheet)):
+        hint = ("; a ScoreSheet prices scores, not predicted labels: use system_scorer(sheet) "
+                "or causalcost.evaluation.score_scorer.score_system_cost"
+                if type(sheet).__name__ == "ScoreSheet" else "")
         raise InputTypeError(f"sheet must be a CostSheet or a sheet of K labels, got "
-                             f"{type(sheet).__name__}")
+                             f"{type(sheet).__name__}{hint}")
     if criterion not in CRITERIA:
         raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
                               f"{criterion!r}")
@@ -108,7 +111,7 @@ def _binary_confusion(sheet: CostSheet, y_true: Any, y_pred: Any, positive: Any)
                      tn=int((~t & ~p).sum()))
 
 
-def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: float = 0.95,
+def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confidence: float = 0.95,
                   positive: Any = None) -> Callable[..., float]:
     """A scikit-learn scorer: minus the system cost of an estimator's predictions.
 
@@ -132,7 +135,11 @@ def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: 
     -------
     callable
         ``scorer(estimator, X, y)`` (a :func:`sklearn.metrics.make_scorer` scorer with
-        ``greater_is_better=False``): minus the cost of ``estimator.predict(X)``.
+        ``greater_is_better=False``): minus the cost of ``estimator.predict(X)``. With a
+        :class:`~causalcost.ScoreSheet` the scorer calls ``predict_proba`` instead
+        (``response_method="predict_proba"``) and prices the fold's scores for the positive
+        class (:func:`~causalcost.evaluation.score_scorer.score_scorer`; ``positive`` also
+        picks the probability column).
 
     Notes
     -----
@@ -155,6 +162,15 @@ def system_scorer(sheet: CostSheet, criterion: str = "expected", *, confidence: 
     >>> bool((scores < 0).all())
     True
     """
+    from causalcost.evaluation.score_inputs import is_score_sheet
+
+    if is_score_sheet(sheet):  # a score slot: priced from predict_proba's scores
+        from causalcost.evaluation.score_scorer import score_scorer
+
+        if criterion not in CRITERIA:
+            raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
+                                  f"{criterion!r}")
+        return score_scorer(sheet, criterion, confidence, positive)
     _check(sheet, criterion, positive)
     from sklearn.metrics import make_scorer
 

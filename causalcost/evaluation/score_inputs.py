@@ -1,0 +1,207 @@
+"""A score-slot candidate's inputs, read once for every verb that judges it with a
+:class:`~causalcost.ScoreSheet`: the true classes (``y_true``) and the candidate's scores for
+the positive class, split by class; and which instances they were scored on (declared or
+proven by a row fingerprint, never guessed).
+
+The labels of ``y_true`` are read like every other truth in the package: booleans (True is P),
+0/1 (1 is P), or any two labels with ``positive=`` naming the positive one (strings without it
+are refused: the positive class is never guessed).
+
+Examples
+--------
+>>> s_p, s_n = scores_by_class([1, 0, 1], [0.9, 0.2, 0.4])
+>>> s_p.tolist(), s_n.tolist()
+([0.9, 0.4], [0.2])
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from causalcost.data.frames import align_by_index
+from causalcost.data.labels import votes_from_values
+from causalcost.errors import DataError, ValidationError
+from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
+
+__all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
+           "is_score_sheet", "sheet_has_rows", "score_sheet_warnings"]
+
+
+def is_score_sheet(sheet: Any) -> bool:
+    """Whether ``sheet`` is a :class:`~causalcost.ScoreSheet` (without importing it eagerly)."""
+    from causalcost.sheet.score_sheet import ScoreSheet
+
+    return isinstance(sheet, ScoreSheet)
+
+
+def truth_votes(y_true: Any, positive: Any = None, what: str = "y_true") -> np.ndarray:
+    """``y_true`` as one boolean per row (True: class P).
+
+    >>> truth_votes(["sick", "well"], positive="sick").tolist()
+    [True, False]
+    """
+    if y_true is None:
+        raise ValidationError(f"{what}: the true classes of the rows the scores were made on "
+                              "are needed (y_true=...)")
+    values = np.asarray(y_true)
+    if positive is not None and values.ndim == 1 and values.size:
+        seen = {str(v) for v in np.unique(values.astype(str) if values.dtype.kind in "US"
+                                          else values).tolist()}
+        if str(positive) not in seen:
+            raise DataError(f"{what}: the positive label {positive!r} is not among its labels "
+                            f"{sorted(seen)[:5]}; is positive= spelled as in the data?")
+    return votes_from_values(values, what, positive)
+
+
+def _score_array(scores: Any, y_true: Any, n: int, what: str) -> np.ndarray:
+    """One candidate's scores on ``y_true``'s rows as floats (a Series aligned by index)."""
+    import pandas as pd
+
+    index = y_true.index if isinstance(y_true, pd.Series) else None
+    values = align_by_index(scores, index, what)
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{what} must be numbers (the candidate's score for the positive "
+                        f"class), one per row of y_true ({exc})") from None
+    if arr.ndim != 1 or arr.size != n:
+        raise DataError(f"{what}: {arr.size} scores for {n} rows of y_true (shape "
+                        f"{arr.shape}); give one score per row, in y_true's order (or both as "
+                        "pandas Series on one index)")
+    _finite(arr, what)
+    return arr
+
+
+def _finite(arr: np.ndarray, what: str) -> None:
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        where = np.argwhere(bad)[0]
+        value = float(arr[tuple(where)])
+        raise DataError(f"{what} must be finite numbers: position "
+                        f"{tuple(int(i) for i in where)} holds {value!r}; drop or impute those "
+                        "rows before pricing")
+
+
+def scores_by_class(y_true: Any, scores: Any, positive: Any = None, what: str = "scores"
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """One candidate's scores split by true class (P, N), in row order.
+
+    Raises
+    ------
+    DataError
+        Scores of another length than ``y_true``, NaN or infinite scores, labels that are not
+        two classes (or strings without ``positive=``).
+
+    >>> scores_by_class([True, False], [0.3, float("nan")])
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.DataError: scores must be finite numbers: position (1,) holds nan; drop or impute those rows before pricing
+    """  # noqa: E501
+    y = truth_votes(y_true, positive)
+    arr = _score_array(scores, y_true, y.size, what)
+    return arr[y], arr[~y]
+
+
+def given_by_class(candidate: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A candidate's scores already split by class: ``{"P": scores, "N": scores}``.
+
+    >>> [a.tolist() for a in given_by_class({"P": [0.9], "N": [0.1, 0.2]})]
+    [[0.9], [0.1, 0.2]]
+    """
+    per = {str(k): v for k, v in candidate.items()}
+    out = []
+    for c in ("P", "N"):
+        what = f"candidate scores of class {c}"
+        try:
+            arr = np.asarray(per[c], dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"{what} must be numbers ({exc})") from None
+        if arr.ndim != 1:
+            raise DataError(f"{what} must be one-dimensional, got shape {arr.shape}")
+        _finite(arr, what)
+        out.append(arr)
+    return out[0], out[1]
+
+
+def score_matrix(y_true: Any, scores: Any, names: list[Any], positive: Any = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Many candidates' scores on one ``y_true``: per class (P, N) a (candidates, n_c) array.
+
+    ``scores`` maps each name to its scores (in ``y_true``'s row order, or Series aligned by
+    index). Checked at once for the whole block (length, finiteness).
+
+    >>> p, n = score_matrix([1, 0, 0], {"a": [0.9, 0.1, 0.2], "b": [0.5, 0.5, 0.5]}, ["a", "b"])
+    >>> p.shape, n.shape
+    ((2, 1), (2, 2))
+    """
+    import pandas as pd
+
+    y = truth_votes(y_true, positive)
+    if any(isinstance(scores[k], pd.Series) for k in names):
+        rows = [_score_array(scores[k], y_true, y.size, f"scores[{k!r}]") for k in names]
+        block = np.asarray(rows, dtype=float).reshape(len(names), y.size)
+    else:
+        try:
+            block = np.asarray([scores[k] for k in names], dtype=float)
+        except (TypeError, ValueError):  # ragged or unreadable: name the culprit
+            for k in names:
+                _score_array(scores[k], y_true, y.size, f"scores[{k!r}]")
+            raise
+        if block.ndim != 2 or block.shape[1] != y.size:
+            for k in names:
+                _score_array(scores[k], y_true, y.size, f"scores[{k!r}]")
+        bad = ~np.isfinite(block)
+        if bad.any():
+            i = int(np.argwhere(bad)[0][0])
+            _finite(block[i], f"scores[{names[i]!r}]")
+    # take() on index arrays copies several times faster than a boolean mask over columns
+    return block.take(np.flatnonzero(y), axis=1), block.take(np.flatnonzero(~y), axis=1)
+
+
+def sheet_has_rows(sheet: Any) -> bool:
+    """Whether a score sheet's critical scores were counted on instances of its own (a log),
+    so a candidate can be declared or proven scored on the same rows."""
+    provenance = sheet.provenance or {}
+    return provenance.get("source") == "data" or "rows" in provenance \
+        or FINGERPRINT_KEY in provenance
+
+
+def score_instances(sheet: Any, sizes: tuple[int, int], *, same_instances: bool = False,
+                    row_fingerprint: str | None = None) -> Instances:
+    """Whether a candidate with these class sizes was scored on the score sheet's own rows:
+    declared (``same_instances=True``) or proven (``row_fingerprint`` equal to the one the
+    sheet records), else the probability form; the same rules, errors and words as a
+    :class:`~causalcost.CostSheet`'s (:func:`~causalcost.sheet.instances.decide_instances`).
+
+    >>> import causalcost as cc
+    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.sheet.score_sheet import score_sheet_from_runs
+    >>> runs = score_runs(np.array([[0.2, 0.9], [0.7, 0.1]]), truth=[1, 0], slot=1)
+    >>> sheet = score_sheet_from_runs(runs, cc.CostMatrix(fn=5, fp=1))
+    >>> score_instances(sheet, (1, 1)).text()
+    'probability form: instances not declared the same'
+    """
+    # decide_instances reads three things of a sheet: whether it has counted rows (forced),
+    # the fingerprint it records (provenance) and its class sizes
+    view = SimpleNamespace(forced=() if sheet_has_rows(sheet) else None,
+                           provenance=sheet.provenance or {},
+                           class_counts=tuple(sheet.class_sizes))
+    return decide_instances(view, *sizes, same_instances=same_instances,  # type: ignore[arg-type]
+                            row_fingerprint=row_fingerprint)
+
+
+def score_sheet_warnings(sheet: Any) -> tuple[str, ...]:
+    """What every judgement on a score sheet must say about the sheet itself."""
+    out = []
+    if not sheet.exact:
+        out.append("the sheet keeps the critical scores on breakpoints, rounded outward: the "
+                   "worst and expected costs may be overstated and the best cost understated "
+                   "(never the other way)")
+    if getattr(sheet, "signature", None) is not None and not getattr(
+            sheet, "signature_checked", False):
+        out.append("the sheet is signed but its signature was not checked here: check it with "
+                   "causalcost verify")
+    return tuple(out)
