@@ -152,6 +152,11 @@ def outcome_counts(
     True
     """
     slot = system.require_slot(slot)
+    if is_score_slot(system, slot):
+        raise ValidationError(
+            f"outcome counts are the binary forced runs (slot forced to P and to N); slot "
+            f"{slot!r} is a score node over bins {system.states(slot)}: use "
+            "cc.interventional_table(system, method='sampling'), T[c, bin, s] with counts")
     return _outcome_counts(system, slot, _check_samples(samples), _check_seed(seed), progress,
                            chunk_size)
 

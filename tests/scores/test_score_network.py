@@ -371,3 +371,29 @@ def test_the_picture_shows_score_nodes_and_the_rule() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         repr(system)
+
+
+# ------------------------------------------------------------------- BIF and refusals
+@pytest.mark.parametrize("name", ["weighted mean", "logistic", "max"])
+def test_bif_round_trip_keeps_the_score_rule(name: str, tmp_path) -> None:
+    rule, options = RULES[name]
+    system = beta_system(rule, **options)
+    path = tmp_path / "scores.bif"
+    system.to_bif(path)
+    again = cc.load_bif(path, class_node="Class", system_node="Fusioner", slot="b")
+    assert again.fusioner.rule == system.fusioner.rule
+    assert again.fusioner.values == system.fusioner.values
+    np.testing.assert_array_equal(cc.interventional_table(again).to_numpy(),
+                                  cc.interventional_table(system).to_numpy())
+
+
+def test_binary_forced_run_counts_refuse_a_score_slot() -> None:
+    from causalcost.inference.sampling import outcome_counts
+
+    system = beta_system("mean")
+    with pytest.raises(ValidationError, match="score node over bins"):
+        outcome_counts(system, samples=100, seed=0)
+    with pytest.raises(ValidationError, match="score node over bins"):
+        cc.simulate_forced_runs(system, samples=100, seed=0)
+    with pytest.raises(ValidationError, match=r"score bins"):
+        cc.error_rates(system)
