@@ -64,14 +64,33 @@ __all__ = ["load_network", "load_bif", "list_networks", "network_path", "read_ne
            "NetworkSpec", "FORMAT", "VERSION"]
 
 
-def list_networks() -> list[str]:
-    """Stems of the networks shipped with causalcost (no file is read, nothing built).
+def list_networks(fusing: str | None = None) -> list[str]:
+    """Stems of the networks shipped with causalcost (nothing built).
 
+    Parameters
+    ----------
+    fusing : {None, "votes", "scores"}
+        None (default): every shipped network, no file read. ``"votes"``: those whose
+        fusioner fuses votes; ``"scores"``: those whose models output scores over bins
+        (:mod:`causalcost.network.scores`); each file is read (no pgmpy) to tell.
+
+    Examples
+    --------
     >>> "thesis_and" in list_networks()
     True
+    >>> list_networks("scores")
+    ['soft_vote3']
     """
-    return sorted(p.name[:-5] for p in resources.files("causalcost.network.shipped").iterdir()
-                  if p.name.endswith(".toml"))
+    stems = sorted(p.name[:-5] for p in resources.files("causalcost.network.shipped").iterdir()
+                   if p.name.endswith(".toml"))
+    if fusing is None:
+        return stems
+    if fusing not in ("votes", "scores"):
+        raise UnknownNameError(f"fusing must be None, 'votes' or 'scores', got {fusing!r}")
+    from causalcost.network.score_rules import SCORE_FUSIONERS
+
+    return [s for s in stems
+            if (read_network(s).fusioner in SCORE_FUSIONERS) == (fusing == "scores")]
 
 
 def network_path(spec: str | Path) -> Path:

@@ -19,8 +19,7 @@ import causalcost as cc
 from causalcost.inference.sampling import outcome_counts
 
 #: The shipped vote networks (a score network's sampling: tests/scores/test_score_network.py).
-NETWORKS = [n for n in cc.list_networks() if cc.read_network(n).fusioner not in
-            ("mean", "max", "min", "logistic")]
+NETWORKS = cc.list_networks("votes")
 SAMPLES = 20_000
 SEED = 0
 
