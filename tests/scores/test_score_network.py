@@ -397,3 +397,26 @@ def test_binary_forced_run_counts_refuse_a_score_slot() -> None:
         cc.simulate_forced_runs(system, samples=100, seed=0)
     with pytest.raises(ValidationError, match=r"score bins"):
         cc.error_rates(system)
+
+
+# ---------------------------------------------------------------------------------- CLI
+def test_cli_query_draw_and_export_work_on_the_shipped_score_network(tmp_path, capsys) -> None:
+    from causalcost.cli.app import main
+
+    system = cc.load_network("soft_vote3")
+    assert main(["query", "soft_vote3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["slot_states"] == system.states("clinical_history")
+    np.testing.assert_allclose(out["T"], ve_table(system, "clinical_history"), atol=1e-9)
+    svg = tmp_path / "soft.svg"
+    assert main(["draw", "soft_vote3", "--do", "0.4-0.6", "-o", str(svg)]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert all(f"node:{n}" in text for n in system.network.nodes())
+    assert "score" in text and "mean \u2265 0.5" in text
+    bif = tmp_path / "soft.bif"
+    assert main(["export", "soft_vote3", "-o", str(bif)]) == 0
+    capsys.readouterr()
+    assert main(["query", str(bif), "--class-node", "Class", "--system-node", "Fusioner",
+                 "--positive", "P", "--slot", "clinical_history", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    np.testing.assert_allclose(again["T"], out["T"], atol=0, rtol=0)
