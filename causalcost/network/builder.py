@@ -533,7 +533,7 @@ class SystemBuilder:
             rule, chosen, [self._scores[m].labels for m in chosen],  # type: ignore[arg-type]
             [self._scores[m].values for m in chosen], threshold=threshold,
             weights=weights, bias=bias)  # type: ignore[arg-type]
-        node = _Node(name, self._states, chosen, np.asarray(fusioner.rows(), dtype=float))
+        node = _Node(name, self._states, chosen, fusioner.rows())
         self._fusioner, self._rule = [node], fusioner
         return self
 

@@ -351,12 +351,12 @@ class ScoreFusioner:
         out.setflags(write=False)
         return out
 
-    def rows(self) -> list[list[float]]:
-        """The fusioner node's CPD rows: one per combination of bins (first input slowest),
-        ``[1, 0]`` where the system says P, ``[0, 1]`` where it says N."""
+    def rows(self) -> np.ndarray:
+        """The fusioner node's CPD rows, shape ``(combinations, 2)``: one per combination of
+        bins (first input slowest), ``[1, 0]`` where the system says P, ``[0, 1]`` where it
+        says N."""
         flat = self.decisions.ravel()
-        table = np.where(flat[:, None], [1.0, 0.0], [0.0, 1.0])
-        return table.tolist()
+        return np.where(flat[:, None], [1.0, 0.0], [0.0, 1.0])
 
     def violation(self, slot: str) -> dict[str, str] | None:
         """Where the decision is not non-decreasing in ``slot``'s bins, or None (monotone on
