@@ -405,6 +405,26 @@ class ScoreFusioner:
         name = getattr(r.function, "__name__", "function")
         return [f"{name}(scores)", tau]
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per input: its bins, their representative scores, its weight (when the
+        rule has weights) and whether the decision is monotone in it on the bin grid.
+
+        >>> f = score_fusioner("mean", ["a", "b"], [("lo", "hi")] * 2, [(0.25, 0.75)] * 2,
+        ...                    weights=[2, 1])
+        >>> f.to_frame().loc["a"].to_dict()
+        {'bins': 'lo, hi', 'scores': '0.25, 0.75', 'weight': 2.0, 'monotone': True}
+        """
+        import pandas as pd
+
+        weights = self.rule.weights
+        rows = {m: {"bins": ", ".join(b), "scores": ", ".join(format_number(v) for v in vs),
+                    "weight": None if weights is None else float(weights[i]),
+                    "monotone": self.monotone_in(m)}
+                for i, (m, b, vs) in enumerate(zip(self.inputs, self.bins, self.values))}
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.index.name = "model"
+        return frame
+
     def __repr__(self) -> str:
         return f"ScoreFusioner({self.description} over {', '.join(self.inputs)})"
 

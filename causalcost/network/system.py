@@ -8,13 +8,15 @@ built:
 
 * every node has a CPD whose columns are non-negative and sum to 1;
 * class, system prediction, slot and models are binary with the same two state names
-  (``positive`` and one negative state);
+  (``positive`` and one negative state), except score models, whose states are score bins
+  (a system whose fusioner fuses scores, :mod:`causalcost.network.scores`);
 * the slot is an ancestor of the system prediction and the class is not a descendant of it;
 * the system prediction is deterministic given its parents;
 * the confusion node, if present, is exactly the confusion of class and system prediction
   (states ``TP, FN, FP, TN``); if absent, it is derived and added (to a copy);
-* a declared fusioner rule (``system.fusioner``) is exactly what the tables compute; a network
-  without one is checked for a vote it computes (:mod:`causalcost.network.votes`).
+* a declared fusioner rule (``system.fusioner``, a vote or a score rule) is exactly what the
+  tables compute; a network without one is checked for a vote it computes
+  (:mod:`causalcost.network.votes`).
 
 A system made by :class:`~causalcost.SystemBuilder` or read from a network file computes on a
 pgmpy-free :class:`~causalcost.network.graph.Graph` (``system.graph``) and builds its pgmpy
