@@ -184,6 +184,10 @@ _LAZY: dict[str, str] = {
     "simulate_forced_runs": "inference.sampling",
     "System": "network.system",
     "SystemBuilder": "network.builder",
+    # score slots in the network (issue 24): score nodes over bins, score fusioners
+    "ScoreBins": "network.scores",
+    "ScoreFusioner": "network.scores",
+    "score_bins": "network.scores",
     "Witness": "pricing.bounds",
     "worst_case_confusion": "pricing.bounds",
     # model-owner features (issue 17): backtest, slot importance, scikit-learn scorer
@@ -309,6 +313,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.netfile import list_networks, load_bif, load_network, read_network
     from .network.netschema import NetworkSpec
     from .network.picture import SystemPicture, intervention_picture, system_picture
+    from .network.scores import ScoreBins, ScoreFusioner, score_bins
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
     from .plotting.experiments import (
@@ -512,6 +517,9 @@ __all__ = [
     "SheetError",
     "System",
     "SystemBuilder",
+    "ScoreBins",
+    "ScoreFusioner",
+    "score_bins",
     "UnknownNameError",
     "ValidationError",
     "Witness",

@@ -40,6 +40,7 @@ from causalcost.inference.elimination import elimination_plan
 from causalcost.inference.intervene import known_monotonicity
 from causalcost.inference.table import InterventionalTable
 from causalcost.inference.vote_split import plan_vote_split
+from causalcost.network.scores import is_score_slot
 from causalcost.network.system import System
 
 __all__ = [
@@ -117,8 +118,11 @@ def plan_exact(system: System, slot: str) -> ExactPlan:
     c = system.states(system.class_node).index(system.positive)
     p = system.states(system.system_node).index(system.positive)
     slot_states = system.states(slot)
-    negative = next(st for st in slot_states if st != system.positive)
-    x = [slot_states.index(system.positive), slot_states.index(negative)]
+    if is_score_slot(system, slot):  # a score slot: every bin, lowest score first
+        x = list(range(len(slot_states)))
+    else:
+        negative = next(st for st in slot_states if st != system.positive)
+        x = [slot_states.index(system.positive), slot_states.index(negative)]
     plan = ExactPlan(method=method, evaluate=evaluate, order=np.ix_([c, 1 - c], x, [p, 1 - p]))
     _CACHE[key] = plan
     if len(_CACHE) > _CACHE_SIZE:
@@ -267,6 +271,10 @@ def exact_table_of(system: System, slot: str) -> InterventionalTable:
             "are undefined"
         )
     cond = joint / class_mass
+    if is_score_slot(system, slot):  # T[c, bin, s]: the slot's states are its score bins
+        return InterventionalTable.from_array(
+            cond, labels=system.labels, slot=slot, slot_states=system.states(slot),
+            method="exact", monotonicity=known_monotonicity(system, slot))
     table = np.zeros((2, 2, 4))
     table[0, :, :2] = cond[0]  # TP, FN
     table[1, :, 2:] = cond[1]  # FP, TN

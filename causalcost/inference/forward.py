@@ -26,6 +26,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from causalcost.network.scores import is_score_slot
 from causalcost.network.system import System
 
 __all__ = ["SamplingPlan", "plan_sampling"]
@@ -55,7 +56,8 @@ class SamplingPlan:
 
     steps: tuple[_Step, ...]
     slot: str
-    slot_values: tuple[int, int]  # state index of the slot forced to P, to N
+    #: State index of the slot forced to P, to N; for a score slot, every bin in order.
+    slot_values: tuple[int, ...]
     class_node: str
     class_positive: int
     system_node: str
@@ -95,6 +97,16 @@ class SamplingPlan:
     def chunk(self, tables: Sequence[np.ndarray], generators: Sequence[np.random.Generator],
               m: int) -> np.ndarray:
         """Outcome counts ``[class, forced value, outcome]`` of ``m`` paired instances."""
+        by_output = self.chunk_outputs(tables, generators, m)  # [class, forced, output]
+        counts = np.zeros((2, len(self.slot_values), 4), dtype=np.int64)
+        counts[0, :, :2] = by_output[0]  # TP, FN
+        counts[1, :, 2:] = by_output[1]  # FP, TN
+        return counts
+
+    def chunk_outputs(self, tables: Sequence[np.ndarray],
+                      generators: Sequence[np.random.Generator], m: int) -> np.ndarray:
+        """Counts ``[class, forced state, output]`` of ``m`` instances, each seen under every
+        forced state of the slot (:attr:`slot_values`), classes and outputs positive first."""
         upstream: dict[str, np.ndarray] = {}
         uniforms: dict[str, np.ndarray] = {}
         for step, table in zip(self.steps, tables):
@@ -105,17 +117,17 @@ class SamplingPlan:
             else:
                 upstream[step.node] = _draw(step, table, upstream, u, m)
         not_positive = (upstream[self.class_node] != self.class_positive).view(np.uint8)
-        counts = np.zeros((2, 2, 4), dtype=np.int64)
+        counts = np.zeros((2, len(self.slot_values), 2), dtype=np.int64)
+        kind = _dtype(max(self.slot_values) + 1)
         for x, forced in enumerate(self.slot_values):
             values = dict(upstream)
-            values[self.slot] = np.full(m, forced, dtype=np.uint8)
+            values[self.slot] = np.full(m, forced, dtype=kind)
             for step, table in zip(self.steps, tables):
                 if step.downstream:
                     values[step.node] = _draw(step, table, values, uniforms.get(step.node), m)
             says_negative = (values[self.system_node] != self.system_positive).view(np.uint8)
             code = np.bincount(not_positive * 2 + says_negative, minlength=4)
-            counts[0, x, :2] = code[:2]  # TP, FN
-            counts[1, x, 2:] = code[2:]  # FP, TN
+            counts[:, x, :] = code.reshape(2, 2)  # [class, output]: TP, FN / FP, TN
         return counts
 
 
@@ -215,10 +227,13 @@ def _make(system: System, slot: str) -> SamplingPlan:
         ))
         streams += not deterministic
     states = system.states(slot)
-    negative = next(s for s in states if s != system.positive)
+    if is_score_slot(system, slot):  # every score bin, lowest first
+        forced: tuple[int, ...] = tuple(range(len(states)))
+    else:
+        negative = next(s for s in states if s != system.positive)
+        forced = (states.index(system.positive), states.index(negative))
     return SamplingPlan(
-        steps=tuple(steps), slot=slot,
-        slot_values=(states.index(system.positive), states.index(negative)),
+        steps=tuple(steps), slot=slot, slot_values=forced,
         class_node=system.class_node,
         class_positive=system.states(system.class_node).index(system.positive),
         system_node=system.system_node,

@@ -26,6 +26,7 @@ import numpy as np
 
 from causalcost.errors import NetworkStructureError, UnknownNameError, ValidationError
 from causalcost.inference.monotonicity import MonotonicityCheck
+from causalcost.network.scores import is_score_slot
 from causalcost.network.system import System, node_table, require_node
 
 if TYPE_CHECKING:
@@ -139,6 +140,11 @@ def check_monotonicity(system: System, slot: str | None = None) -> MonotonicityC
 def monotonicity_of(system: System, slot: str) -> MonotonicityCheck:
     """:func:`check_monotonicity` for a slot the caller validated (assumes validated arguments)."""
     net, target = system.graph, system.system_node
+    if is_score_slot(system, slot):  # checked on the bin grid of the score fusioner
+        f = system.fusioner
+        violation = f.violation(slot)
+        return MonotonicityCheck(slot, target, violation is None, violation,
+                                 f.configurations(slot), method="bin grid")
     between = (nx.descendants(net, slot) & nx.ancestors(net, target)) | {target}
     random_nodes = sorted(n for n in between if not system.is_deterministic(n))
     if random_nodes:

@@ -38,8 +38,10 @@ class MonotonicityCheck:
         How many assignments (configurations) were checked (0 when monotone by construction);
         also :attr:`checked`.
     method : str
-        ``"enumeration"`` (every assignment checked) or ``"by construction"`` (a vote
-        fusioner in which the slot has a non-negative weight: nothing to enumerate).
+        ``"enumeration"`` (every assignment checked), ``"by construction"`` (a vote
+        fusioner in which the slot has a non-negative weight: nothing to enumerate) or ``"bin
+        grid"`` (a score slot: every combination of the other models' score bins, the
+        violation naming them and the slot's two bins where the decision goes from P to N).
 
     Examples
     --------

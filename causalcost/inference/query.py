@@ -32,7 +32,10 @@ def interventional_table(
     (:mod:`causalcost.inference.exact`) or forward-sampled
     (:mod:`causalcost.inference.sampling`); a system declared by its labels goes through the
     vote-splitting engine (:mod:`causalcost.inference.label_votes`). Both sample at most
-    ``10**9`` instances.
+    ``10**9`` instances. A score slot (a model declared with ``scores=``,
+    :mod:`causalcost.network.scores`) has one state per score bin: ``T`` has shape
+    ``(2, J, 2)`` over its ``J`` bins (:attr:`InterventionalTable.states`), exact or sampled,
+    and carries whether the rule is monotone in the slot on the bin grid.
 
     Parameters
     ----------

@@ -27,7 +27,9 @@ from causalcost.errors import InputTypeError, ValidationError
 from causalcost.inference.forward import plan_sampling
 from causalcost.inference.intervene import known_monotonicity
 from causalcost.inference.table import InterventionalTable, check_interval_settings
+from causalcost.network.scores import is_score_slot
 from causalcost.network.system import System
+from causalcost.stats.intervals import proportion_interval
 
 __all__ = [
     "CHUNK_MEMORY", "MAX_CHUNK", "MAX_SAMPLES", "outcome_counts", "sample_ceiling_message",
@@ -150,25 +152,34 @@ def outcome_counts(
     True
     """
     slot = system.require_slot(slot)
+    if is_score_slot(system, slot):
+        raise ValidationError(
+            f"outcome counts are the binary forced runs (slot forced to P and to N); slot "
+            f"{slot!r} is a score node over bins {system.states(slot)}: use "
+            "cc.interventional_table(system, method='sampling'), T[c, bin, s] with counts")
     return _outcome_counts(system, slot, _check_samples(samples), _check_seed(seed), progress,
                            chunk_size)
 
 
 def _outcome_counts(system: System, slot: str, samples: int, seed: int | None,
-                    progress: object, chunk_size: object) -> np.ndarray:
-    """:func:`outcome_counts`; assumes validated slot, samples and seed."""
+                    progress: object, chunk_size: object, *,
+                    by_output: bool = False) -> np.ndarray:
+    """:func:`outcome_counts`; assumes validated slot, samples and seed. ``by_output``: the
+    counts ``[class, forced state, output]`` over every forced state of the slot instead
+    (a score slot's bins)."""
     plan = plan_sampling(system, slot)
     chunk = _check_chunk(chunk_size, plan.bytes_per_instance)
     bar = _progress_bar(progress, samples, samples * len(plan.steps))
     tables = plan.read(system)
     generators = [np.random.Generator(np.random.PCG64(s))
                   for s in np.random.SeedSequence(seed).spawn(plan.streams)]
-    counts = np.zeros((2, 2, 4), dtype=np.int64)
+    counts = np.zeros((2, len(plan.slot_values), 2 if by_output else 4), dtype=np.int64)
+    step = plan.chunk_outputs if by_output else plan.chunk
     try:
         done = 0
         while done < samples:
             m = min(chunk, samples - done)
-            counts += plan.chunk(tables, generators, m)
+            counts += step(tables, generators, m)
             done += m
             if bar is not None:
                 bar.update(m)
@@ -245,6 +256,21 @@ def sampled_table_of(
     ``slot``; validates the other arguments)."""
     samples, seed = _check_samples(samples), _check_seed(seed)
     check_interval_settings(confidence, interval)
+    if is_score_slot(system, slot):  # T[c, bin, s] over the slot's score bins
+        counts = _outcome_counts(system, slot, samples, seed, progress, None, by_output=True)
+        n = counts.sum(axis=2, keepdims=True)
+        empty = np.argwhere(n[:, 0, 0] == 0).ravel().tolist()
+        if empty:
+            raise ValidationError(f"no simulated instance of class {system.labels[empty[0]]!r} "
+                                  "in the sample: use more samples")
+        trials = np.broadcast_to(n, counts.shape)
+        low, high = proportion_interval(counts, trials, confidence, interval)
+        return InterventionalTable.from_array(
+            counts / n, labels=system.labels, slot=slot, slot_states=system.states(slot),
+            method="sampling", lower=np.asarray(low), upper=np.asarray(high),
+            counts=trials.astype(float), samples=samples, confidence=confidence,
+            interval_method=interval, seed=seed,
+            monotonicity=known_monotonicity(system, slot))
     counts = _outcome_counts(system, slot, samples, seed, progress, None)
     return InterventionalTable.from_counts(
         slot, counts, method="sampling", confidence=confidence, interval_method=interval,

@@ -422,9 +422,11 @@ class InterventionalTable:
     def error_rates(self) -> ErrorRates:
         """The four interventional error rates read off the table (K = 2 only)."""
         if not self.is_binary:
+            what = (f"{self.k} labels" if self.k != 2 else
+                    f"a slot with the states {list(self.states)} (score bins)")
             raise ValidationError(
                 f"error_rates are the four binary rates e_P(P), e_P(N), e_N(P), e_N(N); this "
-                f"table has {self.k} labels: read T[c, j, s] with table.to_numpy() (labels "
+                f"table has {what}: read T[c, j, s] with table.to_numpy() (labels "
                 f"{list(self.labels)}) or table.probability(true_class, forced, output)")
         try:
             return self._rates

@@ -22,6 +22,7 @@ from causalcost.network.cpds import confusion_values
 from causalcost.network.divorce import NodeTable
 from causalcost.network.fusioners import Fusioner
 from causalcost.network.graph import Table, graph_of
+from causalcost.network.scores import ScoreFusioner
 from causalcost.network.system import System
 
 __all__ = ["assemble", "CONFUSION"]
@@ -35,7 +36,7 @@ def assemble(
     *,
     class_node: str,
     states: tuple[str, str],
-    fusioner: Fusioner,
+    fusioner: Fusioner | ScoreFusioner,
     system_node: str,
     models: tuple[str, ...],
     name: str,

@@ -28,8 +28,8 @@ import numpy as np
 
 from causalcost.errors import CausalCostError, NetworkFileError
 
-__all__ = ["PROPERTY_PREFIX", "read_label_rule", "read_properties", "read_vote",
-           "vote_properties", "with_recorded_rule"]
+__all__ = ["PROPERTY_PREFIX", "read_label_rule", "read_properties", "read_score_rule",
+           "read_vote", "score_properties", "vote_properties", "with_recorded_rule"]
 
 #: Prefix of the properties recorded on the system node.
 PROPERTY_PREFIX = "causalcost_"
@@ -60,6 +60,9 @@ def vote_properties(models: Iterable[str], fusioner: Any, slot: str | None = Non
     out = {f"{PROPERTY_PREFIX}models": " ".join(map(str, models))}
     if fusioner is None:
         return out
+    if getattr(fusioner, "is_score", False):  # a score rule: its options and bins' scores
+        out.update(score_properties(fusioner))
+        return out
     if getattr(fusioner, "boolean", False):
         if fusioner.is_vote:
             out[f"{PROPERTY_PREFIX}rule"] = fusioner.rule
@@ -87,6 +90,67 @@ def vote_properties(models: Iterable[str], fusioner: Any, slot: str | None = Non
     elif fusioner.tie_order != tuple(range(len(labels))):
         found["tie"] = " ".join(labels[i] for i in fusioner.tie_order)
     out.update({f"{PROPERTY_PREFIX}{key}": value for key, value in found.items()})
+    return out
+
+
+def score_properties(fusioner: Any) -> dict[str, str]:
+    """The properties of a score fusioner (:mod:`causalcost.network.scores`): its rule,
+    weights, threshold, bias and each model's representative scores (``|`` between models),
+    numbers written exactly (``repr``). A user function is not recorded (its table is).
+
+    >>> from causalcost.network.scores import score_fusioner
+    >>> score_properties(score_fusioner("mean", ["a", "b"], [("lo", "hi")] * 2,
+    ...                                 [(0.25, 0.75)] * 2, weights=[2, 1]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'causalcost_rule': 'mean', 'causalcost_threshold': '0.5', 'causalcost_weights': '2.0 1.0',
+     'causalcost_scores': '0.25 0.75 | 0.25 0.75'}
+    """
+    r = fusioner.rule
+    if r.kind == "function":
+        return {}
+    found = {"rule": r.kind, "threshold": repr(float(r.threshold))}
+    if r.weights is not None:
+        found["weights"] = " ".join(repr(float(w)) for w in r.weights)
+    if r.kind == "logistic":
+        found["bias"] = repr(float(r.bias))
+    found["scores"] = " | ".join(" ".join(repr(float(v)) for v in vs) for vs in fusioner.values)
+    return {f"{PROPERTY_PREFIX}{key}": value for key, value in found.items()}
+
+
+def read_score_rule(text: str, system_node: str, filename: str = "the file"
+                    ) -> dict[str, Any] | None:
+    """The score rule recorded by :func:`score_properties` on ``system_node``, as keyword
+    arguments of :func:`causalcost.network.scores.score_fusioner` (with ``values``), or None.
+
+    Raises
+    ------
+    NetworkFileError
+        A recorded number that is not one (the message names the property).
+    """
+    from causalcost.network.score_rules import SCORE_FUSIONERS
+
+    found = read_properties(text, system_node)
+    if not found or found.get("rule") not in SCORE_FUSIONERS or "scores" not in found:
+        return None
+    where = f"{filename}: property {PROPERTY_PREFIX}"
+
+    def numbers(key: str, value: str) -> list[float]:
+        try:
+            return [float(v) for v in value.split()]
+        except ValueError:
+            raise NetworkFileError(f"{where}{key} must hold numbers, got {value!r}") from None
+
+    out: dict[str, Any] = {"rule": found["rule"],
+                           "values": [numbers("scores", part)
+                                      for part in found["scores"].split("|")]}
+    for key in ("threshold", "bias"):
+        if key in found:
+            got = numbers(key, found[key])
+            if len(got) != 1:
+                raise NetworkFileError(f"{where}{key} must be one number, got {found[key]!r}")
+            out[key] = got[0]
+    if "weights" in found:
+        out["weights"] = numbers("weights", found["weights"])
     return out
 
 
@@ -121,7 +185,7 @@ def read_vote(text: str, system_node: str, filename: str = "the file"
         return None, None
     models = found["models"].split()
     rule = found.get("rule")
-    if rule is None or "labels" in found:
+    if rule is None or "labels" in found or "scores" in found:  # scores: read_score_rule
         return models, None
     where = f"{filename}: property {PROPERTY_PREFIX}"
     try:

@@ -30,6 +30,13 @@ from causalcost.network.divorce import NodeTable as _Node
 from causalcost.network.divorce import fusioner_nodes, should_divorce
 from causalcost.network.fusioners import Fusioner, make_fusioner
 from causalcost.network.labelled import LabelledDeclaration
+from causalcost.network.scores import (
+    SCORE_FUSIONERS,
+    ScoreBins,
+    ScoreFusioner,
+    score_bins,
+    score_fusioner,
+)
 from causalcost.network.tables import (
     check_distributions,
     check_row_count,
@@ -110,7 +117,8 @@ class SystemBuilder:
         self._nodes: dict[str, _Node] = {}
         self._models: list[str] = []
         self._fusioner: list[_Node] | None = None  # the count nodes, then the fusioner node
-        self._rule: Fusioner | None = None
+        self._rule: Fusioner | ScoreFusioner | None = None
+        self._scores: dict[str, ScoreBins] = {}  # score models: their bins
         self._class_prior = (
             None if class_prior is None else probability("class_prior", class_prior)
         )
@@ -223,6 +231,7 @@ class SystemBuilder:
         positive_probability: Sequence[float] | None = None,
         confusion: object = None,
         latent: str | None = None,
+        scores: Mapping[str, object] | None = None,
     ) -> SystemBuilder:
         """Add a member model.
 
@@ -231,7 +240,49 @@ class SystemBuilder:
         per parent configuration. With ``labels=``: by its K x K ``confusion`` rates (rows:
         the true label, each summing to 1; an array or an object with ``to_numpy()``), or,
         with ``latent=``, a mapping from each state of that latent to its K x K rates.
-        """
+
+        A model that outputs a **score** (binary systems): ``scores=`` declares its score node
+        over bins, ``{"edges": [...], "beta": {"P": (a, b), "N": (a, b)}}`` or ``{"values":
+        [...], "probabilities": {"P": [...], "N": [...]}}`` (see
+        :func:`causalcost.network.scores.score_bins`); fuse the scores with
+        ``set_fusioner("mean" | "max" | "min" | "logistic" | function)``.
+
+        Examples
+        --------
+        >>> import causalcost as cc
+        >>> b = cc.SystemBuilder(class_prior=0.5).add_model(
+        ...     "a", scores={"edges": [0, 0.5, 1], "beta": {"P": [3, 1], "N": [1, 3]}})
+        >>> b.add_model("b", sensitivity=0.9, specificity=0.9)
+        Traceback (most recent call last):
+        ...
+        causalcost.errors.ValidationError: model 'b': the models declared so far output scores (a); a score system's models all declare scores=
+        """  # noqa: E501
+        if scores is not None:
+            others = [k for k, v in (("sensitivity", sensitivity), ("specificity", specificity),
+                                     ("parents", parents),
+                                     ("positive_probability", positive_probability),
+                                     ("confusion", confusion), ("latent", latent))
+                      if v is not None]
+            if others:
+                raise ValidationError(f"model {name!r}: scores= declares a score model, which "
+                                      f"takes no {', '.join(others)}")
+            self._binary_only("add_model(..., scores=...)", "confusion= (score slots are "
+                              "binary: labels P, N)")
+            name = _plain_name(name, "model name")
+            if self._models and not self._scores:
+                raise ValidationError(f"model {name!r}: the models declared so far vote "
+                                      f"({', '.join(self._models)}); a score system's models "
+                                      "all declare scores=")
+            bins = score_bins(scores, classes=self._states, name=f"model {name!r}: scores")
+            self._add(self._make(name, bins.labels, bins.probabilities.tolist(),
+                                 (self._class_node,)))
+            self._models.append(name)
+            self._scores[name] = bins
+            return self
+        if self._labelled is None and self._scores:
+            raise ValidationError(f"model {name!r}: the models declared so far output scores "
+                                  f"({', '.join(self._scores)}); a score system's models all "
+                                  "declare scores=")
         if self._labelled is not None:
             given = [k for k, v in (("sensitivity", sensitivity), ("specificity", specificity),
                                     ("parents", parents),
@@ -366,8 +417,15 @@ class SystemBuilder:
         divorce: bool | None = None,
         order: Sequence[str] | None = None,
         label: str | None = None,
+        bias: float | None = None,
     ) -> SystemBuilder:
         """Merge the models (all of them, or ``inputs``) with a deterministic rule.
+
+        Score models (``add_model(name, scores=...)``) are fused by a score rule on their
+        bins' representative scores: ``"mean"`` (``weights=``, default equal, ``threshold=``
+        default 0.5), ``"max"``, ``"min"``, ``"logistic"`` (``weights=``, ``bias=``,
+        ``threshold=``) or a function of a ``(rows, models)`` array of scores returning the
+        fused score or the decision (:func:`causalcost.network.scores.score_fusioner`).
 
         With ``labels=``: ``rule`` is ``"plurality"``, ``"weighted"`` (``weights=``),
         ``"priority"`` (``order=``), ``"k_of_n"`` (``label=``, ``k=``) or a function of one
@@ -416,6 +474,16 @@ class SystemBuilder:
         if order is not None or label is not None:
             raise ValidationError("order= and label= apply to systems declared with "
                                   "labels=[...]")
+        if self._scores:
+            return self._set_score_fusioner(rule, name=name, inputs=inputs, weights=weights,
+                                            threshold=threshold, bias=bias,
+                                            ignored={"k": k, "tie": tie, "function": function,
+                                                     "divorce": divorce})
+        if bias is not None or (isinstance(rule, str) and rule in SCORE_FUSIONERS):
+            what = f"rule {rule!r}" if bias is None else "bias"
+            raise ValidationError(f"{what} fuses scores, and no model declares scores=: declare "
+                                  "the models with add_model(name, scores=...) or use a vote "
+                                  "rule")
         if isinstance(inputs, str):
             raise ValidationError(f"inputs must be a list of model names, got {inputs!r}")
         inputs = (tuple(str(m) for m in inputs) if inputs is not None
@@ -437,6 +505,36 @@ class SystemBuilder:
                 f"its count nodes {name}_count_1, ...); rename the node or pass name=..."
             )
         self._fusioner, self._rule = nodes, fusioner
+        return self
+
+    def _set_score_fusioner(self, rule: object, *, name: str, inputs: Sequence[str] | None,
+                            weights: object, threshold: float | None, bias: float | None,
+                            ignored: Mapping[str, object]) -> SystemBuilder:
+        """:meth:`set_fusioner` for score models: the rule's table over every bin combination."""
+        given = sorted(k for k, v in ignored.items() if v is not None)
+        if given:
+            raise ValidationError(f"{', '.join(given)} apply to vote fusioners; a score "
+                                  "fusioner takes weights=, threshold= and bias= (logistic)")
+        if isinstance(rule, str) and rule not in SCORE_FUSIONERS:
+            raise ValidationError(f"rule {rule!r} is a vote, but the models output scores "
+                                  f"({', '.join(self._scores)}): use one of "
+                                  f"{', '.join(SCORE_FUSIONERS)} or a function of the scores")
+        if isinstance(inputs, str):
+            raise ValidationError(f"inputs must be a list of model names, got {inputs!r}")
+        chosen = tuple(str(m) for m in inputs) if inputs is not None else tuple(self._models)
+        unknown = [m for m in chosen if m not in self._scores]
+        if unknown:
+            raise UnknownNameError(f"fusioner inputs {unknown} are not score models; models: "
+                                   f"{self._models}")
+        name = _plain_name(name, "the fusioner's name")
+        if name in self._nodes or name == self._class_node:
+            raise NetworkStructureError(f"node name {name!r} is used twice; pass name=...")
+        fusioner = score_fusioner(
+            rule, chosen, [self._scores[m].labels for m in chosen],  # type: ignore[arg-type]
+            [self._scores[m].values for m in chosen], threshold=threshold,
+            weights=weights, bias=bias)  # type: ignore[arg-type]
+        node = _Node(name, self._states, chosen, fusioner.rows())
+        self._fusioner, self._rule = [node], fusioner
         return self
 
     # -- build --------------------------------------------------------------------------

@@ -64,14 +64,33 @@ __all__ = ["load_network", "load_bif", "list_networks", "network_path", "read_ne
            "NetworkSpec", "FORMAT", "VERSION"]
 
 
-def list_networks() -> list[str]:
-    """Stems of the networks shipped with causalcost (no file is read, nothing built).
+def list_networks(fusing: str | None = None) -> list[str]:
+    """Stems of the networks shipped with causalcost (nothing built).
 
+    Parameters
+    ----------
+    fusing : {None, "votes", "scores"}
+        None (default): every shipped network, no file read. ``"votes"``: those whose
+        fusioner fuses votes; ``"scores"``: those whose models output scores over bins
+        (:mod:`causalcost.network.scores`); each file is read (no pgmpy) to tell.
+
+    Examples
+    --------
     >>> "thesis_and" in list_networks()
     True
+    >>> list_networks("scores")
+    ['soft_vote3']
     """
-    return sorted(p.name[:-5] for p in resources.files("causalcost.network.shipped").iterdir()
-                  if p.name.endswith(".toml"))
+    stems = sorted(p.name[:-5] for p in resources.files("causalcost.network.shipped").iterdir()
+                   if p.name.endswith(".toml"))
+    if fusing is None:
+        return stems
+    if fusing not in ("votes", "scores"):
+        raise UnknownNameError(f"fusing must be None, 'votes' or 'scores', got {fusing!r}")
+    from causalcost.network.score_rules import SCORE_FUSIONERS
+
+    return [s for s in stems
+            if (read_network(s).fusioner in SCORE_FUSIONERS) == (fusing == "scores")]
 
 
 def network_path(spec: str | Path) -> Path:
@@ -185,7 +204,12 @@ def load_bif(
     """
     from causalcost.network._pgmpy import bif_reader
     from causalcost.network.bif import scan_bif
-    from causalcost.network.bif_rule import read_label_rule, read_vote, with_recorded_rule
+    from causalcost.network.bif_rule import (
+        read_label_rule,
+        read_score_rule,
+        read_vote,
+        with_recorded_rule,
+    )
     from causalcost.network.system import System
 
     file = Path(path)
@@ -198,6 +222,7 @@ def load_bif(
     scan_bif(text, file.name)
     recorded, fusioner = read_vote(text, system_node, file.name)  # written by System.to_bif
     rule, rule_slot = read_label_rule(text, system_node, file.name)
+    scores = read_score_rule(text, system_node, file.name)
     if models is None:
         models = recorded
     elif recorded is None or list(models) != recorded:
@@ -208,6 +233,19 @@ def load_bif(
         raise NetworkFileError(f"{file.name}: cannot read as BIF: {exc}") from None
     confusion = "Confusion" if "Confusion" in network.nodes() else None
     try:
+        if scores is not None and recorded is not None and list(models or ()) == recorded:
+            from causalcost.network.scores import score_fusioner  # rebuilt on the bins
+
+            values = scores.pop("values")
+            missing = [m for m in recorded if m not in network.nodes()]
+            if missing or len(values) != len(recorded):
+                raise NetworkFileError(
+                    f"property causalcost_scores holds {len(values)} score lists for "
+                    f"{len(recorded)} models {recorded}"
+                    + (f"; not in the network: {missing}" if missing else ""))
+            fusioner = score_fusioner(
+                scores.pop("rule"), recorded,
+                [list(network.get_cpds(m).state_names[m]) for m in recorded], values, **scores)
         system = System.from_pgmpy(network, class_node=class_node, system_node=system_node,
                                    slot=slot, positive=positive, models=models,
                                    confusion_node=confusion, name=file.stem, fusioner=fusioner)

@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Any
 from causalcost.errors import CausalCostError, NetworkFileError, ValidationError
 from causalcost.network.builder import SystemBuilder
 from causalcost.network.exact_votes import exact_number
+from causalcost.network.fusioners import RULES
+from causalcost.network.scores import SCORE_FUSIONERS, SCORE_KEYS
 
 if TYPE_CHECKING:
     from causalcost.network.system import System
@@ -67,10 +69,13 @@ _TOP = {"format", "version", "name", "description", "slot", "class", "population
 _CLASS = {"name", "positive", "negative", "prior"}
 _POPULATION = {"name", "states", "probabilities", "class_positive"}
 _NODE = {"name", "states", "parents", "cpd", "description"}
-_MODEL = {"name", "sensitivity", "specificity", "parents", "positive_probability", "description"}
+_MODEL = {"name", "sensitivity", "specificity", "parents", "positive_probability", "description",
+          "scores"}
 _CORRELATED = {"models", "sensitivity", "specificity", "correlation_positive",
                "correlation_negative", "latent"}
-_FUSIONER = {"rule", "name", "inputs", "k", "weights", "threshold", "tie", "divorce"}
+#: The vote rules of a binary file (score rules fuse score models instead).
+_VOTES = RULES
+_FUSIONER = {"rule", "name", "inputs", "k", "weights", "threshold", "tie", "divorce", "bias"}
 #: The keys of a file declaring a system by its labels (``[class] labels = [...]``).
 _LABELLED_TOP = {"format", "version", "name", "description", "slot", "class", "latents",
                  "models", "fusioner"}
@@ -78,8 +83,10 @@ _LABELLED_CLASS = {"name", "labels", "prior", "system_node"}
 _LATENT = {"name", "states", "probabilities"}
 _LABELLED_MODEL = {"name", "confusion", "latent"}
 _LABELLED_FUSIONER = {"rule", "tie", "weights", "order", "label", "k"}
-#: Fusioner keys read by one rule only.
-_RULE_KEYS = {"k": "k_of_n", "weights": "weighted", "threshold": "weighted", "tie": "majority"}
+#: Fusioner keys read by some rules only (score rules: :mod:`causalcost.network.scores`).
+_RULE_KEYS = {"k": ("k_of_n",), "weights": ("weighted", "mean", "logistic"),
+              "threshold": ("weighted", *SCORE_FUSIONERS), "tie": ("majority",),
+              "bias": ("logistic",), "divorce": _VOTES}
 
 
 @dataclass(frozen=True)
@@ -225,6 +232,8 @@ def from_document(doc: dict[str, Any], *, file: str | None = None) -> NetworkSpe
         if "positive_probability" in model:
             kwargs["positive_probability"] = _numbers(model["positive_probability"],
                                                       f"{where}.positive_probability")
+        if "scores" in model:
+            kwargs["scores"] = _check_keys(model["scores"], set(SCORE_KEYS), f"{where}.scores")
         builder.add_model(_string(_required(model, "name", where), f"{where}.name"), **kwargs)
     for i, pair in enumerate(_array(doc, "correlated")):
         where = f"correlated[{i}]"
@@ -251,16 +260,19 @@ def _fusioner(doc: dict[str, Any], builder: SystemBuilder) -> str:
         raise NetworkFileError("the [fusioner] table is missing (e.g. [fusioner] rule = \"and\")")
     fus = _check_keys(doc["fusioner"], _FUSIONER, "[fusioner]")
     rule = _string(_required(fus, "rule", "fusioner"), "fusioner.rule")
-    for key, owner in _RULE_KEYS.items():
-        if key in fus and rule != owner:
+    for key, owners in _RULE_KEYS.items():
+        if key in fus and rule not in owners:
+            said = " or ".join(map(repr, owners))
             raise NetworkFileError(
-                f"fusioner.{key} is only read by rule {owner!r}, and the rule is {rule!r}: "
-                f"remove {key} or set rule = {owner!r}")
+                f"fusioner.{key} is only read by rule {said}, and the rule is {rule!r}: "
+                f"remove {key} or set rule = {owners[0]!r}")
     inputs = _strings(fus["inputs"], "fusioner.inputs") if "inputs" in fus else None
     if inputs is not None:
         repeated = sorted({m for m in inputs if inputs.count(m) > 1})
         if repeated:
             raise NetworkFileError(f"fusioner.inputs lists {repeated} more than once")
+    if rule in SCORE_FUSIONERS:  # fuses score models: weights, threshold and bias as floats
+        return _score_fusioner(fus, rule, inputs, builder)
     weights: Any = fus.get("weights")
     if weights is not None:
         if isinstance(weights, dict):
@@ -286,6 +298,27 @@ def _fusioner(doc: dict[str, Any], builder: SystemBuilder) -> str:
                    if "threshold" in fus else None),
         tie=_string(fus["tie"], "fusioner.tie") if "tie" in fus else None, divorce=divorce,
     )
+    return rule
+
+
+def _score_fusioner(fus: dict[str, Any], rule: str, inputs: list[str] | None,
+                    builder: SystemBuilder) -> str:
+    """``[fusioner]`` with a score rule (``mean``, ``max``, ``min``, ``logistic``)."""
+    weights: Any = fus.get("weights")
+    if isinstance(weights, dict):
+        weights = {k: _number(v, f"fusioner.weights.{k}", probability=False)
+                   for k, v in weights.items()}
+    elif isinstance(weights, list):
+        weights = [_number(v, f"fusioner.weights[{i}]", probability=False)
+                   for i, v in enumerate(weights)]
+    elif weights is not None:
+        raise NetworkFileError(
+            "fusioner.weights must be a table of model = weight (weights = { images = 2, "
+            f"history = 1 }}) or a list with one number per input, got {_short(weights)}")
+    options = {key: _number(fus[key], f"fusioner.{key}", probability=False)
+               for key in ("threshold", "bias") if key in fus}
+    builder.set_fusioner(rule, name=_string(fus.get("name", "Fusioner"), "fusioner.name"),
+                         inputs=inputs, weights=weights, **options)
     return rule
 
 

@@ -133,6 +133,8 @@ def rule_lines(fusioner: object) -> list[str]:
     from causalcost.network.exact_votes import number_text
     from causalcost.network.fusioners import Fusioner
 
+    if getattr(fusioner, "is_score", False):  # a score fusioner: "mean >= 0.5", weights
+        return list(fusioner.lines())  # type: ignore[attr-defined]
     if not isinstance(fusioner, Fusioner):
         return _label_rule_lines(fusioner) if hasattr(fusioner, "kind") else []
     if not fusioner.boolean:

@@ -19,7 +19,14 @@ from causalcost.network.text import plain
 if TYPE_CHECKING:
     from causalcost.network._pgmpy import DiscreteBayesianNetwork
 
-__all__ = ["default_positive", "require_binary", "validate_roles"]
+__all__ = ["default_positive", "require_binary", "score_inputs", "validate_roles"]
+
+
+def score_inputs(system: Any) -> tuple[str, ...]:
+    """The score models of a system whose fusioner fuses scores (their states are score bins,
+    :mod:`causalcost.network.scores`); ``()`` for a vote system."""
+    return tuple(getattr(system.fusioner, "inputs", ())) \
+        if getattr(system.fusioner, "is_score", False) else ()
 
 
 def default_positive(network: DiscreteBayesianNetwork, class_node: str,
@@ -62,8 +69,10 @@ def validate_roles(system: Any) -> None:
     require_binary(system, system.class_node, "class node")
     require_binary(system, system.system_node, "system node")
     upstream = nx.ancestors(net, system.system_node)
+    scores = score_inputs(system)
     for m in system.models:
-        require_binary(system, m, "model")
+        if m not in scores:  # a score model's states are its bins
+            require_binary(system, m, "model")
         if m not in upstream:
             raise NetworkStructureError(
                 f"model {m!r} does not reach the system node {system.system_node!r}"

@@ -8,13 +8,15 @@ built:
 
 * every node has a CPD whose columns are non-negative and sum to 1;
 * class, system prediction, slot and models are binary with the same two state names
-  (``positive`` and one negative state);
+  (``positive`` and one negative state), except score models, whose states are score bins
+  (a system whose fusioner fuses scores, :mod:`causalcost.network.scores`);
 * the slot is an ancestor of the system prediction and the class is not a descendant of it;
 * the system prediction is deterministic given its parents;
 * the confusion node, if present, is exactly the confusion of class and system prediction
   (states ``TP, FN, FP, TN``); if absent, it is derived and added (to a copy);
-* a declared fusioner rule (``system.fusioner``) is exactly what the tables compute; a network
-  without one is checked for a vote it computes (:mod:`causalcost.network.votes`).
+* a declared fusioner rule (``system.fusioner``, a vote or a score rule) is exactly what the
+  tables compute; a network without one is checked for a vote it computes
+  (:mod:`causalcost.network.votes`).
 
 A system made by :class:`~causalcost.SystemBuilder` or read from a network file computes on a
 pgmpy-free :class:`~causalcost.network.graph.Graph` (``system.graph``) and builds its pgmpy
@@ -52,7 +54,13 @@ from causalcost.network.cpds import (
 )
 from causalcost.network.fusioners import Fusioner
 from causalcost.network.graph import Graph
-from causalcost.network.roles import default_positive, require_binary, validate_roles
+from causalcost.network.roles import (
+    default_positive,
+    require_binary,
+    score_inputs,
+    validate_roles,
+)
+from causalcost.network.scores import ScoreFusioner
 from causalcost.network.votes import describes, recognise_vote, vote_inputs
 
 if TYPE_CHECKING:
@@ -217,6 +225,11 @@ class System:
     def extra_lines(self) -> dict[str, list[str]] | None:
         """Lines a picture draws under node names: the labels under the class, the rule and
         the labels under the system output (None: the picture reads the fusioner)."""
+        f = self.score_fusioner
+        if f is not None:  # score nodes: "score" and their bins; the rule under the fusioner
+            lines = {m: ["score", _bins_text(b)] for m, b in zip(f.inputs, f.bins)}
+            lines[self.system_node] = f.lines()
+            return lines
         if self.declaration is None:
             return None
         from causalcost.network.picture import rule_lines
@@ -265,7 +278,7 @@ class System:
         confusion_node: str | None = None,
         models: Sequence[str] | None = None,
         name: str = "system",
-        fusioner: Fusioner | None = None,
+        fusioner: Fusioner | ScoreFusioner | None = None,
     ) -> System:
         """Validate a user-built pgmpy network and name its roles.
 
@@ -337,7 +350,7 @@ class System:
         confusion_node: str | None = None,
         models: Sequence[str] | None = None,
         name: str = "system",
-        fusioner: Fusioner | None = None,
+        fusioner: Fusioner | ScoreFusioner | None = None,
     ) -> System:
         """:meth:`from_pgmpy` on a pgmpy network or a :class:`Graph` (what the builder makes)."""
         class_node, system_node = _plain(class_node, "class_node"), _plain(system_node,
@@ -380,11 +393,12 @@ class System:
                 states_of(net, system_node), positive,
             ))
         deterministic = frozenset(n for n in net.nodes() if is_deterministic(net.get_cpds(n)))
+        scores = fusioner if isinstance(fusioner, ScoreFusioner) else None
         system = cls(net, class_node, system_node, confusion_node, models, None, positive, name,
-                     deterministic, {}, None, tuple(map(str, between)), note)
+                     deterministic, {}, scores, tuple(map(str, between)), note)
         validate_roles(system)
         system._validate_confusion()
-        system = system._with_fusioner(fusioner)
+        system = system._with_fusioner(fusioner) if scores is None else system._with_scores()
         return system.with_slot(slot) if slot is not None else system
 
     def _with_fusioner(self, fusioner: Fusioner | None) -> System:
@@ -407,6 +421,37 @@ class System:
         if found is None:
             return self
         return replace(self, fusioner=found[0], counts=tuple(map(str, found[1])))
+
+    def _with_scores(self) -> System:
+        """This system with its score fusioner verified against the tables: the system node's
+        parents are the score models, in order, each with the fusioner's bins as its states,
+        and its table is the rule's decision on every combination of bins."""
+        f: ScoreFusioner = self.fusioner
+        net, target = self.graph, self.system_node
+        cpd = net.get_cpds(target)
+        parents = tuple(map(str, cpd.variables[1:]))
+        if parents != f.inputs:
+            raise NetworkStructureError(
+                f"the score fusioner reads {list(f.inputs)}, but {target!r} has the parents "
+                f"{list(parents)}: its parents must be the score models, in the rule's order")
+        for m, bins in zip(f.inputs, f.bins):
+            if tuple(plain(self.states(m))) != bins:
+                raise NetworkStructureError(
+                    f"score model {m!r} has the states {plain(self.states(m))}, but the score "
+                    f"fusioner's bins for it are {list(bins)}")
+        states = plain(self.states(target))
+        said = np.argmax(node_table(cpd), axis=0) == states.index(plain([self.positive])[0])
+        if not np.array_equal(said, f.decisions.ravel()):
+            raise NetworkStructureError(
+                f"the table of {target!r} is not the score rule {f.description!r} on the "
+                "bins' representative scores; pass the rule the network declares")
+        return self
+
+    @property
+    def score_fusioner(self) -> ScoreFusioner | None:
+        """The score fusioner of a system whose models output scores over bins
+        (:mod:`causalcost.network.scores`), else None."""
+        return self.fusioner if isinstance(self.fusioner, ScoreFusioner) else None
 
     def with_slot(self, slot: str) -> System:
         """The same system with ``slot`` as the model under evaluation (validated)."""
@@ -452,7 +497,8 @@ class System:
                 f"{slot!r} is a count node of the fusioner, not a model; choose one of "
                 f"{names(self.models)}"
             )
-        require_binary(self, slot, "slot")
+        if slot not in score_inputs(self):  # a score slot's states are its bins
+            require_binary(self, slot, "slot")
         if slot not in nx.ancestors(self.graph, self.system_node):
             raise NetworkStructureError(
                 f"slot {slot!r} does not reach the system prediction {self.system_node!r}: "
@@ -665,6 +711,12 @@ class System:
                 f"{values} it must be {OUTCOMES[int(expected[j])]} with probability 1, got "
                 f"{dict(zip(OUTCOMES, table[:, j].round(6).tolist()))}"
             )
+
+
+def _bins_text(bins: tuple[str, ...]) -> str:
+    """A score node's bins in one short line: all of them, or the first and last."""
+    text = " | ".join(bins)
+    return text if len(text) <= 24 else f"{len(bins)} bins {bins[0]} .. {bins[-1]}"
 
 
 def _multiclass(network: DiscreteBayesianNetwork, class_node: object) -> bool:

@@ -342,7 +342,7 @@ def _system_numbers(system: Any, slots: Any, subset: Any = None) -> dict[str, An
 
 def group_networks(workdir: Path | None = None, recorded: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in cc.list_networks():
+    for name in cc.list_networks("votes"):
         system = cc.load_network(name)
         entry = {"slot": system.slot, "models": list(system.models),
                  "slots": _system_numbers(system, system.models)}
@@ -522,7 +522,7 @@ def run_cli(argv: list[str]) -> Any:
 def cli_commands(workdir: Path) -> dict[str, list[str]]:
     """Every recorded command line (paths inside ``workdir``)."""
     cmds: dict[str, list[str]] = {}
-    for name in cc.list_networks():
+    for name in cc.list_networks("votes"):
         system = cc.load_network(name)
         cmds[f"query {name}"] = ["query", name, "--json"]
         for slot in system.models:
@@ -558,7 +558,7 @@ def prepare_cli(workdir: Path) -> None:
     """The sheets and the log the recorded commands read."""
     from causalcost.cli.app import main
 
-    for name in cc.list_networks():
+    for name in cc.list_networks("votes"):
         with contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(io.StringIO()):
             status = main(["derive", name, "--costs", "fn=5,fp=1", "-o",

@@ -65,7 +65,7 @@ def test_mutilate_returns_a_new_network_and_leaves_the_input_alone(name: str) ->
     before = _snapshot(system.network)
     slot = system.slot
     parents_before = system.network.get_parents(slot)
-    for forced in ("P", "N"):
+    for forced in system.states(slot):  # P and N, or a score slot's bins
         cut = cc.mutilate(system, {slot: forced})
         assert cut is not system.network
         assert _same(before, _snapshot(system.network))  # the input is unchanged

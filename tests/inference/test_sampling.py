@@ -18,7 +18,8 @@ from scipy.stats import binomtest
 import causalcost as cc
 from causalcost.inference.sampling import outcome_counts
 
-NETWORKS = cc.list_networks()
+#: The shipped vote networks (a score network's sampling: tests/scores/test_score_network.py).
+NETWORKS = cc.list_networks("votes")
 SAMPLES = 20_000
 SEED = 0
 

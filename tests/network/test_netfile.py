@@ -66,6 +66,16 @@ def test_shipped_file_loads_as_declared(name: str) -> None:
                 model["sensitivity"], abs=1e-15)
             assert cpd.get_value(**{model["name"]: "N", "Class": "N"}) == pytest.approx(
                 model["specificity"], abs=1e-15)
+        elif "scores" in model:  # a score node: P(bin | class) from the Beta shapes
+            from scipy.stats import beta
+
+            edges = model["scores"]["edges"]
+            assert system.states(model["name"]) == [
+                f"{a:g}-{b:g}" for a, b in zip(edges, edges[1:])]
+            for c, cls in enumerate(("P", "N")):
+                a, b = model["scores"]["beta"][cls]
+                np.testing.assert_allclose(cpd.get_values()[:, c],
+                                           np.diff(beta.cdf(edges, a, b)), atol=1e-12)
         else:
             parents = model["parents"]
             configs = itertools.product(*(system.states(p) for p in parents))
@@ -86,8 +96,18 @@ def test_shipped_file_loads_as_declared(name: str) -> None:
                                     **dict(zip(node.get("parents", []), config)))
                 assert got == pytest.approx(p, abs=1e-15)
     rule = doc["fusioner"]["rule"]
-    assert rule in ("and", "or", "majority")  # what the shipped files use
     fus = net.get_cpds("Fusioner")
+    if rule == "mean":  # soft voting: the weighted mean of the bins' midpoints >= threshold
+        weights = [doc["fusioner"]["weights"][m] for m in system.models]
+        bins = [system.states(m) for m in system.models]
+        for combo in itertools.product(*bins):
+            mid = [sum(map(float, b.split("-"))) / 2 for b in combo]
+            says = sum(w * s for w, s in zip(weights, mid)) / sum(weights) \
+                >= doc["fusioner"]["threshold"]
+            got = fus.get_value(Fusioner="P", **dict(zip(system.models, combo)))
+            assert got == (1.0 if says else 0.0)
+        return
+    assert rule in ("and", "or", "majority")  # what the shipped vote files use
     for votes in itertools.product("PN", repeat=len(system.models)):
         yes = votes.count("P")
         expected = {"and": yes == len(votes), "or": yes > 0,

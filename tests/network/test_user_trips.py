@@ -148,7 +148,7 @@ def test_listing_and_reading_network_files_imports_no_pgmpy() -> None:
         "print(len(specs), specs[0].models, specs[0].description[:10],\n"
         "      any(m.split('.')[0] == 'pgmpy' for m in sys.modules))\n"
     )
-    assert out == "6 ('images', 'clinical_history') Thesis §3. False"
+    assert out == "7 ('images', 'clinical_history') Thesis §3. False"
 
 
 def test_a_spec_builds_the_same_system_as_load_network() -> None:

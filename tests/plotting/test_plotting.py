@@ -29,7 +29,7 @@ from causalcost.plotting.drawing import (
     save_figure,
 )
 
-SHIPPED = cc.list_networks()
+SHIPPED = cc.list_networks("votes")  # a score network: tests/scores/test_score_network.py
 
 
 def majority(n_models: int, slot: str | None = "m5") -> cc.System:

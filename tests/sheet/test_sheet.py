@@ -156,7 +156,7 @@ def test_count_form_matches_thesis_and_bound(count_sheet: CostSheet) -> None:
     assert (r.worst_cost, r.best_cost) == pytest.approx((390.0, 250.0), rel=REL)  # as above
 
 
-@pytest.mark.parametrize("network", cc.list_networks())
+@pytest.mark.parametrize("network", cc.list_networks("votes"))
 def test_report_invariants_on_shipped_networks(network: str) -> None:
     # METHOD.md: "Eval2 = Eval1 - (cost of the system with a perfect model in the slot)" and
     # "Cost function 1's estimate always lies between the two" (best and worst)
