@@ -272,8 +272,8 @@ def decide_instances(sheet: AnySheet, positives: float, negatives: float, *,
             raise SheetError(
                 f"the candidate has {_fmt(positives)} positives and {_fmt(negatives)} "
                 f"negatives but the sheet's {_counted(sheet)} counted {sp} and {sn}: it cannot "
-                f"have been counted on the same instances ({why}); count it on those rows, or leave "
-                "same_instances out for the probability form")
+                f"have been counted on the same instances ({why}); count it on those rows, or "
+                "leave same_instances out for the probability form")
     return Instances(same, how, _reason(sheet, how))
 
 

@@ -40,12 +40,12 @@ from causalcost.files import write_atomic
 from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_many
 from causalcost.sheet.critical import CriticalScores
 from causalcost.sheet.digest import content_digest
-from causalcost.sheet.signature import SignedSheet
 from causalcost.sheet.score_format import (
     SCORE_SHEET_FORMAT,
     SCORE_SHEET_VERSION,
     score_sheet_fields,
 )
+from causalcost.sheet.signature import SignedSheet
 
 if TYPE_CHECKING:
     from causalcost.data.critical_scores import ScoreRuns
