@@ -135,15 +135,20 @@ def _reprice(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sheet_from_data(args: argparse.Namespace) -> Any:
-    from causalcost.cli.label_options import log_runs, parse_costs
-    from causalcost.sheet.from_data import sheet_from_data
-
+def _require_log_flags(args: argparse.Namespace, command: str) -> None:
+    """A log's route needs --truth, --models, --slot and --fusioner: name the missing ones."""
     missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
                                         ("--slot", args.slot), ("--fusioner", args.fusioner))
                if not value]
     if missing:
-        raise ValidationError(f"derive --data needs {', '.join(missing)}")
+        raise ValidationError(f"{command} needs {', '.join(missing)}")
+
+
+def _sheet_from_data(args: argparse.Namespace) -> Any:
+    from causalcost.cli.label_options import log_runs, parse_costs
+    from causalcost.sheet.from_data import sheet_from_data
+
+    _require_log_flags(args, "derive --data")
     runs = log_runs(args, command="derive --data")
     costs = parse_costs(args.costs, list(runs.label_names) if args.labels else None)
     return sheet_from_data(
@@ -157,11 +162,7 @@ def _score_sheet(args: argparse.Namespace) -> int:
     from causalcost.cli.label_options import parse_costs, score_log_runs
     from causalcost.sheet.from_data import sheet_from_data
 
-    missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
-                                        ("--slot", args.slot), ("--fusioner", args.fusioner))
-               if not value]
-    if missing:
-        raise ValidationError(f"derive --data --scores needs {', '.join(missing)}")
+    _require_log_flags(args, "derive --data --scores")
     costs = parse_costs(args.costs, None)
     runs = score_log_runs(args)
     sheet = sheet_from_data(runs, costs, breakpoints=args.breakpoints,

@@ -391,19 +391,19 @@ def test_text_repr_html_and_frames() -> None:
     assert html.startswith('<div class="causalcost">') and "Critical scores per class" in html
     assert small.digest in html
     # to_frame: the share said P with the slot forced to each breakpoint, against the runs
-    frame = exact.to_frame()
-    for (c, score), row in frame.iterrows():
-        forced = runs.forced_at(score)
-        n_p, n_n = runs.class_sizes
-        share = forced.tp / n_p if c == "P" else forced.fp / n_n
-        assert row["forced_p_low"] == pytest.approx(share, abs=1e-15)
+    def said_p(c: str, score: float) -> float:
+        forced, (n_p, n_n) = runs.forced_at(score), runs.class_sizes
+        return forced.tp / n_p if c == "P" else forced.fp / n_n
+
+    for (c, score), row in exact.to_frame().iterrows():
+        assert row["forced_p_low"] == pytest.approx(said_p(c, score), abs=1e-15)
         assert row["forced_p_high"] == row["forced_p_low"] and row["between_next"] == 0
     rounded = small.to_frame()
-    for (c, score), row in rounded.iterrows():
-        forced = runs.forced_at(score)
-        n_p, n_n = runs.class_sizes
-        share = forced.tp / n_p if c == "P" else forced.fp / n_n
-        assert row["forced_p_low"] == pytest.approx(share, abs=1e-15)
+    for (c, score), row in rounded.iterrows():  # the breakpoints are real critical scores
+        assert row["forced_p_low"] == pytest.approx(said_p(c, score), abs=1e-15)
+        later = rounded.loc[c].index[rounded.loc[c].index > score]
+        below_next = np.nextafter(later[0], -np.inf) if len(later) else score
+        assert row["forced_p_high"] == pytest.approx(said_p(c, below_next), abs=1e-15)
     with pytest.raises(ValidationError, match="levels"):
         exact.critical_quantiles([2.0])
 
