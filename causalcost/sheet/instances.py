@@ -31,19 +31,17 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any
 
 import numpy as np
 
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import SheetError, ValidationError
-from causalcost.sheet.costsheet import CostSheet
 
-if TYPE_CHECKING:
-    from causalcost.sheet.score_sheet import ScoreSheet
-
-#: Any sheet the decision applies to: a cost sheet (any K) or a score sheet.
-AnySheet = Union[CostSheet, "ScoreSheet"]
+#: Any sheet the decision applies to: a cost sheet (any K) or a score sheet (which says what
+#: it counted on instances of its own in ``instances_counted``; not imported here, since the
+#: score sheet records its rows' fingerprint with :func:`row_fingerprint`).
+AnySheet = Any
 
 __all__ = ["Instances", "decide_instances", "instances_how", "other_instances_advice",
            "row_fingerprint", "score_sheet_instances", "sheet_row_fingerprint",
@@ -168,10 +166,9 @@ _TEXT = {
 def _counted(sheet: AnySheet) -> str | None:
     """What the sheet counted on instances of its own, in words (``"forced runs"``, a score
     sheet's ``"critical scores"``), or None for a sheet of rates only (a network)."""
-    from causalcost.sheet.score_sheet import ScoreSheet
-
-    if isinstance(sheet, ScoreSheet):
-        return "critical scores"
+    counted = getattr(sheet, "instances_counted", None)  # a score sheet's
+    if isinstance(counted, str):
+        return counted
     return None if getattr(sheet, "forced", None) is None else "forced runs"
 
 
@@ -277,7 +274,7 @@ def decide_instances(sheet: AnySheet, positives: float, negatives: float, *,
     return Instances(same, how, _reason(sheet, how))
 
 
-def score_sheet_instances(sheet: ScoreSheet, declared: bool,
+def score_sheet_instances(sheet: AnySheet, declared: bool,
                           row_fingerprint: str | None = None) -> bool:
     """Whether a candidate's scores count as measured on a score sheet's own instances:
     declared (``same_instances=True``) or proven by the row fingerprint. The one decision of
@@ -304,9 +301,7 @@ def score_sheet_instances(sheet: ScoreSheet, declared: bool,
     >>> score_sheet_instances(sheet, True, None)
     True
     """
-    from causalcost.sheet.score_sheet import ScoreSheet
-
-    if not isinstance(sheet, ScoreSheet):
+    if getattr(sheet, "instances_counted", None) != "critical scores":
         raise ValidationError(f"score_sheet_instances takes a ScoreSheet, got "
                               f"{type(sheet).__name__}; a cost sheet's decision is "
                               "decide_instances")

@@ -151,6 +151,12 @@ class ScoreSheet(SignedSheet):
         return self.critical[0].size, self.critical[1].size
 
     @property
+    def instances_counted(self) -> str:
+        """What the sheet counted on instances of its own: ``"critical scores"`` (the words
+        :func:`~causalcost.sheet.instances.decide_instances` reports)."""
+        return "critical scores"
+
+    @property
     def class_counts(self) -> tuple[int, int]:
         """The binary name of :attr:`class_sizes` (positives, negatives), as on a
         :class:`~causalcost.CostSheet` counted on data."""
