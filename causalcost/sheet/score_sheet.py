@@ -140,6 +140,14 @@ class ScoreSheet(SignedSheet):
                                   "its score for P")
         if not isinstance(self.slot, str) or not self.slot:
             raise ValidationError("slot: the slot's name, a non-empty string")
+        for name in ("system_name", "rule"):
+            if not isinstance(getattr(self, name), str):
+                raise ValidationError(f"{name}: a string, got "
+                                      f"{type(getattr(self, name)).__name__}")
+        if not isinstance(self.provenance, Mapping):
+            raise ValidationError(f"provenance: a mapping of plain values, got "
+                                  f"{type(self.provenance).__name__}")
+        object.__setattr__(self, "provenance", dict(self.provenance))
         if sum(c.size for c in self.critical) == 0:
             raise ValidationError("critical: a score sheet needs at least one instance")
         self._take_signature()

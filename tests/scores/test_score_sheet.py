@@ -449,3 +449,17 @@ def test_row_fingerprint_proves_the_same_instances() -> None:
 def test_score_sheet_instances_refuses_a_cost_sheet() -> None:
     with pytest.raises(ValidationError, match="takes a ScoreSheet"):
         score_sheet_instances(cc.sheet_from_network("thesis_and", COSTS), True, None)
+
+
+def test_constructor_refuses_bad_fields_by_name() -> None:
+    c = CriticalScores.of([0.5])
+    good = dict(slot="b", system_name="s", costs=COSTS, critical=(c, c), rule="mean >= 0.5")
+    for key, value, message in (("slot", "", "slot: "), ("system_name", 3, "system_name: "),
+                                ("rule", None, "rule: "), ("provenance", [], "provenance: "),
+                                ("critical", (c,), "critical: one CriticalScores per class"),
+                                ("labels", ("N", "P"), "labels are")):
+        with pytest.raises(ValidationError, match=message):
+            ScoreSheet(**{**good, key: value})
+    empty = CriticalScores.of([])
+    with pytest.raises(ValidationError, match="at least one instance"):
+        ScoreSheet(**{**good, "critical": (empty, empty)})
