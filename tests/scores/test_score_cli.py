@@ -193,3 +193,18 @@ def test_evaluate_refuses_a_score_sheet_in_one_line(capsys, tmp_path, log) -> No
     code, out, err = run(capsys, "evaluate", path, "--model", "tp=1,fn=1,fp=1,tn=1")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "is a score sheet" in err
+
+
+def test_a_truth_of_two_named_labels_needs_positive_label(capsys, tmp_path, log) -> None:
+    named = tmp_path / "named.csv"
+    frame = pd.read_csv(log)
+    frame.assign(y=frame["y"].map({1: "sick", 0: "well"})).to_csv(named, index=False)
+    argv = ["derive", "--data", named, "--scores", *SCORE, "--fusioner", "mean", "--costs",
+            "fn=5,fp=1", "-o", tmp_path / "n.json"]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "--positive-label" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run(capsys, *argv, "--positive-label", "sick")
+    assert code == 0, err
+    sheet = cc.load_sheet(tmp_path / "n.json")
+    want = expected(log, fusioner="mean")
+    assert [c.to_dict() for c in sheet.critical] == [c.to_dict() for c in want.critical]
