@@ -151,7 +151,7 @@ def _table_from(value: Any, labels: tuple[str, ...], slot: str) -> tuple[Any, bo
             table = _guard("table.samples", lambda: replace(table, samples=extra["samples"]))
         for name, stored, mine in (("T", t, table.to_numpy()), ("ci_low", low, table.low),
                                    ("ci_high", high, table.high)):
-            if mine is None or stored.shape != mine.shape or not np.allclose(
+            if mine is None or stored is None or stored.shape != mine.shape or not np.allclose(
                     stored, mine, rtol=1e-9, atol=1e-12):
                 raise SheetError(f"tampered or inconsistent sheet: 'table.{name}' differs from "
                                  "the table counted from 'table.n'")
