@@ -162,9 +162,10 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="the models' prediction columns, in the fusioner's input order")
     group.add_argument("--fusioner", required=required, metavar="RULE",
                        choices=("and", "or", "majority", "k_of_n", "weighted", "plurality",
-                                "priority"),
+                                "priority", "mean", "max", "min", "logistic"),
                        help="the system's rule: and, or, majority, k_of_n, weighted (with "
-                            "--labels: plurality, weighted, priority, k_of_n)")
+                            "--labels: plurality, weighted, priority, k_of_n; with derive "
+                            "--scores: mean, max, min, logistic)")
     group.add_argument("--k", type=int, metavar="K", help="for k_of_n")
     group.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
     group.add_argument("--weights", type=exact_numbers, metavar="W1,W2,..",

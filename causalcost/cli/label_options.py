@@ -20,11 +20,14 @@ from typing import Any
 from causalcost.cli.common import model_names, vote_options
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_derive_arguments", "add_evaluate_arguments", "label_runs", "log_runs",
-           "matrix_text", "parse_costs", "parse_matrix", "read_predictions", "rule_options"]
+__all__ = ["SCORE_RULES", "add_derive_arguments", "add_evaluate_arguments",
+           "add_score_arguments", "label_runs", "log_runs", "matrix_text", "parse_costs",
+           "parse_matrix", "read_predictions", "rule_options", "score_log_runs", "score_route"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
+#: Score fusioner rules on the command line (``--scores``: the model columns are scores).
+SCORE_RULES = ("mean", "max", "min", "logistic")
 
 
 def add_derive_arguments(p: argparse.ArgumentParser, what: str = "makes a sheet of K "
@@ -207,3 +210,100 @@ def read_predictions(path: str) -> Any:
     return frame[["truth", "prediction"]]
 
 
+
+
+# ------------------------------------------------------------------ score columns (--scores)
+def breakpoint_count(text: str) -> int:
+    """``--breakpoints B``: a whole number >= 2.
+
+    >>> breakpoint_count("200")
+    200
+    """
+    from causalcost.cli.parsing import count
+
+    value = count(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: keep at least 2 breakpoints per class")
+    return value
+
+
+def add_score_arguments(p: argparse.ArgumentParser) -> None:
+    """``derive --data``'s options for a log of score columns (a score sheet)."""
+    g = p.add_argument_group("score columns (--data with --scores: a score sheet)")
+    g.add_argument("--scores", action="store_true",
+                   help="the model columns hold scores for P (not votes): --fusioner mean, max, "
+                        "min or logistic with --threshold (default 0.5) and --weights; writes a "
+                        "score sheet of each instance's critical score")
+    from causalcost.cli.parsing import finite_number
+
+    g.add_argument("--bias", type=finite_number, default=None, metavar="B",
+                   help="for --fusioner logistic: the meta-model's intercept (default: 0)")
+    g.add_argument("--breakpoints", type=breakpoint_count, default=None, metavar="B",
+                   help="keep at most B critical scores per class, those between rounded "
+                        "outward so every bound stays valid (default: every one, exact)")
+
+
+def score_route(args: argparse.Namespace) -> bool:
+    """Whether ``derive`` reads score columns: ``--scores`` with a score fusioner. A score
+    fusioner without ``--scores`` (or the other way round) and the vote-only options are
+    refused in one line each."""
+    scores = bool(getattr(args, "scores", False))
+    rule = getattr(args, "fusioner", None)
+    if not scores:
+        extra = [flag for flag, value in (("--bias", args.bias),
+                                          ("--breakpoints", args.breakpoints)) if value is not None]
+        if rule in SCORE_RULES:
+            raise ValidationError(f"--fusioner {rule} fuses scores: add --scores (the model "
+                                  "columns hold scores for P), or give a vote rule")
+        if extra:
+            raise ValidationError(f"{', '.join(extra)} apply to score columns: add --scores "
+                                  "with --fusioner mean, max, min or logistic")
+        return False
+    if not args.data:
+        raise ValidationError("--scores reads a log of score columns: give --data FILE")
+    if rule is not None and rule not in SCORE_RULES:
+        raise ValidationError(f"--scores takes a score rule, --fusioner {', '.join(SCORE_RULES)}"
+                              f"; {rule} fuses votes (drop --scores for a log of votes)")
+    vote_only = [flag for flag, value in (
+        ("--labels", args.labels), ("--k", args.k), ("--tie", args.tie),
+        ("--assumption", args.assumption), ("--order", getattr(args, "order", None)),
+        ("--label", getattr(args, "label", None)),
+        ("--tie-order", getattr(args, "tie_order", None))) if value is not None]
+    if vote_only:
+        raise ValidationError(f"{', '.join(vote_only)} apply to vote rules; a score sheet is "
+                              "of the labels P, N and its critical scores assume a rule "
+                              "non-decreasing in the slot's score: drop them")
+    if args.bias is not None and rule != "logistic":
+        raise ValidationError(f"--bias is the logistic meta-model's intercept; --fusioner "
+                              f"{rule} has none: drop it")
+    return True
+
+
+def score_log_runs(args: argparse.Namespace) -> Any:
+    """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`).
+
+    The log is read by the CLI's reader and collected to pandas, then
+    :func:`~causalcost.data.critical_scores.score_runs` computes each row's critical score.
+    """
+    import narwhals as nw
+
+    from causalcost.cli.common import read_rows
+    from causalcost.data.critical_scores import score_runs
+
+    frame = nw.from_native(read_rows(args.data, engine=args.engine))
+    if isinstance(frame, nw.LazyFrame):
+        frame = frame.collect()
+    try:
+        return score_runs(frame.to_pandas(), truth=args.truth, models=model_names(args.models),
+                          slot=args.slot, fusioner=args.fusioner,
+                          threshold=0.5 if args.threshold is None else float(args.threshold),
+                          weights=None if args.weights is None else [float(w) for w in
+                                                                     args.weights],
+                          bias=args.bias or 0.0,
+                          positive=args.positive_label)
+    except (DataError, ValidationError) as exc:  # the library names its arguments: the flags
+        text = str(exc)
+        for word in ("weights", "threshold", "models", "truth", "slot"):
+            if text.startswith(f"{word}:"):
+                text = f"--{word}{text[len(word):]}"
+        raise type(exc)(text) from None

@@ -16,10 +16,10 @@ from typing import Any
 from causalcost.cli.common import print_json
 from causalcost.errors import DataError, ValidationError
 
-__all__ = ["add_score_arguments", "score_evaluate"]
+__all__ = ["add_score_candidate_arguments", "score_evaluate"]
 
 
-def add_score_arguments(p: argparse.ArgumentParser) -> None:
+def add_score_candidate_arguments(p: argparse.ArgumentParser) -> None:
     """The ``--scores`` options of ``causalcost evaluate`` (score sheets)."""
     g = p.add_argument_group("score sheets: candidates as scores")
     g.add_argument("--scores", action="append", metavar="[NAME:]FILE",

@@ -18,7 +18,12 @@ from causalcost.cli.common import (
     sampling_arguments,
     vote_arguments,
 )
-from causalcost.cli.label_options import add_derive_arguments, add_evaluate_arguments, matrix_text
+from causalcost.cli.label_options import (
+    add_derive_arguments,
+    add_evaluate_arguments,
+    add_score_arguments,
+    matrix_text,
+)
 from causalcost.cli.parsing import name, output_file
 from causalcost.errors import CausalCostWarning, ValidationError
 
@@ -29,7 +34,7 @@ __all__ = ["register"]
 
 
 def _cmd_derive(args: argparse.Namespace) -> int:
-    from causalcost.cli.label_options import parse_costs
+    from causalcost.cli.label_options import parse_costs, score_route
     from causalcost.confusion import Confusion
     from causalcost.network.netfile import network_path
     from causalcost.sheet.derivation import (
@@ -47,6 +52,8 @@ def _cmd_derive(args: argparse.Namespace) -> int:
     if len(routes) != 1:
         raise ValidationError("derive takes exactly one of NETWORK, --forced-p with --forced-n, "
                               f"or --data FILE; got {', '.join(routes) or 'none'}")
+    if score_route(args):
+        return _score_sheet(args)
     if args.labels and not args.data:
         raise ValidationError("--labels names a log's labels: it goes with --data only (a "
                               "network file names its own labels, forced runs are binary)")
@@ -91,7 +98,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
 _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
                 "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
                 "threshold", "positive_label", "description", "name", "seed", "labels", "order",
-                "label", "tie_order")
+                "label", "tie_order", "bias", "breakpoints")
 
 
 def _reprice(args: argparse.Namespace) -> int:
@@ -100,6 +107,7 @@ def _reprice(args: argparse.Namespace) -> int:
 
     given = [f"--{key.replace('_', '-')}" for key in _DERIVE_ONLY
              if getattr(args, key, None) is not None]
+    given += ["--scores"] if args.scores else []
     given += [f"--{key}" for key, default in (("method", "exact"), ("samples", 100_000),
                                               ("confidence", 0.95), ("interval", "wilson"),
                                               ("engine", None))
@@ -127,21 +135,57 @@ def _reprice(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sheet_from_data(args: argparse.Namespace) -> Any:
-    from causalcost.cli.label_options import log_runs, parse_costs
-    from causalcost.sheet.from_data import sheet_from_data
-
+def _require_log_flags(args: argparse.Namespace, command: str) -> None:
+    """A log's route needs --truth, --models, --slot and --fusioner: name the missing ones."""
     missing = [flag for flag, value in (("--truth", args.truth), ("--models", args.models),
                                         ("--slot", args.slot), ("--fusioner", args.fusioner))
                if not value]
     if missing:
-        raise ValidationError(f"derive --data needs {', '.join(missing)}")
+        raise ValidationError(f"{command} needs {', '.join(missing)}")
+
+
+def _sheet_from_data(args: argparse.Namespace) -> Any:
+    from causalcost.cli.label_options import log_runs, parse_costs
+    from causalcost.sheet.from_data import sheet_from_data
+
+    _require_log_flags(args, "derive --data")
     runs = log_runs(args, command="derive --data")
     costs = parse_costs(args.costs, list(runs.label_names) if args.labels else None)
     return sheet_from_data(
         runs, costs, description=args.description or f"logged predictions in {args.data}",
         system_name=args.name or "system", assumption=args.assumption,
         confidence=args.confidence)
+
+
+def _score_sheet(args: argparse.Namespace) -> int:
+    """``derive --data LOG --scores``: a score sheet of each row's critical score."""
+    from causalcost.cli.label_options import parse_costs, score_log_runs
+    from causalcost.sheet.from_data import sheet_from_data
+
+    _require_log_flags(args, "derive --data --scores")
+    costs = parse_costs(args.costs, None)
+    runs = score_log_runs(args)
+    sheet = sheet_from_data(runs, costs, breakpoints=args.breakpoints,
+                            description=args.description or f"logged scores in {args.data}",
+                            system_name=args.name or "system")
+    sheet.save(args.output)
+    form = "exact" if sheet.exact else f"on at most {args.breakpoints} breakpoints per class"
+    n_p, n_n = sheet.class_sizes
+    print(f"wrote {args.output} (score sheet, slot {sheet.slot!r}, rule {sheet.rule}, "
+          f"{n_p} positives and {n_n} negatives, {form})")
+    print(f"  sheet: {sheet.digest}")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from causalcost.sheet.loading import load_sheet
+
+    sheet = load_sheet(args.sheet)
+    if args.json:
+        print_json({**sheet.to_dict(), "signature_checked": sheet.signature_checked})
+    else:
+        print(sheet)
+    return 0
 
 
 def _named(text: str, index: int) -> tuple[str, str]:
@@ -316,7 +360,8 @@ def register(sub: Any) -> None:
         description="Derive a cost sheet (JSON) from exactly one source: a network (NETWORK); "
                     "the system's confusion with the slot forced to P and to N (--forced-p, "
                     "--forced-n, --slot); or logged predictions (--data FILE with --truth, "
-                    "--models, --slot, --fusioner). --slot is needed for forced runs and "
+                    "--models, --slot, --fusioner; with --scores the columns are scores and "
+                    "the sheet a score sheet). --slot is needed for forced runs and "
                     "data; for a network it overrides the file's slot. Given a saved sheet "
                     "(SHEET.json) and --costs, it re-prices that sheet instead: a new sheet, "
                     "new digest, provenance naming the parent's.")
@@ -353,11 +398,24 @@ def register(sub: Any) -> None:
                    help="where to write the sheet (written atomically; a regular file or a new "
                         "one)")
     add_derive_arguments(p)
+    add_score_arguments(p)
     p.epilog = examples("causalcost derive thesis_and --costs fn=5,fp=1 -o sheet.json",
+                        "causalcost derive --data log.csv --scores --truth y --models a,b,c "
+                        "--slot b --fusioner mean --threshold 0.5 --costs fn=5,fp=1 -o "
+                        "score_sheet.json",
                         "causalcost derive --data log.csv --labels a,b,c --truth y --models "
                         "m1,m2,m3 --slot m2 --fusioner plurality --costs '0,1,4;2,0,1;6,3,0' "
                         "-o sheet.json")
     p.set_defaults(func=_cmd_derive)
+
+    p = sub.add_parser("show", help="show a sheet: what it holds, its digest and signature",
+                       description="Read and check a sheet (a cost sheet of any K or a score "
+                                   "sheet: format, digest, signature when cryptography is "
+                                   "installed) and print it as text, or its fields as JSON.")
+    p.add_argument("sheet", metavar="SHEET.json", help="a sheet written by 'causalcost derive'")
+    p.add_argument("--json", action="store_true", help="print the checked sheet as JSON")
+    p.epilog = examples("causalcost show sheet.json")
+    p.set_defaults(func=_cmd_show)
 
     p = sub.add_parser("evaluate", help="evaluate candidate models against a cost sheet",
                        description="Evaluate one candidate (a report) or several (a ranked "
@@ -383,9 +441,9 @@ def register(sub: Any) -> None:
                         "probability A (> 0.5): give Eval1 and the worst and best case as ranges")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_evaluate_arguments(p)
-    from causalcost.cli.score_commands import add_score_arguments
+    from causalcost.cli.score_commands import add_score_candidate_arguments
 
-    add_score_arguments(p)
+    add_score_candidate_arguments(p)
     p.epilog = examples("causalcost evaluate sheet.json --model tp=50,fn=50,fp=100,tn=100 "
                         "--confidence 0.95",
                         "causalcost evaluate score_sheet.json --scores cand.csv --truth y "

@@ -65,7 +65,7 @@ from causalcost.sheet.format4 import content_v4
 from causalcost.sheet.legacy import content_of_version
 from causalcost.sheet.reading import check_written_form, sheet_fields
 from causalcost.sheet.schema import LABELLED_VERSION, SHEET_FORMAT, SHEET_VERSION
-from causalcost.sheet.signature import check_signature, key_fingerprint, read_signature
+from causalcost.sheet.signature import SignedSheet
 from causalcost.sheet.views import SheetViews
 
 __all__ = ["LABELLED_VERSION", "SHEET_FORMAT", "SHEET_VERSION", "CostSheet"]
@@ -78,7 +78,7 @@ def _now() -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class CostSheet(SheetViews):
+class CostSheet(SheetViews, SignedSheet):
     """Everything a model owner needs to judge candidates for one slot, and where it came from.
 
     Build one with :func:`~causalcost.derive_sheet`, :func:`~causalcost.sheet_from_network`,
@@ -176,10 +176,7 @@ class CostSheet(SheetViews):
         for name, value in normalise(self).items():
             object.__setattr__(self, name, value)
         check_sheet(self)
-        if self.signature is not None:
-            object.__setattr__(self, "signature", read_signature(self.signature))
-        checked = self.signature is not None and check_signature(self.signature, self.digest)
-        object.__setattr__(self, "_signature_checked", checked)
+        self._take_signature()
 
     # -- re-pricing -----------------------------------------------------------------------
     def with_costs(self, costs: Any) -> CostSheet:
@@ -230,18 +227,6 @@ class CostSheet(SheetViews):
     def verified(self) -> bool:
         """Whether the file it was read from carried a digest (version 2 and later)."""
         return self.read_version >= 2
-
-    @property
-    def signature_checked(self) -> bool:
-        """Whether the sheet is signed and its signature verified against the key it carries
-        (False for an unsigned sheet, and for a signed one without ``cryptography``)."""
-        return bool(getattr(self, "_signature_checked", False))
-
-    @property
-    def signed_by(self) -> str | None:
-        """:func:`~causalcost.sheet.signature.key_fingerprint` of the key that signed the sheet,
-        or None."""
-        return None if self.signature is None else key_fingerprint(self.signature["public_key"])
 
     def to_json(self, indent: int | None = 2) -> str:
         """The sheet as JSON text (format version 4)."""

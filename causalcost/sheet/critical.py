@@ -122,11 +122,14 @@ class CriticalScores:
         """Every critical score, sorted, those in a gap rounded ``"up"`` or ``"down"``."""
         if rounding not in ("up", "down"):
             raise ValidationError(f"rounding must be 'up' or 'down', got {rounding!r}")
-        b = self.breakpoints
-        gap_to = b[1:] if rounding == "up" else b[:-1]
-        parts = [np.full(self.always, -np.inf), np.repeat(b, self.at),
-                 np.repeat(gap_to, self.between), np.full(self.never, np.inf)]
-        return np.sort(np.concatenate(parts))
+        counts = self.at.copy()  # per breakpoint, the scores read as it: sorted by building
+        if rounding == "up":
+            counts[1:] += self.between
+        else:
+            counts[:-1] += self.between
+        return np.concatenate([np.full(self.always, -np.inf),
+                               np.repeat(self.breakpoints, counts),
+                               np.full(self.never, np.inf)])
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (finite floats and counts)."""

@@ -37,10 +37,15 @@ import numpy as np
 
 from causalcost.confusion import format_number as _fmt
 from causalcost.errors import SheetError, ValidationError
-from causalcost.sheet.costsheet import CostSheet
 
-__all__ = ["Instances", "decide_instances", "other_instances_advice", "row_fingerprint",
-           "sheet_row_fingerprint", "FINGERPRINT_KEY"]
+#: Any sheet the decision applies to: a cost sheet (any K) or a score sheet (which says what
+#: it counted on instances of its own in ``instances_counted``; not imported here, since the
+#: score sheet records its rows' fingerprint with :func:`row_fingerprint`).
+AnySheet = Any
+
+__all__ = ["Instances", "decide_instances", "instances_how", "other_instances_advice",
+           "row_fingerprint", "score_sheet_instances", "sheet_row_fingerprint",
+           "FINGERPRINT_KEY"]
 
 #: The provenance key under which a sheet from data records its rows' fingerprint.
 FINGERPRINT_KEY = "rows_sha256"
@@ -94,7 +99,7 @@ def row_fingerprint(row_ids: Any) -> str:
     return f"sha256:{digest}"
 
 
-def sheet_row_fingerprint(sheet: CostSheet) -> str | None:
+def sheet_row_fingerprint(sheet: AnySheet) -> str | None:
     """The row fingerprint a sheet records (``provenance["rows_sha256"]``), or None."""
     value = sheet.provenance.get(FINGERPRINT_KEY) if sheet.provenance else None
     return value if isinstance(value, str) else None
@@ -158,10 +163,26 @@ _TEXT = {
 }
 
 
-def instances_how(sheet: CostSheet, declared: bool, row_fingerprint: str | None) -> str:
+def _counted(sheet: AnySheet) -> str | None:
+    """What the sheet counted on instances of its own, in words (``"forced runs"``, a score
+    sheet's ``"critical scores"``), or None for a sheet of rates only (a network)."""
+    counted = getattr(sheet, "instances_counted", None)  # a score sheet's
+    if isinstance(counted, str):
+        return counted
+    return None if getattr(sheet, "forced", None) is None else "forced runs"
+
+
+def _reason(sheet: AnySheet, how: str) -> str:
+    """:data:`_TEXT` for ``how``, naming what the sheet counted on its instances."""
+    return _TEXT[how].replace("forced runs", _counted(sheet) or "forced runs", 1) \
+        if how != "no-forced-runs" else _TEXT[how]
+
+
+def instances_how(sheet: AnySheet, declared: bool, row_fingerprint: str | None) -> str:
     """How the rows a candidate was counted on relate to the sheet's, from what the user said
-    (any K): ``"no-forced-runs"``, ``"declared"``, ``"not-declared"``, ``"fingerprint"`` (the
-    same rows, proven) or ``"fingerprint-differs"`` (other rows, proven).
+    (any K, and score sheets): ``"no-forced-runs"``, ``"declared"``, ``"not-declared"``,
+    ``"fingerprint"`` (the same rows, proven) or ``"fingerprint-differs"`` (other rows,
+    proven). A score sheet's critical scores were always counted on instances of its own.
 
     Raises
     ------
@@ -169,7 +190,7 @@ def instances_how(sheet: CostSheet, declared: bool, row_fingerprint: str | None)
         ``declared`` or a fingerprint on a sheet with no forced runs (or no recorded
         fingerprint), a malformed fingerprint, or one that contradicts ``declared``.
     """
-    if sheet.forced is None:
+    if _counted(sheet) is None:
         if declared or row_fingerprint is not None:
             what = "same_instances=True (--same-instances)" if declared else \
                 "row_fingerprint (--row-fingerprint)"
@@ -200,14 +221,14 @@ def instances_how(sheet: CostSheet, declared: bool, row_fingerprint: str | None)
     return "fingerprint-differs"
 
 
-def decide_instances(sheet: CostSheet, positives: float, negatives: float, *,
+def decide_instances(sheet: AnySheet, positives: float, negatives: float, *,
                      same_instances: bool = False,
                      row_fingerprint: str | None = None) -> Instances:
     """Decide the form for a candidate with these class sizes, from what the user said.
 
     Parameters
     ----------
-    sheet : CostSheet
+    sheet : CostSheet or ScoreSheet
     positives, negatives : float
         The candidate's class sizes.
     same_instances : bool
@@ -238,7 +259,7 @@ def decide_instances(sheet: CostSheet, positives: float, negatives: float, *,
         raise ValidationError(f"same_instances must be True or False, got {same_instances!r}")
     how = instances_how(sheet, bool(same_instances), row_fingerprint)
     if how == "no-forced-runs":
-        return Instances(False, how, _TEXT[how])
+        return Instances(False, how, _reason(sheet, how))
     same = how in ("declared", "fingerprint")
     if same:
         sp, sn = sheet.class_counts if sheet.class_counts is not None else (None, None)
@@ -247,7 +268,43 @@ def decide_instances(sheet: CostSheet, positives: float, negatives: float, *,
                    else "proven by the row fingerprint")
             raise SheetError(
                 f"the candidate has {_fmt(positives)} positives and {_fmt(negatives)} "
-                f"negatives but the sheet's forced runs counted {sp} and {sn}: it cannot have "
-                f"been counted on the same instances ({why}); count it on those rows, or leave "
-                "same_instances out for the probability form")
-    return Instances(same, how, _TEXT[how])
+                f"negatives but the sheet's {_counted(sheet)} counted {sp} and {sn}: it cannot "
+                f"have been counted on the same instances ({why}); count it on those rows, or "
+                "leave same_instances out for the probability form")
+    return Instances(same, how, _reason(sheet, how))
+
+
+def score_sheet_instances(sheet: AnySheet, declared: bool,
+                          row_fingerprint: str | None = None) -> bool:
+    """Whether a candidate's scores count as measured on a score sheet's own instances:
+    declared (``same_instances=True``) or proven by the row fingerprint. The one decision of
+    :func:`instances_how`, for a score sheet.
+
+    Raises
+    ------
+    ValidationError
+        A malformed fingerprint, a fingerprint on a sheet that records none, or one that
+        contradicts ``declared``.
+
+    Examples
+    --------
+    >>> import causalcost as cc, pandas as pd
+    >>> from causalcost.data.critical_scores import score_runs
+    >>> log = pd.DataFrame({"y": [1, 0, 1], "a": [0.9, 0.2, 0.4], "b": [0.6, 0.5, 0.7]},
+    ...                    index=["r1", "r2", "r3"])
+    >>> sheet = cc.sheet_from_data(score_runs(log, truth="y", models=["a", "b"], slot="b"),
+    ...                            cc.CostMatrix(fn=5, fp=1), row_ids=log.index)
+    >>> score_sheet_instances(sheet, False, row_fingerprint(["r3", "r2", "r1"]))
+    True
+    >>> score_sheet_instances(sheet, False, row_fingerprint(["r1", "r2"]))
+    False
+    >>> score_sheet_instances(sheet, True, None)
+    True
+    """
+    if getattr(sheet, "instances_counted", None) != "critical scores":
+        raise ValidationError(f"score_sheet_instances takes a ScoreSheet, got "
+                              f"{type(sheet).__name__}; a cost sheet's decision is "
+                              "decide_instances")
+    if not isinstance(declared, (bool, np.bool_)):
+        raise ValidationError(f"same_instances must be True or False, got {declared!r}")
+    return instances_how(sheet, bool(declared), row_fingerprint) in ("declared", "fingerprint")

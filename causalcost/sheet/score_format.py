@@ -49,7 +49,7 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
         raise SheetError(f"missing keys {missing} in the score sheet")
     if data["format"] != SCORE_SHEET_FORMAT:
         raise SheetError(f"format: {data['format']!r} is not {SCORE_SHEET_FORMAT!r}")
-    if data["version"] != SCORE_SHEET_VERSION:
+    if isinstance(data["version"], bool) or data["version"] != SCORE_SHEET_VERSION:
         raise SheetError(f"version: this causalcost reads score sheets of version "
                          f"{SCORE_SHEET_VERSION}, not {data['version']!r}; upgrade causalcost")
     if list(data["labels"]) != list(CLASSES):

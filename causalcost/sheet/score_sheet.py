@@ -34,7 +34,7 @@ import pandas as pd
 
 from causalcost.confusion import CLASSES, CostMatrix
 from causalcost.cost_matrix import as_costs
-from causalcost.display import format_number
+from causalcost.display import format_cells, format_number, html_block, html_table
 from causalcost.errors import SheetError, ValidationError
 from causalcost.files import write_atomic
 from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_many
@@ -45,6 +45,7 @@ from causalcost.sheet.score_format import (
     SCORE_SHEET_VERSION,
     score_sheet_fields,
 )
+from causalcost.sheet.signature import SignedSheet
 
 if TYPE_CHECKING:
     from causalcost.data.critical_scores import ScoreRuns
@@ -54,6 +55,8 @@ __all__ = ["SCORE_SHEET_FORMAT", "SCORE_SHEET_VERSION", "CriticalScores", "Score
 
 #: The sides a rounded distribution is read on.
 SIDES = ("worse", "better")
+#: The quantile levels a sheet shows.
+QUANTILES = (0.0, 0.1, 0.5, 0.9, 1.0)
 
 
 def _now() -> str:
@@ -66,7 +69,7 @@ _ROUNDING = {"worse": ("up", "down"), "better": ("down", "up")}
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreSheet:
+class ScoreSheet(SignedSheet):
     """A score slot's sheet: per class the distribution of critical scores, and the costs.
 
     Build it with :func:`causalcost.sheet_from_data` on score runs (a log read with a score
@@ -137,14 +140,55 @@ class ScoreSheet:
                                   "its score for P")
         if not isinstance(self.slot, str) or not self.slot:
             raise ValidationError("slot: the slot's name, a non-empty string")
+        for name in ("system_name", "rule"):
+            if not isinstance(getattr(self, name), str):
+                raise ValidationError(f"{name}: a string, got "
+                                      f"{type(getattr(self, name)).__name__}")
+        if not isinstance(self.provenance, Mapping):
+            raise ValidationError(f"provenance: a mapping of plain values, got "
+                                  f"{type(self.provenance).__name__}")
+        object.__setattr__(self, "provenance", dict(self.provenance))
         if sum(c.size for c in self.critical) == 0:
             raise ValidationError("critical: a score sheet needs at least one instance")
+        self._take_signature()
 
     # -- what it holds ----------------------------------------------------------------------
     @property
     def class_sizes(self) -> tuple[int, int]:
         """Instances per class (P, N) the critical scores were counted on."""
         return self.critical[0].size, self.critical[1].size
+
+    @property
+    def instances_counted(self) -> str:
+        """What the sheet counted on instances of its own: ``"critical scores"`` (the words
+        :func:`~causalcost.sheet.instances.decide_instances` reports)."""
+        return "critical scores"
+
+    @property
+    def class_counts(self) -> tuple[int, int]:
+        """The binary name of :attr:`class_sizes` (positives, negatives), as on a
+        :class:`~causalcost.CostSheet` counted on data."""
+        return self.class_sizes
+
+    @property
+    def label_names(self) -> tuple[str, str]:
+        """``("P", "N")``: the sheet contract's name of :attr:`labels`."""
+        return self.labels
+
+    @property
+    def k(self) -> int:
+        """2: a score system has the labels P and N."""
+        return 2
+
+    @property
+    def binary(self) -> bool:
+        """True: a score system has the labels P and N."""
+        return True
+
+    @property
+    def verified(self) -> bool:
+        """True: a score sheet always carries its digest (checked when it is read)."""
+        return True
 
     @property
     def exact(self) -> bool:
@@ -270,6 +314,77 @@ class ScoreSheet:
         frame = pd.DataFrame(rows, columns=["class", "score", "at", "between_next",
                                             "forced_p_low", "forced_p_high"])
         return frame.set_index(["class", "score"])
+
+    def critical_quantiles(self, levels: Sequence[float] = QUANTILES) -> pd.DataFrame:
+        """A few quantiles of the critical scores per class (``-inf``: the system says P
+        whatever the slot's score; ``inf``: never), with each class's size and its
+        ``always`` / ``never`` counts.
+
+        On an exact sheet one row per class (``rounded`` is ``"exact"``); on breakpoints two,
+        the values rounded ``"down"`` and ``"up"``: the true quantile lies between them.
+
+        Examples
+        --------
+        >>> from causalcost.sheet.critical import CriticalScores
+        >>> t = CriticalScores.of([0.1, 0.4, 0.6, float("inf")])
+        >>> sheet = ScoreSheet(slot="b", system_name="s", costs=CostMatrix(fn=5, fp=1),
+        ...                    critical=(t, CriticalScores.of([0.5])), rule="mean >= 0.5")
+        >>> sheet.critical_quantiles((0.0, 0.5, 1.0)).loc["P"].to_dict("records")
+        [{'n': 4, 'always': 0, 'never': 1, 'min': 0.1, '50%': 0.4, 'max': inf}]
+        """
+        levels = [float(q) for q in levels]
+        if not levels or any(not 0 <= q <= 1 for q in levels):
+            raise ValidationError(f"levels: quantile levels in [0, 1], got {levels!r}")
+        names = [{0.0: "min", 1.0: "max"}.get(q, f"{100 * q:g}%") for q in levels]
+        roundings = ("exact",) if self.exact else ("down", "up")
+        rows = []
+        for label, c in zip(self.labels, self.critical):
+            for r in roundings:
+                t = c.values("up" if r == "exact" else r)
+                q = (np.quantile(t, levels, method="inverted_cdf") if t.size
+                     else np.full(len(levels), np.nan))
+                rows.append({"class": label, "rounded": r, "n": c.size, "always": c.always,
+                             "never": c.never, **dict(zip(names, q.tolist()))})
+        return pd.DataFrame(rows).set_index(["class", "rounded"])
+
+    def _form_text(self) -> str:
+        if self.exact:
+            return "exact (every critical score kept)"
+        kept = max(c.breakpoints.size for c in self.critical)
+        return (f"on {kept} breakpoints per class at most, the scores between two rounded "
+                "outward (worst and expected costs may be overstated, best costs understated)")
+
+    def __str__(self) -> str:
+        frame = self.critical_quantiles()
+        if self.exact:
+            frame = frame.droplevel("rounded")
+        p, n = self.class_sizes
+        source = ", ".join(f"{k}={v}" for k, v in self.provenance.items())
+        lines = [
+            f"Score sheet for slot {self.slot!r} of system {self.system_name!r} "
+            f"(format {SCORE_SHEET_FORMAT} v{SCORE_SHEET_VERSION}, created {self.created})",
+            f"rule: {self.rule}; models {', '.join(self.models) or 'not recorded'}",
+            f"provenance: {source}",
+            f"classes: {p} positives and {n} negatives (candidates on the same instances "
+            "must match)",
+            f"critical scores: {self._form_text()}",
+            f"system costs: {format_cells(self.costs)}",
+            "critical scores per class (P iff the slot's score >= t):",
+            frame.to_string(float_format=lambda v: f"{v:.6g}"),
+            f"digest: {self.digest}"
+            + (f"; signed by {self.signed_by}" if self.signature is not None else ""),
+        ]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = [f"slot {self.slot!r} of system {self.system_name!r}; rule: {self.rule}",
+                f"classes: {self.class_sizes[0]} positives and {self.class_sizes[1]} "
+                f"negatives; system costs {format_cells(self.costs)}",
+                f"critical scores: {self._form_text()}",
+                f"content digest: {self.digest}"]
+        return html_block("Score sheet", head,
+                          html_table(self.critical_quantiles(),
+                                     caption="Critical scores per class"))
 
     def __repr__(self) -> str:
         n = dict(zip(self.labels, self.class_sizes))

@@ -20,6 +20,7 @@ from causalcost.errors import CausalCostError, SheetError
 __all__ = [
     "SIGNATURE_ALGORITHM",
     "SignatureError",
+    "SignedSheet",
     "SigningUnavailableError",
     "check_signature",
     "crypto",
@@ -134,3 +135,34 @@ def check_signature(block: Mapping[str, str], digest: str) -> bool:
             "the sheet was changed after it was signed; ask the system owner for the sheet "
             "they issued") from None
     return True
+
+
+class SignedSheet:
+    """What every sheet kind shares about its signature: the check on construction and the
+    views :attr:`signature_checked` and :attr:`signed_by`.
+
+    A sheet class (a frozen dataclass with ``signature`` and ``digest``) calls
+    :meth:`_take_signature` at the end of ``__post_init__``: the block is read field by field
+    and, when ``cryptography`` is installed, verified against the sheet's digest with the key it
+    carries (a sheet changed after signing is refused with :class:`SignatureError`).
+    """
+
+    signature: dict[str, str] | None
+    digest: str
+
+    def _take_signature(self) -> None:
+        if self.signature is not None:
+            object.__setattr__(self, "signature", read_signature(self.signature))
+        checked = self.signature is not None and check_signature(self.signature, self.digest)
+        object.__setattr__(self, "_signature_checked", checked)
+
+    @property
+    def signature_checked(self) -> bool:
+        """Whether the sheet is signed and its signature verified against the key it carries
+        (False for an unsigned sheet, and for a signed one without ``cryptography``)."""
+        return bool(getattr(self, "_signature_checked", False))
+
+    @property
+    def signed_by(self) -> str | None:
+        """:func:`key_fingerprint` of the key that signed the sheet, or None."""
+        return None if self.signature is None else key_fingerprint(self.signature["public_key"])

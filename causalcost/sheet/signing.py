@@ -1,4 +1,4 @@
-"""Sign a cost sheet, and check that a sheet comes from the system owner who issued it.
+"""Sign a sheet, and check that a sheet comes from the system owner who issued it.
 
 The digest (:mod:`causalcost.sheet.digest`) makes any edit of a sheet visible, but whoever
 edits a sheet can also write a new digest. A signature closes that gap: the system owner signs
@@ -39,7 +39,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -57,6 +57,9 @@ from causalcost.sheet.signature import (
     check_signature,
     key_fingerprint,
 )
+
+if TYPE_CHECKING:
+    from causalcost.sheet.score_sheet import ScoreSheet
 
 __all__ = [
     "SIGNATURE_ALGORITHM",
@@ -183,7 +186,7 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 # ------------------------------------------------------------------------------- sheets
-def _read_sheet(path: Path) -> tuple[dict[str, Any], CostSheet]:
+def _read_sheet(path: Path) -> tuple[dict[str, Any], CostSheet | ScoreSheet]:
     try:
         data = strict_json_loads(read_text_file(path, "sheet"))
         sheet = sheet_from_dict(data)
@@ -204,7 +207,9 @@ def sign_sheet(sheet_path: str | os.PathLike[str], private_key_path: str | os.Pa
     Parameters
     ----------
     sheet_path : path
-        A sheet (version 2 or later) written by :meth:`~causalcost.CostSheet.save`.
+        A sheet (version 2 or later) written by :meth:`~causalcost.CostSheet.save`, or a
+        score sheet written by :meth:`~causalcost.ScoreSheet.save`: the same path for both,
+        the signature covers the digest.
     private_key_path : path
         The PEM private key from :func:`generate_signing_key`.
     output : path, optional
@@ -249,7 +254,7 @@ class VerifiedSheet:
 
     Attributes
     ----------
-    sheet : CostSheet
+    sheet : CostSheet or ScoreSheet
         The sheet, loaded and checked.
     digest : str
         The digest the signature covers (``"sha256:<hex>"``), as every report echoes it.
@@ -259,7 +264,7 @@ class VerifiedSheet:
         The file it was read from.
     """
 
-    sheet: CostSheet
+    sheet: CostSheet | ScoreSheet
     digest: str
     fingerprint: str
     path: Path

@@ -243,7 +243,7 @@ def _derive_options() -> list[tuple[str, str]]:
         flag = max(action.option_strings, key=len) if action.option_strings else None
         if flag in (None, "--help", "--costs", "--output"):
             continue
-        options.append((flag, values.get(flag, "x")))
+        options.append((flag, "" if action.nargs == 0 else values.get(flag, "x")))
     return options
 
 
@@ -252,7 +252,8 @@ def test_cli_reprice_refuses_every_derivation_option(capsys: pytest.CaptureFixtu
                                                      tmp_path: Path, flag: str,
                                                      value: str) -> None:
     parent = PARENTS["network"].save(tmp_path / "p.json")
-    code, out, err = run(capsys, "derive", str(parent), "--costs", "fn=9,fp=1", flag, value,
+    given = [flag, value] if value else [flag]  # a switch (--scores) takes no value
+    code, out, err = run(capsys, "derive", str(parent), "--costs", "fn=9,fp=1", *given,
                          "-o", str(tmp_path / "c.json"))
     assert code == 2 and flag in err, (flag, err)
     assert not (tmp_path / "c.json").exists()
