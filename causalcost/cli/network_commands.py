@@ -79,6 +79,12 @@ def _print_labelled(table: Any) -> None:
     if table.has_intervals:
         print(f"\n{table.confidence:.0%} {table.interval_method} intervals per cell, "
               f"{table.samples} instances per class (--json gives ci_low and ci_high)")
+    if table.monotonicity is not None and getattr(table.monotonicity, "method", None) == \
+            "bin grid":  # a score slot: the rule on the grid of score bins decides it
+        check = table.monotonicity
+        verdict = "monotone" if check.is_monotone else f"NOT monotone (e.g. at {check.violation})"
+        print(f"\nsystem is {verdict} in slot {table.slot!r} (checked on the score bins)")
+        return
     print("\nmonotonicity of a K-label system depends on the costs: check it with "
           "cc.check_monotonicity(system, costs)")
 

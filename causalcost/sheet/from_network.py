@@ -132,6 +132,12 @@ def sheet_from_network(
     if provenance is not None:
         source = dict(provenance)
     slot = system.require_slot()  # validated above (with_slot / load_network): read it
+    if getattr(system, "score_fusioner", None) is not None:
+        raise ValidationError(
+            f"{system.name!r} fuses scores: its slot's states are score bins, and a cost sheet "
+            "holds forced votes. Query its table T[c, bin, s] with cc.interventional_table; "
+            "a score sheet is counted from a log of the models' scores (sheet_from_data on "
+            "score runs; causalcost derive --data LOG --scores ...)")
     table = interventional_table(system, slot, method=method, samples=samples, seed=seed,
                                  confidence=confidence, interval=interval)
     monotonicity: MonotonicityCheck | str | None = None

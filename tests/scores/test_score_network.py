@@ -420,3 +420,27 @@ def test_cli_query_draw_and_export_work_on_the_shipped_score_network(tmp_path, c
                  "--positive", "P", "--slot", "clinical_history", "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     np.testing.assert_allclose(again["T"], out["T"], atol=0, rtol=0)
+
+
+def test_cli_query_text_names_the_bin_grid_check_and_derive_refuses_in_one_line(
+        tmp_path, capsys) -> None:
+    from causalcost.cli.app import main
+
+    assert main(["query", "soft_vote3"]) == 0
+    out = capsys.readouterr().out
+    assert "is monotone in slot 'clinical_history' (checked on the score bins)" in out
+    assert "depends on the costs" not in out
+    assert main(["derive", "soft_vote3", "--costs", "fn=5,fp=1", "-o",
+                 str(tmp_path / "s.json")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert "fuses scores" in captured.err and "--data LOG --scores" in captured.err
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_sheet_from_network_refuses_a_score_system_naming_the_way() -> None:
+    system = cc.load_network("soft_vote3")
+    f = system.score_fusioner
+    assert f is not None and f.monotone_in("clinical_history")
+    with pytest.raises(ValidationError, match="fuses scores"):
+        cc.sheet_from_network(system, cc.CostMatrix(fn=5, fp=1))
