@@ -39,6 +39,7 @@ scores; the pricing of a candidate's scores is :mod:`causalcost.pricing.scores`.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,37 @@ _BISECTION_STEPS = 2200  # enough to reach adjacent floats on any finite range
 
 
 # --------------------------------------------------------------------------- the rule
+@dataclass(frozen=True)
+class Ops:
+    """Where a rule's closed forms are evaluated: numpy arrays, or an engine's column
+    expressions (:mod:`causalcost.data.score_log`). Arithmetic is the columns' own."""
+
+    where: Callable[[Any, Any, Any], Any]     # (condition, value if true, value if false)
+    maximum: Callable[[list[Any]], Any]       # row-wise max of columns
+    minimum: Callable[[list[Any]], Any]       # row-wise min of columns
+    constant: Callable[[float], Any]          # a column holding one value
+
+
+def numpy_ops(rows: int | None = None) -> Ops:
+    """:class:`Ops` on numpy arrays of ``rows`` values (a constant is a scalar when None)."""
+    return Ops(where=np.where,
+               maximum=lambda cols: functools.reduce(np.maximum, cols),
+               minimum=lambda cols: functools.reduce(np.minimum, cols),
+               constant=lambda v: np.float64(v) if rows is None else np.full(rows, v))
+
+
+NUMPY_OPS = numpy_ops()
+
+
+def _weighted_sum(columns: Sequence[Any], weights: Sequence[float], ops: Ops) -> Any:
+    """``sum_m w_m column_m``, added left to right (as an engine adds ``a*w0 + b*w1 + ..``)."""
+    total = None
+    for column, w in zip(columns, weights, strict=True):
+        term = column * w
+        total = term if total is None else total + term
+    return ops.constant(0.0) if total is None else total
+
+
 @dataclass(frozen=True)
 class ScoreRule:
     """A score fusion rule: the system says P iff the fused score reaches ``threshold``.
@@ -110,22 +142,82 @@ class ScoreRule:
     def __repr__(self) -> str:
         return f"ScoreRule({self.describe()!r})"
 
+    @property
+    def closed_form(self) -> bool:
+        """Whether the critical score has a closed form (every kind but ``"function"``)."""
+        return self.kind in SCORE_FUSIONERS
+
+    def fuse(self, columns: Sequence[Any], ops: Ops | None = None) -> Any:
+        """The fused score of a closed-form rule from one column per model: the weighted mean,
+        ``bias + w . s`` for ``"logistic"`` (the meta-model's log-odds), the max or the min.
+
+        ``columns`` are numpy arrays (``ops`` None) or engine expressions (``ops`` the
+        engine's :class:`Ops`); a weighted sum is added left to right in the models' order, so
+        numpy and every engine round it alike.
+        """
+        ops = ops or NUMPY_OPS
+        if self.kind in ("max", "min"):
+            return (ops.maximum if self.kind == "max" else ops.minimum)(list(columns))
+        total = _weighted_sum(columns, self.weights or (), ops)
+        return total / self.weight_sum if self.kind == "mean" else self.bias + total
+
+    def passes(self, fused: np.ndarray) -> np.ndarray:
+        """Whether each fused score (:meth:`fuse`) makes the system say P."""
+        if self.kind == "logistic":
+            from scipy.special import expit
+
+            return expit(fused) >= self.threshold
+        return np.asarray(fused) >= self.threshold
+
+    @property
+    def weight_sum(self) -> float:
+        """The sum of the weights (``"mean"`` divides by it)."""
+        return float(math.fsum(self.weights or ()))
+
+    def rest(self, columns: Sequence[Any], slot: int, ops: Ops | None = None) -> Any:
+        """Per row, what the other models contribute (every column but ``slot``): their
+        weighted sum (``"mean"``, ``"logistic"``), their max or their min (``-inf`` / ``+inf``
+        when the slot is the only model)."""
+        ops = ops or NUMPY_OPS
+        others = [c for m, c in enumerate(columns) if m != slot]
+        if self.kind in ("max", "min"):
+            if not others:
+                return ops.constant(-math.inf if self.kind == "max" else math.inf)
+            return (ops.maximum if self.kind == "max" else ops.minimum)(others)
+        w = [v for m, v in enumerate(self.weights or ()) if m != slot]
+        return _weighted_sum(others, w, ops)
+
+    def critical_from_rest(self, rest: Any, slot: int, ops: Ops | None = None) -> Any:
+        """Each row's closed-form critical score from :meth:`rest`."""
+        ops = ops or NUMPY_OPS
+        tau = self.threshold
+        if self.kind == "max":
+            return ops.where(rest >= tau, -math.inf, tau)
+        if self.kind == "min":
+            return ops.where(rest >= tau, tau, math.inf)
+        assert self.weights is not None
+        level = tau * self.weight_sum if self.kind == "mean" else \
+            math.log(tau) - math.log1p(-tau) - self.bias
+        return (level - rest) / self.weights[slot]
+
+    def decide_rest(self, rest: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
+        """Decisions with the slot's score set to ``values``, from :meth:`rest` (the other
+        models' part) instead of every column: the rule up to the order of one addition."""
+        if self.kind == "max":
+            return self.passes(np.maximum(rest, values))
+        if self.kind == "min":
+            return self.passes(np.minimum(rest, values))
+        assert self.weights is not None
+        total = rest + self.weights[slot] * values
+        return self.passes(total / self.weight_sum if self.kind == "mean" else
+                           self.bias + total)
+
     def decide(self, scores: np.ndarray) -> np.ndarray:
         """Whether the system says P on each row of a ``(rows, models)`` score array: the rule
         itself, evaluated directly."""
         s = np.asarray(scores, dtype=float)
-        if self.kind == "mean":
-            w = np.asarray(self.weights, dtype=float)
-            return (s @ w) / w.sum() >= self.threshold
-        if self.kind == "max":
-            return s.max(axis=1) >= self.threshold
-        if self.kind == "min":
-            return s.min(axis=1) >= self.threshold
-        if self.kind == "logistic":
-            from scipy.special import expit
-
-            return expit(self.bias + s @ np.asarray(self.weights, dtype=float)) \
-                >= self.threshold
+        if self.closed_form:
+            return self.passes(self.fuse(list(s.T)))
         assert self.function is not None
         out = np.asarray(self.function(s))
         if out.shape != (s.shape[0],):
@@ -143,25 +235,12 @@ class ScoreRule:
     def critical(self, scores: np.ndarray, slot: int, index: Any = None) -> np.ndarray:
         """Each row's critical score in column ``slot`` (closed form or bisection)."""
         s = np.asarray(scores, dtype=float)
-        others = np.delete(s, slot, axis=1)
-        tau = self.threshold
+        if not self.closed_form:
+            return self._bisect(s, slot, index)
+        ops = numpy_ops(s.shape[0])
         with np.errstate(over="ignore", invalid="ignore"):
-            if self.kind in ("mean", "logistic"):
-                w = np.asarray(self.weights, dtype=float)
-                rest = others @ np.delete(w, slot)
-                level = tau * w.sum() if self.kind == "mean" else \
-                    math.log(tau) - math.log1p(-tau) - self.bias
-                return (level - rest) / w[slot]
-        n = s.shape[0]
-        if self.kind == "max":
-            if not others.shape[1]:
-                return np.full(n, tau)
-            return np.where(others.max(axis=1) >= tau, -np.inf, tau)
-        if self.kind == "min":
-            if not others.shape[1]:
-                return np.full(n, tau)
-            return np.where(others.min(axis=1) >= tau, tau, np.inf)
-        return self._bisect(s, slot, index)
+            return np.asarray(self.critical_from_rest(self.rest(list(s.T), slot, ops), slot,
+                                                      ops), dtype=float)
 
     def decide_at(self, s: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
         """Decisions with the slot's score set to ``values`` (one per row)."""
@@ -355,39 +434,59 @@ def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.n
     return _exact(rule, s, pos, index)[0]
 
 
-def _snapped(rule: ScoreRule, s: np.ndarray, slot: int, t: np.ndarray,
+def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, np.ndarray], np.ndarray],
              steps: int = 64) -> np.ndarray:
     """Each finite critical score moved to the float at which the rule, computed in floating
     point, switches: the rule says P at ``t`` and N just below it. Rounding makes the rule a
     non-decreasing step of the float score whose step a closed form can miss by a few units in
-    the last place; then "P iff score >= t" holds for every float score, not only near one."""
+    the last place; then "P iff score >= t" holds for every float score, not only near one.
+    ``decide_at(values, rows)`` is the rule with the slot's score set to ``values`` on the
+    rows ``rows`` (positions); only rows that moved are evaluated again."""
     t = t.copy()
+    rows = np.flatnonzero(np.isfinite(t))
     for _ in range(steps):
-        finite = np.isfinite(t)
-        if not finite.any():
+        if not rows.size:
             break
-        at = np.where(finite, t, 0.0)
+        at = t[rows]
         below = np.nextafter(at, -np.inf)
-        up = finite & ~rule.decide_at(s, slot, at)  # N at t: the step is higher
-        down = finite & ~up & rule.decide_at(s, slot, below)  # P just below t: lower
-        if not (up.any() or down.any()):
-            break
-        t[up] = np.nextafter(t[up], np.inf)
-        t[down] = below[down]
+        up = ~decide_at(at, rows)  # N at t: the step is higher
+        down = ~up
+        down[down] = decide_at(below[down], rows[down])  # P just below t: lower
+        t[rows[up]] = np.nextafter(at[up], np.inf)
+        t[rows[down]] = below[down]
+        rows = rows[up | down]
     return t
 
 
-def _exact(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tuple[np.ndarray, int]:
-    """The critical scores made to agree with the rule at the observed scores, and the number
-    of rows moved."""
-    t = _snapped(rule, s, slot, np.array(rule.critical(s, slot, index), dtype=float))
-    says = rule.decide(s)
-    obs = s[:, slot]
-    low = says & (obs < t)       # the rule says P: t may not exceed the observed score
-    high = ~says & (obs >= t)    # the rule says N: t must exceed it
-    t[low] = obs[low]
-    t[high] = np.nextafter(obs[high], np.inf)
+def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
+                   decide_at: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                   ) -> tuple[np.ndarray, int]:
+    """Closed-form or bisected critical scores made exact: snapped to the rule's float step
+    (``decide_at(values, rows)``, the rule with the slot's score set), then moved to agree
+    with the rule's decision ``says`` at the ``observed`` slot scores on every row. Returns
+    the critical scores and the number of rows moved by the second step.
+
+    Every route to critical scores (numpy arrays, an engine's column expressions) ends here.
+
+    >>> rule = score_rule("mean", threshold=0.3, n_models=3)
+    >>> s = np.array([[0.1, 0.2, 0.6]])
+    >>> t, moved = exact_critical(rule.critical(s, 2), s[:, 2], rule.decide(s),
+    ...                           lambda v, rows: rule.decide_at(s[rows], 2, v))
+    >>> bool(s[0, 2] >= t[0]) == bool(rule.decide(s)[0]), moved
+    (True, 0)
+    """
+    t = _snapped(np.array(t, dtype=float), decide_at)
+    low = says & (observed < t)       # the rule says P: t may not exceed the observed score
+    high = ~says & (observed >= t)    # the rule says N: t must exceed it
+    t[low] = observed[low]
+    t[high] = np.nextafter(observed[high], np.inf)
     return t, int(low.sum() + high.sum())
+
+
+def _exact(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tuple[np.ndarray, int]:
+    """The critical scores of the rows of ``s`` made exact (:func:`exact_critical`)."""
+    return exact_critical(rule.critical(s, slot, index), s[:, slot], rule.decide(s),
+                          lambda values, rows: rule.decide_at(s[rows], slot, values))
 
 
 def _score_array(scores: Any, names: Sequence[str] | None = None
@@ -477,6 +576,9 @@ class ScoreRuns:
         For a rule given as a function: the scores the critical scores are exact for.
     labels : tuple of str
         ``("P", "N")``.
+    provenance : dict
+        Where the log came from (read by :func:`causalcost.forced_runs`): the engine, whether
+        it was lazy, the file, the rows, the columns and the rule.
 
     Examples
     --------
@@ -502,6 +604,7 @@ class ScoreRuns:
     positive: Any = True
     score_range: tuple[float, float] | None = None
     labels: tuple[str, str] = field(default=CLASSES)
+    provenance: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @cached_property
     def critical_by_class(self) -> tuple[np.ndarray, np.ndarray]:
@@ -691,18 +794,41 @@ def score_runs(data: Any, *, truth: Any, models: Sequence[str] | None = None, sl
         index = None
         truth_values = align_by_index(truth, None, "truth", against="the scores")
         truth_name = "truth"
+    return runs_from_scores(s, names, truth_values, str(truth_name), slot=slot, index=index,
+                            positive=positive, fusioner=fusioner, threshold=threshold,
+                            weights=weights, bias=bias, score_range=score_range, grid=grid)
+
+
+def runs_from_scores(s: np.ndarray, names: tuple[str, ...], truth_values: Any, truth_name: str,
+                     *, slot: Any, index: pd.Index | None, positive: Any,
+                     provenance: dict[str, Any] | None = None, **rule: Any) -> ScoreRuns:
+    """:class:`ScoreRuns` from a checked ``(rows, models)`` score array, on numpy: the rule's
+    critical scores (closed form or bisection) made exact (:func:`exact_critical`)."""
     pos = _slot_position(slot, names, s.shape[1])
-    values = np.asarray(truth_values)
-    if values.shape != (s.shape[0],):
-        raise DataError(f"truth: {values.size} values for {s.shape[0]} rows of scores; give "
-                        "one true class per row")
-    y = votes_from_values(values, name=str(truth_name), positive=positive)
-    rule = score_rule(fusioner, threshold=threshold, weights=weights, bias=bias,
-                      n_models=s.shape[1], slot=pos, score_range=score_range, grid=grid)
-    t, moved = _exact(rule, s, pos, index)
-    shown_positive = positive if positive is not None else (
-        True if values.dtype == bool else 1)
-    return ScoreRuns(slot=names[pos], models=names, rule=rule.describe(), truth=_readonly(y),
+    y, shown_positive = truth_votes(truth_values, truth_name, positive, s.shape[0])
+    built = score_rule(n_models=s.shape[1], slot=pos, **rule)
+    t, moved = _exact(built, s, pos, index)
+    return ScoreRuns(slot=names[pos], models=names, rule=built.describe(), truth=_readonly(y),
                      critical=_readonly(t), observed_scores=_readonly(s[:, pos]), index=index,
-                     adjusted=moved, positive=shown_positive,
-                     score_range=rule.score_range)
+                     adjusted=moved, positive=shown_positive, score_range=built.score_range,
+                     provenance=provenance or {})
+
+
+def truth_votes(values: Any, name: str, positive: Any, rows: int) -> tuple[np.ndarray, Any]:
+    """A score log's truth as booleans (True is P) and the positive label shown; a truth of
+    another length, or of more than two labels (score systems are binary), is refused."""
+    values = np.asarray(values)
+    if values.shape != (rows,):
+        raise DataError(f"truth: {values.size} values for {rows} rows of scores; give "
+                        "one true class per row")
+    labels = pd.unique(pd.Series(values).dropna())
+    if len(labels) > 2:
+        shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v)
+                          for v in sorted(labels[:6], key=str))
+        raise DataError(
+            f"truth: column {name!r} holds {len(labels)} labels ({shown}"
+            f"{', ...' if len(labels) > 6 else ''}); a score system is binary (P, N): the "
+            "slot's score is its score for the positive class. Map the truth to two labels "
+            "(the positive one and the rest), or count votes with labels=[...]")
+    y = votes_from_values(values, name=name, positive=positive)
+    return y, positive if positive is not None else (True if values.dtype == bool else 1)

@@ -1,0 +1,191 @@
+"""Critical scores of a score log on any data frame engine.
+
+A log of a score-fusing system holds one row per instance: the true class and every model's
+score (the slot's among them). :func:`causalcost.forced_runs` with a score fusioner
+(``"mean"``, ``"max"``, ``"min"``, ``"logistic"``, or a function with ``scores=True``) reads
+it here, from the engine holding it (pandas, polars eager or lazy, pyarrow, DuckDB, Dask,
+PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
+:class:`~causalcost.data.critical_scores.ScoreRuns`:
+
+* a closed-form rule is written once (:class:`~causalcost.data.critical_scores.ScoreRule`)
+  and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
+  the other models' part (their weighted sum, max or min), the critical score, the fused
+  score at the observed scores, and a flag for missing scores. Only those columns, the truth
+  and the slot's observed score come back;
+* the exactness step then runs on them in numpy, the same step as for numpy arrays
+  (:func:`~causalcost.data.critical_scores.exact_critical`): the critical scores are snapped
+  to the rule's float step and moved to agree with the rule's decision at the observed score
+  on every row. A weighted sum is added left to right in the models' order on every engine
+  and in numpy, so the decision is the same float computation everywhere;
+* a rule given as a function needs every score: the score columns are collected and its
+  critical scores found by bisection on numpy
+  (:func:`~causalcost.data.critical_scores.runs_from_scores`).
+
+Rows: a pandas frame keeps its index (a candidate's Series is aligned on it); other engines
+give positions, in the order the engine returns the rows of a projection (the source order for
+polars, pyarrow, DuckDB relations and Dask).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import narwhals as nw
+import numpy as np
+import pandas as pd
+
+from causalcost.data.critical_scores import (
+    Ops,
+    ScoreRuns,
+    _readonly,
+    exact_critical,
+    runs_from_scores,
+    score_rule,
+    truth_votes,
+)
+from causalcost.data.frames import Frame, as_frame, collect, require_columns
+from causalcost.errors import DataError, InputTypeError, ValidationError
+
+__all__ = ["ENGINE_OPS", "score_log_runs"]
+
+#: The rule's closed forms as narwhals column expressions (run by the engine).
+ENGINE_OPS = Ops(where=lambda c, a, b: nw.when(c).then(a).otherwise(b),
+                 maximum=lambda cols: nw.max_horizontal(*cols),
+                 minimum=lambda cols: nw.min_horizontal(*cols),
+                 constant=lambda v: nw.lit(v, nw.Float64()))
+
+
+def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
+                   fusioner: str | Callable[[np.ndarray], Any] = "mean",
+                   threshold: float = 0.5,
+                   weights: Mapping[str, float] | Sequence[float] | None = None,
+                   bias: float = 0.0, positive: Any = None,
+                   score_range: tuple[float, float] = (0.0, 1.0), grid: int = 65
+                   ) -> ScoreRuns:
+    """A score slot's critical scores on a log held by any engine (see the module).
+
+    Parameters are those of :func:`causalcost.forced_runs` with a score fusioner; ``weights``
+    is a mapping by model name or a sequence in the order of ``models``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> log = pl.LazyFrame({"y": [1, 0, 1], "a": [0.9, 0.2, 0.4], "b": [0.3, 0.4, 0.8]})
+    >>> runs = score_log_runs(log, truth="y", models=["a", "b"], slot="b",
+    ...                       weights={"a": 1, "b": 3})
+    >>> runs.critical.round(12).tolist(), runs.observed
+    ([0.366666666667, 0.6, 0.533333333333], Confusion(tp=1, fn=1, fp=0, tn=1))
+    >>> runs.provenance["engine"], runs.provenance["lazy"]
+    ('polars', True)
+    """
+    names = _model_names(models, truth, slot)
+    frame, source = as_frame(data)
+    dtypes = require_columns(frame, [truth, *names])
+    pos = names.index(slot)
+    rule = score_rule(fusioner, threshold=threshold, weights=_weights(weights, names),
+                      bias=bias, n_models=len(names), slot=pos, score_range=score_range,
+                      grid=grid)
+    columns = [_score_column(m, dtypes[m], "file" in source) for m in names]
+    missing = nw.any_horizontal(*(c.is_null() | c.is_nan() for c in columns),
+                                ignore_nulls=False).alias("__missing")
+    native = frame.to_native()
+    index = native.index if isinstance(native, pd.DataFrame) else None
+    provenance = {**source, "truth": truth, "models": list(names), "slot": slot,
+                  "positive": positive if positive is None or isinstance(
+                      positive, (str, bool, int)) else repr(positive),
+                  "rule": rule.describe()}
+    what = f"computing the critical scores of the score columns {list(names)}"
+    if not rule.closed_form:  # a function of every score: bisection on numpy
+        got = collect(frame.select(nw.col(truth).alias("__truth"), missing,
+                                   *(c.alias(f"__s{i}") for i, c in enumerate(columns))), what)
+        _refuse_missing(frame, got, columns, names, index)
+        s = np.column_stack([got.get_column(f"__s{i}").to_numpy().astype(float)
+                             for i in range(len(names))])
+        return runs_from_scores(s, tuple(names), got.get_column("__truth").to_numpy(), truth,
+                                slot=slot, index=index, positive=positive,
+                                provenance={**provenance, "rows": s.shape[0]},
+                                fusioner=fusioner, threshold=threshold,
+                                weights=_weights(weights, names), bias=bias,
+                                score_range=score_range, grid=grid)
+    rest = rule.rest(columns, pos, ENGINE_OPS)
+    got = collect(frame.select(
+        nw.col(truth).alias("__truth"), missing, columns[pos].alias("__observed"),
+        rest.alias("__rest"), rule.critical_from_rest(rest, pos, ENGINE_OPS).alias("__critical"),
+        rule.fuse(columns, ENGINE_OPS).alias("__fused")), what)
+    _refuse_missing(frame, got, columns, names, index)
+    observed, rest_v, t, fused = (got.get_column(c).to_numpy().astype(float) for c in
+                                  ("__observed", "__rest", "__critical", "__fused"))
+    y, shown = truth_votes(got.get_column("__truth").to_numpy(), truth, positive, t.size)
+    t, moved = exact_critical(t, observed, rule.passes(fused),
+                              lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
+    return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
+                     truth=_readonly(y), critical=_readonly(t),
+                     observed_scores=_readonly(observed), index=index, adjusted=moved,
+                     positive=shown, score_range=rule.score_range,
+                     provenance={**provenance, "rows": int(t.size)})
+
+
+def _model_names(models: Any, truth: str, slot: Any) -> list[str]:
+    if models is None or isinstance(models, str):
+        raise ValidationError("models must list the score columns, the slot among them, e.g. "
+                              "models=['a', 'b', 'c']")
+    names = [str(m) for m in models]
+    if len(set(names)) != len(names):
+        raise ValidationError(f"models {names} name a column twice")
+    if not isinstance(slot, str) or slot not in names:
+        raise ValidationError(f"slot {slot!r} must be one of the models {names}")
+    if truth in names:
+        raise ValidationError(f"truth column {truth!r} cannot also be a model")
+    return names
+
+
+def _weights(weights: Any, names: Sequence[str]) -> list[float] | None:
+    """Weights in the order of ``names``: a mapping by model name, or a sequence as given."""
+    if weights is None or not isinstance(weights, Mapping):
+        if isinstance(weights, str):
+            raise InputTypeError("weights must be numbers, one per model (a list in the order "
+                                 "of models, or a mapping model -> weight)")
+        return None if weights is None else list(weights)
+    unknown = [k for k in weights if k not in names]
+    absent = [m for m in names if m not in weights]
+    if unknown or absent:
+        raise ValidationError(
+            f"weights: a mapping must give one weight per model {list(names)}"
+            + (f"; {unknown} are not models" if unknown else "")
+            + (f"; no weight for {absent}" if absent else ""))
+    return [weights[m] for m in names]
+
+
+def _score_column(name: str, dtype: Any, text_ok: bool) -> nw.Expr:
+    """A score column as float64: numbers and booleans (0/1); text only from a CSV file,
+    whose columns are read as text and parsed here by the engine."""
+    numeric = dtype.is_numeric() or dtype == nw.Boolean
+    if not numeric and not (text_ok and dtype == nw.String):
+        raise DataError(f"score column {name!r} holds {dtype} values, not numbers: give each "
+                        "model's score of the positive class as a number (a probability or a "
+                        "margin); votes are read by the vote fusioners (and, or, majority, ...)")
+    return nw.col(name).cast(nw.Float64())
+
+
+def _refuse_missing(frame: Frame, got: Any, columns: Sequence[nw.Expr], names: Sequence[str],
+                    index: Any) -> None:
+    """A null or NaN score is refused, naming the first such column and its row count."""
+    flags = got.get_column("__missing").to_numpy()
+    flags = np.asarray(flags, dtype=object) if flags.dtype == object else flags
+    bad = np.asarray([bool(v) for v in flags]) if flags.dtype == object else flags.astype(bool)
+    if not bad.any():
+        return
+    counts = collect(frame.select(*((c.is_null() | c.is_nan()).sum().alias(f"__n{i}")
+                                    for i, c in enumerate(columns))), "counting missing scores")
+    per_column = {m: int(counts.get_column(f"__n{i}").to_numpy()[0])
+                  for i, m in enumerate(names)}
+    column = next(m for m, n in per_column.items() if n)
+    row = int(np.flatnonzero(bad)[0])
+    label = row if index is None else index[row]
+    label = label.item() if isinstance(label, np.generic) else label
+    others = {m: n for m, n in per_column.items() if n and m != column}
+    raise DataError(
+        f"score column {column!r} is null or NaN on {per_column[column]} row(s) (the first "
+        f"at row {label!r})" + (f", and {others}" if others else "")
+        + "; drop or impute those rows: a missing score has no critical score")
