@@ -131,6 +131,7 @@ _LAZY: dict[str, str] = {
     "confusion_from_predictions": "data.predictions",
     "DataError": "errors",
     "ForcedRuns": "data.runs",
+    "ScoreRuns": "data.critical_scores",
     "forced_runs": "data.forced_runs",
     "read_table": "data.readers",
     "paired_cost_difference": "evaluation.paired",
@@ -252,6 +253,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         count_confusion,
     )
     from .data.readers import read_table
+    from .data.critical_scores import ScoreRuns
     from .data.runs import ForcedRuns
     from .errors import (
         CausalCostWarning,
@@ -430,6 +432,7 @@ __all__ = [
     "Fusioner",
     "DataError",
     "ForcedRuns",
+    "ScoreRuns",
     "confusion_at_threshold",
     "confusion_from_predictions",
     "forced_runs",

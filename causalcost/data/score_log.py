@@ -108,11 +108,12 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                                 fusioner=fusioner, threshold=threshold,
                                 weights=_weights(weights, names), bias=bias,
                                 score_range=score_range, grid=grid)
-    rest = rule.rest(columns, pos, ENGINE_OPS)
-    got = collect(frame.select(
+    parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
         nw.col(truth).alias("__truth"), missing, columns[pos].alias("__observed"),
-        rest.alias("__rest"), rule.critical_from_rest(rest, pos, ENGINE_OPS).alias("__critical"),
-        rule.fuse(columns, ENGINE_OPS).alias("__fused")), what)
+        rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
+        rule.fuse(columns, ENGINE_OPS).alias("__fused"))
+    got = collect(parts.with_columns(
+        rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
     _refuse_missing(frame, got, columns, names, index)
     observed, rest_v, t, fused = (got.get_column(c).to_numpy().astype(float) for c in
                                   ("__observed", "__rest", "__critical", "__fused"))
