@@ -246,6 +246,7 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
+    from .data.critical_scores import ScoreRuns
     from .data.forced_runs import forced_runs
     from .data.predictions import (
         confusion_at_threshold,
@@ -253,7 +254,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         count_confusion,
     )
     from .data.readers import read_table
-    from .data.critical_scores import ScoreRuns
     from .data.runs import ForcedRuns
     from .errors import (
         CausalCostWarning,

@@ -88,6 +88,23 @@ def numpy_ops(rows: int | None = None) -> Ops:
 NUMPY_OPS = numpy_ops()
 
 
+_SIGN_BITS = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def _float_key(x: np.ndarray) -> np.ndarray:
+    """float64 -> int64 keys in the same order (adjacent floats have adjacent keys)."""
+    i = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+    return i ^ ((i >> 63) & _SIGN_BITS)
+
+
+def _key_float(k: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`_float_key`."""
+    return np.ascontiguousarray(k ^ ((k >> 63) & _SIGN_BITS)).view(np.float64)
+
+
+_KEY_LOW, _KEY_HIGH = (int(_float_key(np.array([v]))[0]) for v in (-np.inf, np.inf))
+
+
 def _weighted_sum(columns: Sequence[Any], weights: Sequence[float], ops: Ops) -> Any:
     """``sum_m w_m column_m``, added left to right (as an engine adds ``a*w0 + b*w1 + ..``)."""
     total = None
@@ -196,9 +213,38 @@ class ScoreRule:
         if self.kind == "min":
             return ops.where(rest >= tau, tau, math.inf)
         assert self.weights is not None
+        switch, half_step = self.switch
+        if math.isfinite(switch) and math.isfinite(half_step):  # the rounding midpoint
+            return ((switch - rest) - half_step) / self.weights[slot]
         level = tau * self.weight_sum if self.kind == "mean" else \
             math.log(tau) - math.log1p(-tau) - self.bias
         return (level - rest) / self.weights[slot]
+
+    @cached_property
+    def switch(self) -> tuple[float, float]:
+        """For ``"mean"`` and ``"logistic"``: the least float weighted sum ``u`` of the
+        scores at which the rule says P, and half the gap to the float below it. A row's sum
+        rounds to at least ``u`` where its exact value passes the midpoint ``u - half``, so
+        the critical score ``(u - rest - half) / w_slot`` is within a few units in the last
+        place of the rule's float step (snapped there by :func:`exact_critical`)."""
+        def says(key: int) -> bool:
+            u = _key_float(np.array([key], dtype=np.int64))
+            return bool(self.decide_total(u)[0])
+
+        lo, hi = _KEY_LOW, _KEY_HIGH  # N at -inf, P at +inf
+        if says(lo) or not says(hi):
+            return math.nan, math.nan
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if says(mid) else (mid, hi)
+        u = float(_key_float(np.array([hi], dtype=np.int64))[0])
+        return u, (u - float(np.nextafter(u, -np.inf))) / 2
+
+    def decide_total(self, total: np.ndarray) -> np.ndarray:
+        """``"mean"`` / ``"logistic"``: the decisions at weighted sums ``total`` of the
+        scores."""
+        return self.passes(total / self.weight_sum if self.kind == "mean" else
+                           self.bias + total)
 
     def decide_rest(self, rest: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
         """Decisions with the slot's score set to ``values``, from :meth:`rest` (the other
@@ -209,8 +255,8 @@ class ScoreRule:
             return self.passes(np.minimum(rest, values))
         assert self.weights is not None
         total = rest + self.weights[slot] * values
-        return self.passes(total / self.weight_sum if self.kind == "mean" else
-                           self.bias + total)
+        switch = self.switch[0]  # the rule is "total >= switch" (one comparison)
+        return total >= switch if math.isfinite(switch) else self.decide_total(total)
 
     def decide(self, scores: np.ndarray) -> np.ndarray:
         """Whether the system says P on each row of a ``(rows, models)`` score array: the rule
@@ -434,28 +480,74 @@ def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.n
     return _exact(rule, s, pos, index)[0]
 
 
-def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, np.ndarray], np.ndarray],
-             steps: int = 64) -> np.ndarray:
+_BLOCK = 1 << 16  # rows per block of exact_critical
+
+
+def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, Any], np.ndarray],
+             offset: int = 0) -> np.ndarray:
     """Each finite critical score moved to the float at which the rule, computed in floating
     point, switches: the rule says P at ``t`` and N just below it. Rounding makes the rule a
-    non-decreasing step of the float score whose step a closed form can miss by a few units in
-    the last place; then "P iff score >= t" holds for every float score, not only near one.
+    non-decreasing step of the float score which a closed form can miss by a few units in the
+    last place; then "P iff score >= t" holds for every float score, not only near one.
+
     ``decide_at(values, rows)`` is the rule with the slot's score set to ``values`` on the
-    rows ``rows`` (positions); only rows that moved are evaluated again."""
-    t = t.copy()
-    rows = np.flatnonzero(np.isfinite(t))
-    for _ in range(steps):
-        if not rows.size:
-            break
-        at = t[rows]
-        below = np.nextafter(at, -np.inf)
-        up = ~decide_at(at, rows)  # N at t: the step is higher
-        down = ~up
-        down[down] = decide_at(below[down], rows[down])  # P just below t: lower
-        t[rows[up]] = np.nextafter(at[up], np.inf)
-        t[rows[down]] = below[down]
-        rows = rows[up | down]
+    rows ``rows`` (positions, or a slice; ``t[0]`` is row ``offset``). Two calls on every row
+    settle a ``t`` within one unit of the step; the rest gallop over adjacent floats (2, 4, 8, ... units) until the
+    step is bracketed, then bisect. A row whose step is not found (a rule that is not P at
+    +inf or not N at -inf) keeps its ``t``."""
+    t = np.array(t, dtype=float)
+    finite = np.isfinite(t)
+    local: Any = slice(None) if finite.all() else np.flatnonzero(finite)
+    rows: Any = slice(offset, offset + t.size) if isinstance(local, slice) else \
+        local + offset
+    at = t[local]
+    if not at.size:
+        return t
+    p = decide_at(at, rows)  # P at t: the step is at t or below
+    near = np.nextafter(at, np.where(p, -np.inf, np.inf))
+    says = decide_at(near, rows)
+    # P at t and N below: t; N at t and P above: the float above; else search further
+    at = np.where(says & ~p, near, at)
+    far = np.flatnonzero(p == says)
+    if far.size:
+        positions = np.arange(offset, offset + t.size)[local][far]
+        at[far] = _search_step(at[far], p[far], positions, decide_at)
+    t[local] = at
     return t
+
+
+def _search_step(t: np.ndarray, p: np.ndarray, rows: np.ndarray,
+                 decide_at: Callable[[np.ndarray, Any], np.ndarray]) -> np.ndarray:
+    """The float step of the rule for rows at least two units from ``t`` (``p``: P at
+    ``t``): gallop to a bracket, then bisect on the floats' integer keys."""
+    key = _float_key(t)
+    hi = np.where(p, key, _KEY_HIGH)  # the lowest key known P
+    lo = np.where(p, _KEY_LOW, key)   # the highest key known N
+    todo = np.arange(t.size)
+    step = 2
+    while todo.size and step <= 2**63:  # gallop until a bracket
+        down = p[todo]
+        probe = np.where(down, np.maximum(key[todo] - step, _KEY_LOW),
+                         np.minimum(key[todo] + step, _KEY_HIGH))
+        says = decide_at(_key_float(probe), rows[todo])
+        hi[todo] = np.where(says, probe, hi[todo])
+        lo[todo] = np.where(says, lo[todo], probe)
+        found = says != down  # N below a P, or P above an N
+        lost = ~found & (probe == np.where(down, _KEY_LOW, _KEY_HIGH))
+        if lost.any():  # no step on this side: keep t
+            hi[todo[lost]] = key[todo[lost]]
+            lo[todo[lost]] = key[todo[lost]] - 1
+        todo = todo[~found & ~lost]
+        step *= 2
+    todo = np.flatnonzero(hi - lo > 1)
+    while todo.size:  # bisection between the bracket's ends
+        a, b = lo[todo], hi[todo]
+        mid = (a >> 1) + (b >> 1) + (a & b & 1)
+        says = decide_at(_key_float(mid), rows[todo])
+        hi[todo] = np.where(says, mid, b)
+        lo[todo] = np.where(says, a, mid)
+        todo = todo[hi[todo] - lo[todo] > 1]
+    return _key_float(hi)
 
 
 def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
@@ -475,12 +567,19 @@ def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
     >>> bool(s[0, 2] >= t[0]) == bool(rule.decide(s)[0]), moved
     (True, 0)
     """
-    t = _snapped(np.array(t, dtype=float), decide_at)
-    low = says & (observed < t)       # the rule says P: t may not exceed the observed score
-    high = ~says & (observed >= t)    # the rule says N: t must exceed it
-    t[low] = observed[low]
-    t[high] = np.nextafter(observed[high], np.inf)
-    return t, int(low.sum() + high.sum())
+    t = np.array(t, dtype=float)
+    moved = 0
+    for start in range(0, t.size, _BLOCK):  # blocks: the temporaries stay in the cache
+        block = slice(start, start + _BLOCK)
+        snapped = _snapped(t[block], decide_at, start)
+        obs, p = observed[block], says[block]
+        low = p & (obs < snapped)      # the rule says P: t may not exceed the observed score
+        high = ~p & (obs >= snapped)   # the rule says N: t must exceed it
+        snapped[low] = obs[low]
+        snapped[high] = np.nextafter(obs[high], np.inf)
+        t[block] = snapped
+        moved += int(np.count_nonzero(low) + np.count_nonzero(high))
+    return t, moved
 
 
 def _exact(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tuple[np.ndarray, int]:

@@ -115,8 +115,8 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     got = collect(parts.with_columns(
         rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
     _refuse_missing(frame, got, columns, names, index)
-    observed, rest_v, t, fused = (got.get_column(c).to_numpy().astype(float) for c in
-                                  ("__observed", "__rest", "__critical", "__fused"))
+    observed, rest_v, t, fused = (np.asarray(got.get_column(c).to_numpy(), dtype=float)
+                                  for c in ("__observed", "__rest", "__critical", "__fused"))
     y, shown = truth_votes(got.get_column("__truth").to_numpy(), truth, positive, t.size)
     t, moved = exact_critical(t, observed, rule.passes(fused),
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
@@ -173,8 +173,8 @@ def _refuse_missing(frame: Frame, got: Any, columns: Sequence[nw.Expr], names: S
                     index: Any) -> None:
     """A null or NaN score is refused, naming the first such column and its row count."""
     flags = got.get_column("__missing").to_numpy()
-    flags = np.asarray(flags, dtype=object) if flags.dtype == object else flags
-    bad = np.asarray([bool(v) for v in flags]) if flags.dtype == object else flags.astype(bool)
+    bad = np.asarray([bool(v) for v in flags]) if flags.dtype == object else \
+        np.asarray(flags, dtype=bool)
     if not bad.any():
         return
     counts = collect(frame.select(*((c.is_null() | c.is_nan()).sum().alias(f"__n{i}")
