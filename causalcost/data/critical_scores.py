@@ -240,6 +240,18 @@ class ScoreRule:
         u = float(_key_float(np.array([hi], dtype=np.int64))[0])
         return u, (u - float(np.nextafter(u, -np.inf))) / 2
 
+    def decides(self, columns: Sequence[Any], ops: Ops | None = None) -> Any:
+        """The rule's decision from one column per model as one comparison (what an engine
+        evaluates): the weighted sum ``>=`` :attr:`switch` for ``"mean"`` and
+        ``"logistic"`` (the same decision as :meth:`decide`, whose final steps are
+        non-decreasing in the sum), the max or min ``>= threshold``."""
+        if self.kind in ("mean", "logistic") and not math.isnan(self.switch[0]):
+            return _weighted_sum(columns, self.weights or (), ops or NUMPY_OPS) >= \
+                self.switch[0]
+        if self.kind == "logistic":  # pragma: no cover - a valid threshold has a switch
+            raise ValidationError(f"no score passes {self.describe()}")
+        return self.fuse(columns, ops) >= self.threshold
+
     def decide_total(self, total: np.ndarray) -> np.ndarray:
         """``"mean"`` / ``"logistic"``: the decisions at weighted sums ``total`` of the
         scores."""
@@ -492,10 +504,10 @@ def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, Any], np.ndarray],
 
     ``decide_at(values, rows)`` is the rule with the slot's score set to ``values`` on the
     rows ``rows`` (positions, or a slice; ``t[0]`` is row ``offset``). Two calls on every row
-    settle a ``t`` within one unit of the step; the rest gallop over adjacent floats (2, 4, 8, ... units) until the
-    step is bracketed, then bisect. A row whose step is not found (a rule that is not P at
-    +inf or not N at -inf) keeps its ``t``."""
-    t = np.array(t, dtype=float)
+    settle a ``t`` within one unit of the step, a third on the rows one unit further; the
+    rest gallop over adjacent floats (2, 4, 8, ... units) until the step is bracketed, then
+    bisect. A row whose step is not found (a rule that is not P at +inf or not N at -inf)
+    keeps its ``t``. ``t`` (float64) is changed in place and returned."""
     finite = np.isfinite(t)
     local: Any = slice(None) if finite.all() else np.flatnonzero(finite)
     rows: Any = slice(offset, offset + t.size) if isinstance(local, slice) else \
@@ -504,15 +516,23 @@ def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, Any], np.ndarray],
     if not at.size:
         return t
     p = decide_at(at, rows)  # P at t: the step is at t or below
-    near = np.nextafter(at, np.where(p, -np.inf, np.inf))
+    toward = np.where(p, -np.inf, np.inf)
+    near = np.nextafter(at, toward)
     says = decide_at(near, rows)
-    # P at t and N below: t; N at t and P above: the float above; else search further
-    at = np.where(says & ~p, near, at)
+    # P at t and N below: t; N at t and P above: the float above; else one unit further
+    at = t[local] if isinstance(local, slice) else at  # a view: written in place
+    np.copyto(at, near, where=says & ~p)
     far = np.flatnonzero(p == says)
     if far.size:
-        positions = np.arange(offset, offset + t.size)[local][far]
-        at[far] = _search_step(at[far], p[far], positions, decide_at)
-    t[local] = at
+        positions = far + offset if isinstance(local, slice) else local[far] + offset
+        further = np.nextafter(near[far], toward[far])
+        again = decide_at(further, positions) != p[far]  # the step is between
+        at[far] = np.where(again, np.where(p[far], near[far], further), at[far])
+        far, positions = far[~again], positions[~again]
+        if far.size:
+            at[far] = _search_step(at[far], p[far], positions, decide_at)
+    if not isinstance(local, slice):
+        t[local] = at
     return t
 
 
@@ -571,14 +591,13 @@ def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
     moved = 0
     for start in range(0, t.size, _BLOCK):  # blocks: the temporaries stay in the cache
         block = slice(start, start + _BLOCK)
-        snapped = _snapped(t[block], decide_at, start)
+        snapped = _snapped(t[block], decide_at, start)  # in place: a view of t
         obs, p = observed[block], says[block]
-        low = p & (obs < snapped)      # the rule says P: t may not exceed the observed score
-        high = ~p & (obs >= snapped)   # the rule says N: t must exceed it
-        snapped[low] = obs[low]
-        snapped[high] = np.nextafter(obs[high], np.inf)
-        t[block] = snapped
-        moved += int(np.count_nonzero(low) + np.count_nonzero(high))
+        wrong = np.flatnonzero(p != (obs >= snapped))
+        if wrong.size:  # P: t may not exceed the observed score; N: t must exceed it
+            snapped[wrong] = np.where(p[wrong], obs[wrong],
+                                      np.nextafter(obs[wrong], np.inf))
+            moved += int(wrong.size)
     return t, moved
 
 

@@ -44,7 +44,7 @@ from causalcost.data.critical_scores import (
     score_rule,
     truth_votes,
 )
-from causalcost.data.frames import Frame, as_frame, collect, require_columns
+from causalcost.data.frames import Frame, as_frame, collect, engine_error, require_columns
 from causalcost.errors import DataError, InputTypeError, ValidationError
 
 __all__ = ["ENGINE_OPS", "score_log_runs"]
@@ -97,7 +97,7 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                   "rule": rule.describe()}
     what = f"computing the critical scores of the score columns {list(names)}"
     if not rule.closed_form:  # a function of every score: bisection on numpy
-        got = collect(frame.select(nw.col(truth).alias("__truth"), missing,
+        got = _collect(frame.select(nw.col(truth).alias("__truth"), missing,
                                    *(c.alias(f"__s{i}") for i, c in enumerate(columns))), what)
         _refuse_missing(frame, got, columns, names, index)
         s = np.column_stack([got.get_column(f"__s{i}").to_numpy().astype(float)
@@ -111,20 +111,33 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
         nw.col(truth).alias("__truth"), missing, columns[pos].alias("__observed"),
         rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
-        rule.fuse(columns, ENGINE_OPS).alias("__fused"))
-    got = collect(parts.with_columns(
+        rule.decides(columns, ENGINE_OPS).alias("__says"))
+    got = _collect(parts.with_columns(
         rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
     _refuse_missing(frame, got, columns, names, index)
-    observed, rest_v, t, fused = (np.asarray(got.get_column(c).to_numpy(), dtype=float)
-                                  for c in ("__observed", "__rest", "__critical", "__fused"))
+    observed, rest_v, t = (np.asarray(got.get_column(c).to_numpy(), dtype=float)
+                           for c in ("__observed", "__rest", "__critical"))
+    says = np.asarray(got.get_column("__says").to_numpy(), dtype=bool)
     y, shown = truth_votes(got.get_column("__truth").to_numpy(), truth, positive, t.size)
-    t, moved = exact_critical(t, observed, rule.passes(fused),
+    t, moved = exact_critical(t, observed, says,
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y), critical=_readonly(t),
                      observed_scores=_readonly(observed), index=index, adjusted=moved,
                      positive=shown, score_range=rule.score_range,
                      provenance={**provenance, "rows": int(t.size)})
+
+
+def _collect(frame: Frame, what: str) -> nw.DataFrame[Any]:
+    """:func:`~causalcost.data.frames.collect`, but a polars query runs on the in-memory
+    engine: its columns come back in one piece, so numpy reads them without a copy (the
+    result has one row per log row either way)."""
+    if isinstance(frame, nw.LazyFrame) and frame.implementation is nw.Implementation.POLARS:
+        try:
+            return frame.collect(engine="in-memory")
+        except Exception as exc:  # the engine's own error types: a data error
+            raise engine_error(frame, exc, what) from exc
+    return collect(frame, what)
 
 
 def _model_names(models: Any, truth: str, slot: Any) -> list[str]:

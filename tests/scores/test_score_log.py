@@ -319,3 +319,52 @@ def test_pyspark_gives_the_numpy_critical_scores() -> None:
             assert runs.provenance["engine"] == "pyspark"
     finally:
         spark.stop()
+
+
+# ------------------------------------------------------------- the float step, the switch
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["mean", "logistic"]), st.lists(ROW, min_size=1, max_size=25),
+       st.integers(0, 2**31))
+def test_the_critical_score_is_the_rules_float_step(kind: str, rows: list[list[float]],
+                                                    seed: int) -> None:
+    """P at t and N at the float below, for the rule on every column (numpy) and, with the
+    slot last (where the other models' part and the slot's term add in the rule's order), on
+    a lazy engine; no row needs the observed-score fix."""
+    rng = np.random.default_rng(seed)
+    s = np.array(rows, dtype=float)
+    kw: dict[str, Any] = {"fusioner": kind, "threshold": float(rng.choice([0.3, 0.5, 0.6]))}
+    kw["weights"] = list(rng.integers(1, 4, 3) / 2) if kind == "mean" else \
+        [float(v) for v in np.round(rng.normal(0, 2, 2), 1)] + [1.5]
+    if kind == "logistic":
+        kw["bias"] = float(np.round(rng.normal(), 2))
+    rule = score_rule(n_models=3, slot=2, **kw)
+    frame = pd.DataFrame({"y": rng.random(len(s)) < 0.5, "m0": s[:, 0], "m1": s[:, 1],
+                          "m2": s[:, 2]})
+    for runs in (score_runs(frame, truth="y", models=["m0", "m1", "m2"], slot="m2", **kw),
+                 cc.forced_runs(pl.from_pandas(frame).lazy(), truth="y",
+                                models=["m0", "m1", "m2"], slot="m2", **kw)):
+        t = runs.critical
+        fin = np.isfinite(t)
+        assert rule.decide_at(s[fin], 2, t[fin]).all()
+        assert not rule.decide_at(s[fin], 2, np.nextafter(t[fin], -np.inf)).any()
+        assert runs.adjusted == 0
+
+
+@pytest.mark.parametrize("kw", [RULES["mean"], RULES["logistic"],
+                                {"fusioner": "mean", "threshold": 0.1, "weights": [3, 1e-3]},
+                                {"fusioner": "logistic", "threshold": 0.999,
+                                 "weights": [1e3, 2.0], "bias": 5.0}])
+def test_the_switch_is_the_least_passing_sum(kw: dict[str, Any]) -> None:
+    """The rule says P iff the weighted sum reaches ``switch``: checked at the switch, the
+    float below it, and on a million random sums around it."""
+    m = len(kw["weights"])
+    rule = score_rule(n_models=m, **kw)
+    u, half = rule.switch
+    below = np.nextafter(u, -np.inf)
+    assert rule.decide_total(np.array([u]))[0] and not rule.decide_total(np.array([below]))[0]
+    assert half == (u - below) / 2
+    rng = np.random.default_rng(0)
+    sums = u + rng.normal(0, 1e-12, 10**6) * max(abs(u), 1.0)
+    assert np.array_equal(rule.decide_total(sums), sums >= u)
+    s = rng.random((1000, m))
+    assert np.array_equal(rule.decides(list(s.T)), rule.decide(s))
