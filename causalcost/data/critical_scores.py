@@ -26,15 +26,24 @@ so the system forced to score ``s`` says P on exactly the instances with ``t <= 
 
 **Exact at the observed scores.** A closed form is computed in floating point, so on a row
 whose scores sit on the rule's boundary (a mean of 0.1 and 0.2 against 0.3) it can disagree
-with the rule by one rounding. After computing ``t``, the rule itself is evaluated at the
-observed scores on every row and ``t`` is moved to agree exactly: if the rule says P but
-``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next float above
-``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the log, with no
-exception (:attr:`ScoreRuns.adjusted` counts the rows moved).
+with the rule by one rounding. :func:`exact_critical` (the one exactness step of every route)
+first moves each finite ``t`` to the float at which the rule, computed in floating point,
+switches (P at ``t``, N at the float below: a walk of one or two units from the closed form,
+which for ``"mean"`` and ``"logistic"`` starts at the rounding midpoint of the least passing
+weighted sum, :attr:`ScoreRule.switch`; else a gallop and a bisection), then evaluates the
+rule itself at the observed scores on every row and moves ``t`` to agree exactly: if the rule
+says P but ``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next
+float above ``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the
+log, with no exception (:attr:`ScoreRuns.adjusted` counts the rows moved by the second step).
+A weighted sum is added left to right in the models' order (as scikit-learn's soft voting
+averages its estimators), in numpy and in every engine alike.
 
-:func:`score_runs` reads a log (a pandas DataFrame or numpy arrays: truth, score columns, the
-slot) into a :class:`ScoreRuns`: per class the critical scores and the slot's observed
-scores; the pricing of a candidate's scores is :mod:`causalcost.pricing.scores`.
+:func:`score_runs` reads a log of numpy arrays or a pandas DataFrame (truth, score columns,
+the slot) into a :class:`ScoreRuns`: per class the critical scores and the slot's observed
+scores. :func:`causalcost.forced_runs` with a score fusioner reads a log on any engine
+(:mod:`causalcost.data.score_log`: the closed forms run there as column expressions, the same
+:class:`ScoreRule` formulas through :class:`Ops`). The pricing of a candidate's scores is
+:mod:`causalcost.pricing.scores`.
 """
 
 from __future__ import annotations
@@ -56,8 +65,9 @@ from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, MonotonicityError, ValidationError
 from causalcost.pricing.scores import ScoreBound, price_scores
 
-__all__ = ["SCORE_FUSIONERS", "ScoreRule", "ScoreRuns", "critical_scores", "score_rule",
-           "score_runs"]
+__all__ = ["NUMPY_OPS", "SCORE_FUSIONERS", "Ops", "ScoreRule", "ScoreRuns", "critical_scores",
+           "exact_critical", "numpy_ops", "runs_from_scores", "score_rule", "score_runs",
+           "truth_votes"]
 
 #: The fusion rules with a closed form (a callable is the fifth kind, ``"function"``).
 SCORE_FUSIONERS = ("mean", "max", "min", "logistic")
@@ -667,7 +677,8 @@ class ScoreRuns:
 
     The system forced to score ``s`` says P on exactly the rows with ``critical <= s``; at
     the observed slot scores this agrees exactly with the fusion rule. Build it with
-    :func:`score_runs`.
+    :func:`causalcost.forced_runs` and a score fusioner (any engine), or :func:`score_runs`
+    (numpy arrays, pandas).
 
     Attributes
     ----------

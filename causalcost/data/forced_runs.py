@@ -16,6 +16,11 @@ and gives
 All of it comes from one group-by run by the engine holding the data (pandas, polars, pyarrow,
 DuckDB, Dask, PySpark): rows are grouped by (class, forced-P system vote, forced-N system vote
 [, slot vote]) and only those at most 16 counts come back.
+
+A log of **scores** with a score fusioner (``"mean"``, ``"max"``, ``"min"``, ``"logistic"``,
+or a function with ``scores=True``) is routed to :mod:`causalcost.data.score_log`: the engine
+computes each row's critical score and :func:`forced_runs` returns a
+:class:`~causalcost.data.critical_scores.ScoreRuns`; the vote options are refused there.
 """
 
 from __future__ import annotations

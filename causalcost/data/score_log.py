@@ -9,9 +9,10 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
 
 * a closed-form rule is written once (:class:`~causalcost.data.critical_scores.ScoreRule`)
   and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
-  the other models' part (their weighted sum, max or min), the critical score, the fused
-  score at the observed scores, and a flag for missing scores. Only those columns, the truth
-  and the slot's observed score come back;
+  the other models' part (their weighted sum, max or min), the critical score, the rule's
+  decision at the observed scores (one comparison), and for max and min a flag for missing
+  scores (a missing score makes a weighted sum NaN). Only those columns, the truth and the
+  slot's observed score come back;
 * the exactness step then runs on them in numpy, the same step as for numpy arrays
   (:func:`~causalcost.data.critical_scores.exact_critical`): the critical scores are snapped
   to the rule's float step and moved to agree with the rule's decision at the observed score
@@ -99,7 +100,7 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     if not rule.closed_form:  # a function of every score: bisection on numpy
         got = _collect(frame.select(nw.col(truth).alias("__truth"), missing,
                                    *(c.alias(f"__s{i}") for i, c in enumerate(columns))), what)
-        _refuse_missing(frame, got, columns, names, index)
+        _refuse_missing(frame, _flags(got), columns, names, index)
         s = np.column_stack([got.get_column(f"__s{i}").to_numpy().astype(float)
                              for i in range(len(names))])
         return runs_from_scores(s, tuple(names), got.get_column("__truth").to_numpy(), truth,
@@ -108,15 +109,17 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                                 fusioner=fusioner, threshold=threshold,
                                 weights=_weights(weights, names), bias=bias,
                                 score_range=score_range, grid=grid)
+    linear = rule.kind in ("mean", "logistic")  # a missing score makes the sum NaN
     parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
-        nw.col(truth).alias("__truth"), missing, columns[pos].alias("__observed"),
-        rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
+        nw.col(truth).alias("__truth"), *([] if linear else [missing]),
+        columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
         rule.decides(columns, ENGINE_OPS).alias("__says"))
     got = _collect(parts.with_columns(
         rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
-    _refuse_missing(frame, got, columns, names, index)
     observed, rest_v, t = (np.asarray(got.get_column(c).to_numpy(), dtype=float)
                            for c in ("__observed", "__rest", "__critical"))
+    _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
+                    _flags(got), columns, names, index)
     says = np.asarray(got.get_column("__says").to_numpy(), dtype=bool)
     y, shown = truth_votes(got.get_column("__truth").to_numpy(), truth, positive, t.size)
     t, moved = exact_critical(t, observed, says,
@@ -182,19 +185,27 @@ def _score_column(name: str, dtype: Any, text_ok: bool) -> nw.Expr:
     return nw.col(name).cast(nw.Float64())
 
 
-def _refuse_missing(frame: Frame, got: Any, columns: Sequence[nw.Expr], names: Sequence[str],
-                    index: Any) -> None:
-    """A null or NaN score is refused, naming the first such column and its row count."""
+def _flags(got: Any) -> np.ndarray:
+    """The collected ``__missing`` column as booleans."""
     flags = got.get_column("__missing").to_numpy()
-    bad = np.asarray([bool(v) for v in flags]) if flags.dtype == object else \
+    return np.asarray([bool(v) for v in flags]) if flags.dtype == object else \
         np.asarray(flags, dtype=bool)
+
+
+def _refuse_missing(frame: Frame, bad: np.ndarray, columns: Sequence[nw.Expr],
+                    names: Sequence[str], index: Any) -> None:
+    """A null or NaN score is refused, naming the first such column and its row count."""
     if not bad.any():
         return
     counts = collect(frame.select(*((c.is_null() | c.is_nan()).sum().alias(f"__n{i}")
                                     for i, c in enumerate(columns))), "counting missing scores")
     per_column = {m: int(counts.get_column(f"__n{i}").to_numpy()[0])
                   for i, m in enumerate(names)}
-    column = next(m for m, n in per_column.items() if n)
+    column = next((m for m, n in per_column.items() if n), None)
+    if column is None:
+        raise DataError(f"the weighted sum of the scores {list(names)} is undefined (NaN) on "
+                        f"{int(bad.sum())} row(s): infinite scores of both signs; give finite "
+                        "scores")
     row = int(np.flatnonzero(bad)[0])
     label = row if index is None else index[row]
     label = label.item() if isinstance(label, np.generic) else label

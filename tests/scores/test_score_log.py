@@ -368,3 +368,11 @@ def test_the_switch_is_the_least_passing_sum(kw: dict[str, Any]) -> None:
     assert np.array_equal(rule.decide_total(sums), sums >= u)
     s = rng.random((1000, m))
     assert np.array_equal(rule.decides(list(s.T)), rule.decide(s))
+
+
+def test_infinite_scores_whose_sum_is_undefined_are_refused() -> None:
+    frame = pd.DataFrame({"y": [1, 0], "a": [np.inf, 0.2], "b": [-np.inf, 0.1],
+                          "c": [0.5, 0.5]})
+    with pytest.raises(DataError, match=r"weighted sum of the scores \['a', 'b', 'c'\] is "
+                                        r"undefined \(NaN\) on 1 row\(s\)"):
+        cc.forced_runs(frame, truth="y", models=["a", "b", "c"], slot="c", fusioner="mean")
