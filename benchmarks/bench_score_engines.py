@@ -3,32 +3,33 @@
 Run with ``python benchmarks/bench_score_engines.py`` (10^7 rows; ``--quick`` for 10^5, a
 smoke run; ``--rows N`` for another size). The log has a truth column and four score columns
 (float64); the rule is the weighted mean against 0.5 (weights 1, 2, 0.5, 1.5), the slot the
-last column. Timed, medians of several runs (``bench_bounds.REPEATS``):
+last column. Timed, medians of ``bench_bounds.REPEATS`` runs:
 
 * numpy expression: ``(0.5 * sum(w) - (a*w0 + b*w1 + c*w2)) / w3`` on the four columns held
   as numpy arrays, the least any route does (the baseline);
 * numpy ``critical_scores``: the package's numpy route (closed form, snapped, exact at the
   observed scores);
 * ``cc.forced_runs`` on a polars ``LazyFrame`` and on a DuckDB relation (over an Arrow table):
-  the engine computes the critical score, the other models' part and the fused score as
-  column expressions, they are collected, and the exactness step runs in numpy: the whole
-  call, returning a ``ScoreRuns``.
+  the engine computes the critical score, the other models' part and the decision at the
+  observed scores as column expressions, they are collected, and the exactness step runs in
+  numpy: the whole call, returning a ``ScoreRuns``.
 
-Every route's critical scores are checked against the numpy expression (relative 1e-9) and
-their observed confusions against each other (equal). Prints the ratios to the numpy
-expression; the target is within 5x.
+The rounds of the routes are interleaved (round 1 of each, then round 2 of each, ...), so a
+slow spell of a shared machine hits them alike. Every route's critical scores are checked
+against the numpy expression (relative 1e-9) and their observed confusions against each other
+(equal). Prints the ratios to the numpy expression; the target is within 5x.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import duckdb
 import numpy as np
 import polars as pl
-import pyarrow as pa
-from bench_bounds import REPEATS, median_time  # the same timer: median of REPEATS runs
+from bench_bounds import REPEATS  # the same number of runs as the other benchmarks
 
 import causalcost as cc
 from causalcost.data.critical_scores import critical_scores
@@ -82,15 +83,21 @@ def main() -> None:
             assert observed is None or got.observed == observed, name
             observed = got.observed
     print(f"every route agrees with the numpy expression (rel 1e-9); observed {observed}")
-    base = median_time(numpy_expression)
+    timed = {"numpy expression": numpy_expression, **cases}
+    times: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(REPEATS):  # rounds interleaved: a slow spell of the machine hits all alike
+        for name, fn in timed.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    base = statistics.median(times["numpy expression"])
     print(f"numpy expression: {base * 1e3:.0f} ms")
-    for name, fn in cases.items():
-        took = median_time(fn)
+    for name in cases:
+        took = statistics.median(times[name])
         ratio = took / base
         verdict = "within" if ratio <= TARGET_RATIO else "NOT within"
         print(f"{name}: {took * 1e3:.0f} ms, {ratio:.1f}x the numpy expression; {verdict} "
               f"{TARGET_RATIO:g}x")
-    arrow_log = pa.table({})  # release the tables before exit
 
 
 if __name__ == "__main__":

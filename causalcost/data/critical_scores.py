@@ -526,23 +526,25 @@ def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, Any], np.ndarray],
     if not at.size:
         return t
     p = decide_at(at, rows)  # P at t: the step is at t or below
-    toward = np.where(p, -np.inf, np.inf)
-    near = np.nextafter(at, toward)
-    says = decide_at(near, rows)
+    # on the floats' integer keys (branch-free; adjacent floats differ by 1): look one float
+    # below a P, one above an N
+    key = _float_key(at)
+    step = 1 - 2 * p.astype(np.int64)
+    near = key + step
+    says = decide_at(_key_float(near), rows)
     # P at t and N below: t; N at t and P above: the float above; else one unit further
-    at = t[local] if isinstance(local, slice) else at  # a view: written in place
-    np.copyto(at, near, where=says & ~p)
+    key += says & ~p
     far = np.flatnonzero(p == says)
     if far.size:
         positions = far + offset if isinstance(local, slice) else local[far] + offset
-        further = np.nextafter(near[far], toward[far])
-        again = decide_at(further, positions) != p[far]  # the step is between
-        at[far] = np.where(again, np.where(p[far], near[far], further), at[far])
+        further = near[far] + step[far]
+        again = decide_at(_key_float(further), positions) != p[far]  # the step is between
+        key[far] = np.where(again, np.where(p[far], near[far], further), key[far])
         far, positions = far[~again], positions[~again]
-        if far.size:
-            at[far] = _search_step(at[far], p[far], positions, decide_at)
-    if not isinstance(local, slice):
-        t[local] = at
+    at = _key_float(key)
+    if far.size:
+        at[far] = _search_step(at[far], p[far], positions, decide_at)
+    t[local] = at
     return t
 
 
@@ -665,8 +667,9 @@ def _slot_position(slot: Any, names: tuple[str, ...], m: int) -> int:
 
 
 # -------------------------------------------------------------------------- the runs
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a)
+def _readonly(a: np.ndarray, copy: bool = True) -> np.ndarray:
+    """``a`` read-only: a copy, or ``a`` itself (``copy=False``, for an array just made)."""
+    a = np.array(a) if copy else a
     a.setflags(write=False)
     return a
 
@@ -950,7 +953,7 @@ def truth_votes(values: Any, name: str, positive: Any, rows: int) -> tuple[np.nd
     if values.shape != (rows,):
         raise DataError(f"truth: {values.size} values for {rows} rows of scores; give "
                         "one true class per row")
-    labels = pd.unique(pd.Series(values).dropna())
+    labels = () if values.dtype == bool else pd.unique(pd.Series(values).dropna())
     if len(labels) > 2:
         shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v)
                           for v in sorted(labels[:6], key=str))

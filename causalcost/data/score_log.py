@@ -125,7 +125,7 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     t, moved = exact_critical(t, observed, says,
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
-                     truth=_readonly(y), critical=_readonly(t),
+                     truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),
                      observed_scores=_readonly(observed), index=index, adjusted=moved,
                      positive=shown, score_range=rule.score_range,
                      provenance={**provenance, "rows": int(t.size)})
