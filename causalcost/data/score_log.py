@@ -101,9 +101,9 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
         got = _collect(frame.select(nw.col(truth).alias("__truth"), missing,
                                    *(c.alias(f"__s{i}") for i, c in enumerate(columns))), what)
         _refuse_missing(frame, _flags(got), columns, names, index)
-        s = np.column_stack([got.get_column(f"__s{i}").to_numpy().astype(float)
+        s = np.column_stack([got[f"__s{i}"].astype(float)
                              for i in range(len(names))])
-        return runs_from_scores(s, tuple(names), got.get_column("__truth").to_numpy(), truth,
+        return runs_from_scores(s, tuple(names), got["__truth"], truth,
                                 slot=slot, index=index, positive=positive,
                                 provenance={**provenance, "rows": s.shape[0]},
                                 fusioner=fusioner, threshold=threshold,
@@ -116,12 +116,12 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
         rule.decides(columns, ENGINE_OPS).alias("__says"))
     got = _collect(parts.with_columns(
         rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
-    observed, rest_v, t = (np.asarray(got.get_column(c).to_numpy(), dtype=float)
+    observed, rest_v, t = (np.asarray(got[c], dtype=float)
                            for c in ("__observed", "__rest", "__critical"))
     _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
                     _flags(got), columns, names, index)
-    says = np.asarray(got.get_column("__says").to_numpy(), dtype=bool)
-    y, shown = truth_votes(got.get_column("__truth").to_numpy(), truth, positive, t.size)
+    says = np.asarray(got["__says"], dtype=bool)
+    y, shown = truth_votes(got["__truth"], truth, positive, t.size)
     t, moved = exact_critical(t, observed, says,
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
@@ -131,16 +131,32 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                      provenance={**provenance, "rows": int(t.size)})
 
 
-def _collect(frame: Frame, what: str) -> nw.DataFrame[Any]:
-    """:func:`~causalcost.data.frames.collect`, but a polars query runs on the in-memory
-    engine: its columns come back in one piece, so numpy reads them without a copy (the
-    result has one row per log row either way)."""
-    if isinstance(frame, nw.LazyFrame) and frame.implementation is nw.Implementation.POLARS:
-        try:
-            return frame.collect(engine="in-memory")
-        except Exception as exc:  # the engine's own error types: a data error
-            raise engine_error(frame, exc, what) from exc
-    return collect(frame, what)
+def _collect(frame: Frame, what: str) -> dict[str, np.ndarray]:
+    """Run the query and return its columns as numpy arrays (nulls: NaN in float columns,
+    None elsewhere). Results have one row per log row, so the engines hand over whole
+    columns: a polars query runs on the in-memory engine (columns in one piece, read without
+    a copy) and a DuckDB relation is fetched straight into numpy (no pandas frame to build).
+    Other engines go through :func:`~causalcost.data.frames.collect`."""
+    try:
+        if isinstance(frame, nw.LazyFrame) and frame.implementation.is_duckdb():
+            fetched = frame.to_native().fetchnumpy()
+            return {name: _unmasked(a) for name, a in fetched.items()}
+        if isinstance(frame, nw.LazyFrame) and frame.implementation is nw.Implementation.POLARS:
+            got = frame.collect(engine="in-memory")
+            return {name: got.get_column(name).to_numpy() for name in got.columns}
+    except Exception as exc:  # the engine's own error types: a data error
+        raise engine_error(frame, exc, what) from exc
+    got = collect(frame, what)
+    return {name: got.get_column(name).to_numpy() for name in got.columns}
+
+
+def _unmasked(a: np.ndarray) -> np.ndarray:
+    """A column DuckDB returns as a masked array (it has nulls): NaN or None there."""
+    if not isinstance(a, np.ma.MaskedArray):
+        return np.asarray(a)
+    if a.dtype.kind == "f":
+        return a.filled(np.nan)
+    return np.where(np.ma.getmaskarray(a), None, a.data.astype(object))
 
 
 def _model_names(models: Any, truth: str, slot: Any) -> list[str]:
@@ -187,7 +203,7 @@ def _score_column(name: str, dtype: Any, text_ok: bool) -> nw.Expr:
 
 def _flags(got: Any) -> np.ndarray:
     """The collected ``__missing`` column as booleans."""
-    flags = got.get_column("__missing").to_numpy()
+    flags = got["__missing"]
     return np.asarray([bool(v) for v in flags]) if flags.dtype == object else \
         np.asarray(flags, dtype=bool)
 

@@ -209,14 +209,19 @@ def test_a_missing_column_is_named(log: pd.DataFrame) -> None:
         cc.forced_runs(log, truth="truth", models=["a", "b"], slot="a", fusioner="max")
 
 
-@pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb"])
-def test_nan_and_null_scores_are_refused_with_the_column_and_count(engine: str) -> None:
+@pytest.mark.parametrize("fusioner", ["mean", "max", "min", "logistic"])
+@pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb", "dask"])
+def test_nan_and_null_scores_are_refused_with_the_column_and_count(engine: str,
+                                                                   fusioner: str) -> None:
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "a": [0.1, 0.2, 0.3, 0.4],
                           "b": [0.5, np.nan, np.nan, 0.1]})
-    with pytest.raises(DataError, match=r"score column 'b' is null or NaN on 2 row\(s\) "
-                                        r"\(the first at row 1\)"):
-        cc.forced_runs(ENGINES[engine](frame), truth="y", models=["a", "b"], slot="a",
-                       fusioner="mean")
+    weights = {"weights": [1.0, 1.0]} if fusioner == "logistic" else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        with pytest.raises(DataError, match=r"score column 'b' is null or NaN on 2 row\(s\) "
+                                            r"\(the first at row 1\)"):
+            cc.forced_runs(ENGINES[engine](frame), truth="y", models=["a", "b"], slot="a",
+                           fusioner=fusioner, **weights)
 
 
 @pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb"])
