@@ -253,9 +253,14 @@ def forced_runs(
     ------
     DataError
         A missing column, or a column that is not binary labels (nulls, a third label,
-        fractional numbers), named with a few offending values.
+        fractional numbers), named with a few offending values. Scores: a null, NaN or
+        non-numeric score column (named, with its row count), a truth of more than two
+        labels (a score system is binary).
     ValidationError
-        A ``function`` fusioner on a lazy frame, or bad fusioner options.
+        A ``function`` fusioner on a lazy frame, or bad fusioner options; with a score
+        fusioner, a vote option (named).
+    MonotonicityError
+        A function of the scores that is not non-decreasing in the slot's score.
 
     Examples
     --------
