@@ -164,7 +164,7 @@ def forced_runs(
     *,
     truth: str,
     slot: str,
-    fusioner: str | Fusioner,
+    fusioner: str | Fusioner | Callable[[np.ndarray], Any],
     models: Sequence[str] | None = None,
     positive: Any = None,
     observed: bool | None = None,
@@ -192,9 +192,10 @@ def forced_runs(
         The true-class column.
     slot : str
         The model under evaluation; one of ``models``.
-    fusioner : str or Fusioner
+    fusioner : str, Fusioner or callable
         A rule name built with the options below, or a built fusioner (then ``models``
-        defaults to its inputs). Binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
+        defaults to its inputs). Scores (Notes): ``"mean"``, ``"max"``, ``"min"``,
+        ``"logistic"``, or a function with ``scores=True``. Votes, binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
         ``"weighted"``, ``"function"``. With ``labels=``: ``"plurality"``, ``"weighted"``,
         ``"priority"``, ``"k_of_n"``, ``"function"`` (and the binary names when K = 2), or a
         fusioner built by :func:`causalcost.make_fusioner` with ``labels=`` (any deterministic
@@ -230,16 +231,6 @@ def forced_runs(
         (``fusioner=f`` with ``f`` taking a ``(rows, models)`` array and returning the fused
         score, compared ``>= threshold``, or the decision per row).
 
-    Score fusioners (a binary system fusing the models' scores for the positive class):
-    ``"mean"`` (the weighted mean ``>= threshold``, soft voting), ``"max"``, ``"min"``,
-    ``"logistic"`` (``sigmoid(bias + weights . scores) >= threshold``, stacking) and a function
-    with ``scores=True`` (checked non-decreasing in the slot on ``score_range``). ``weights``
-    is a mapping by model or a list in the order of ``models``, ``threshold`` defaults to 0.5
-    and ``positive`` reads the truth as for votes; the vote options (``labels``, ``k``,
-    ``tie``, ``observed``, ``function``, ``order``, ``label``) are refused. The engine computes
-    each row's critical score (a column expression for the closed forms,
-    :mod:`causalcost.data.score_log`); a function runs on the collected scores.
-
     Returns
     -------
     ForcedRuns or ScoreRuns
@@ -261,6 +252,18 @@ def forced_runs(
         fusioner, a vote option (named).
     MonotonicityError
         A function of the scores that is not non-decreasing in the slot's score.
+
+    Notes
+    -----
+    Score fusioners (a binary system fusing the models' scores for the positive class):
+    ``"mean"`` (the weighted mean ``>= threshold``, soft voting), ``"max"``, ``"min"``,
+    ``"logistic"`` (``sigmoid(bias + weights . scores) >= threshold``, stacking) and a function
+    with ``scores=True`` (checked non-decreasing in the slot on ``score_range``). ``weights``
+    is a mapping by model or a list in the order of ``models``, ``threshold`` defaults to 0.5
+    and ``positive`` reads the truth as for votes; the vote options (``labels``, ``k``,
+    ``tie``, ``observed``, ``function``, ``order``, ``label``) are refused. The engine computes
+    each row's critical score (a column expression for the closed forms,
+    :mod:`causalcost.data.score_log`); a function runs on the collected scores.
 
     Examples
     --------
