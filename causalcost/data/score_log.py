@@ -10,9 +10,10 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
 * a closed-form rule is written once (:class:`~causalcost.data.critical_scores.ScoreRule`)
   and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
   the other models' part (their weighted sum, max or min), the critical score, the rule's
-  decision at the observed scores (one comparison), and for max and min a flag for missing
-  scores (a missing score makes a weighted sum NaN). Only those columns, the truth and the
-  slot's observed score come back;
+  decision at the observed scores (one comparison; not needed for max, min and a sum whose
+  last term is the slot's, where the others' part and the slot's score give it exactly),
+  and for max and min a flag for missing scores (a missing score makes a weighted sum NaN).
+  Only those columns, the truth and the slot's observed score come back;
 * the exactness step then runs on them in numpy, the same step as for numpy arrays
   (:func:`~causalcost.data.critical_scores.exact_critical`): the critical scores are snapped
   to the rule's float step and moved to agree with the rule's decision at the observed score
@@ -110,17 +111,21 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                                 weights=_weights(weights, names), bias=bias,
                                 score_range=score_range, grid=grid)
     linear = rule.kind in ("mean", "logistic")  # a missing score makes the sum NaN
+    # the decision at the observed scores is the others' part and the slot's score combined
+    # (max, min; a sum whose last term is the slot's): else the engine computes it
+    combined = not linear or pos == len(names) - 1
     parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
         nw.col(truth).alias("__truth"), *([] if linear else [missing]),
         columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
-        rule.decides(columns, ENGINE_OPS).alias("__says"))
+        *([] if combined else [rule.decides(columns, ENGINE_OPS).alias("__says")]))
     got = _collect(parts.with_columns(
         rule.critical_from_rest(nw.col("__rest"), pos, ENGINE_OPS).alias("__critical")), what)
     observed, rest_v, t = (np.asarray(got[c], dtype=float)
                            for c in ("__observed", "__rest", "__critical"))
     _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
                     _flags(got), columns, names, index)
-    says = np.asarray(got["__says"], dtype=bool)
+    says = rule.decide_rest(rest_v, pos, observed) if combined else \
+        np.asarray(got["__says"], dtype=bool)
     y, shown = truth_votes(got["__truth"], truth, positive, t.size)
     t, moved = exact_critical(t, observed, says,
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
