@@ -129,10 +129,11 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     y, shown = truth_votes(got["__truth"], truth, positive, t.size)
     t, moved = exact_critical(t, observed, says,
                               lambda values, rows: rule.decide_rest(rest_v[rows], pos, values))
+    # a pandas column may be the caller's own memory: copied (other engines' are not shared)
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),
-                     observed_scores=_readonly(observed), index=index, adjusted=moved,
-                     positive=shown, score_range=rule.score_range,
+                     observed_scores=_readonly(observed, copy=index is not None),
+                     index=index, adjusted=moved, positive=shown, score_range=rule.score_range,
                      provenance={**provenance, "rows": int(t.size)})
 
 

@@ -381,3 +381,12 @@ def test_infinite_scores_whose_sum_is_undefined_are_refused() -> None:
     with pytest.raises(DataError, match=r"weighted sum of the scores \['a', 'b', 'c'\] is "
                                         r"undefined \(NaN\) on 1 row\(s\)"):
         cc.forced_runs(frame, truth="y", models=["a", "b", "c"], slot="c", fusioner="mean")
+
+
+def test_the_runs_keep_their_scores_when_the_pandas_log_changes(log: pd.DataFrame) -> None:
+    frame = log.copy()
+    runs = cc.forced_runs(frame, truth="y", models=MODELS, slot="d", fusioner="mean")
+    before = runs.observed_scores.copy()
+    frame.loc[frame.index[0], "d"] = 0.123
+    assert np.array_equal(runs.observed_scores, before)
+    assert not runs.observed_scores.flags.writeable and not runs.critical.flags.writeable
