@@ -3,7 +3,9 @@
 Run with ``python benchmarks/bench_score_engines.py`` (10^7 rows; ``--quick`` for 10^5, a
 smoke run; ``--rows N`` for another size). The log has a truth column and four score columns
 (float64); the rule is the weighted mean against 0.5 (weights 1, 2, 0.5, 1.5), the slot the
-last column. Timed, medians of ``bench_bounds.REPEATS`` runs:
+last column (``--slot b`` for another: the engine then computes the rule's sum at the
+observed scores too, as the slot's term is not the sum's last). Timed, medians of
+``bench_bounds.REPEATS`` runs:
 
 * numpy expression: ``(0.5 * sum(w) - (a*w0 + b*w1 + c*w2)) / w3`` on the four columns held
   as numpy arrays, the least any route does (the baseline);
@@ -44,6 +46,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10^5 rows, a smoke run")
     parser.add_argument("--rows", type=float, default=None, help="rows of the log (1e7)")
+    parser.add_argument("--slot", choices=MODELS, default="d",
+                        help="the slot's column (default the last, d: the rule's decision "
+                             "at the observed scores then needs no sum of its own)")
     args = parser.parse_args()
     n = int(args.rows or (1e5 if args.quick else 1e7))
     rng = np.random.default_rng(0)
@@ -58,17 +63,19 @@ def main() -> None:
           f"built in {time.perf_counter() - start:.1f} s; medians of {REPEATS} runs")
 
     level = THRESHOLD * sum(WEIGHTS)
-    a, b, c, d = (cols[m] for m in MODELS)
+    pos = MODELS.index(args.slot)
+    others = [(cols[m], w) for m, w in zip(MODELS, WEIGHTS) if m != args.slot]
 
-    def numpy_expression() -> np.ndarray:
-        return (level - (a * WEIGHTS[0] + b * WEIGHTS[1] + c * WEIGHTS[2])) / WEIGHTS[3]
+    def numpy_expression() -> np.ndarray:  # e.g. (level - (a*w0 + b*w1 + c*w2)) / w3
+        (x0, w0), (x1, w1), (x2, w2) = others
+        return (level - (x0 * w0 + x1 * w1 + x2 * w2)) / WEIGHTS[pos]
 
     def runs(frame: object) -> cc.ScoreRuns:
-        return cc.forced_runs(frame, truth="y", models=MODELS, slot="d", fusioner="mean",
+        return cc.forced_runs(frame, truth="y", models=MODELS, slot=args.slot, fusioner="mean",
                               weights=WEIGHTS, threshold=THRESHOLD)
 
     cases = {
-        "numpy critical_scores": lambda: critical_scores(s, slot=3, weights=WEIGHTS,
+        "numpy critical_scores": lambda: critical_scores(s, slot=pos, weights=WEIGHTS,
                                                          threshold=THRESHOLD),
         "forced_runs, polars LazyFrame": lambda: runs(polars_log.lazy()),
         "forced_runs, DuckDB relation": lambda: runs(duck_log),
