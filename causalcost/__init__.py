@@ -135,6 +135,7 @@ _LAZY: dict[str, str] = {
     "confusion_from_predictions": "data.predictions",
     "DataError": "errors",
     "ForcedRuns": "data.runs",
+    "ScoreRuns": "data.critical_scores",
     "forced_runs": "data.forced_runs",
     "ensemble_runs": "data.ensemble",
     "read_table": "data.readers",
@@ -254,6 +255,7 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
+    from .data.critical_scores import ScoreRuns
     from .data.ensemble import ensemble_runs
     from .data.forced_runs import forced_runs
     from .data.predictions import (
@@ -448,6 +450,7 @@ __all__ = [
     "Fusioner",
     "DataError",
     "ForcedRuns",
+    "ScoreRuns",
     "confusion_at_threshold",
     "confusion_from_predictions",
     "forced_runs",

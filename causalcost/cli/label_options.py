@@ -282,28 +282,30 @@ def score_route(args: argparse.Namespace) -> bool:
 def score_log_runs(args: argparse.Namespace) -> Any:
     """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`).
 
-    The log is read by the CLI's reader and collected to pandas, then
-    :func:`~causalcost.data.critical_scores.score_runs` computes each row's critical score.
+    The log is read by the CLI's reader (lazily where the engine can) and
+    :func:`~causalcost.forced_runs` with the score rule computes each row's critical score in
+    the engine.
     """
     import narwhals as nw
 
     from causalcost.cli.common import read_rows
-    from causalcost.data.critical_scores import score_runs
+    from causalcost.data.forced_runs import forced_runs
 
     frame = nw.from_native(read_rows(args.data, engine=args.engine))
-    if isinstance(frame, nw.LazyFrame):
-        frame = frame.collect()
+    schema = frame.collect_schema()
+    text = [m for m in model_names(args.models) if schema.get(m) == nw.String]
+    if text:  # a text file's columns are read as text: the engine parses the scores
+        frame = frame.with_columns(*(nw.col(m).cast(nw.Float64()) for m in text))
     try:
-        return score_runs(frame.to_pandas(), truth=args.truth, models=model_names(args.models),
-                          slot=args.slot, fusioner=args.fusioner,
-                          threshold=0.5 if args.threshold is None else float(args.threshold),
-                          weights=None if args.weights is None else [float(w) for w in
-                                                                     args.weights],
-                          bias=args.bias or 0.0,
-                          positive=args.positive_label)
+        return forced_runs(frame, truth=args.truth, models=model_names(args.models),
+                           slot=args.slot, fusioner=args.fusioner,
+                           threshold=0.5 if args.threshold is None else float(args.threshold),
+                           weights=None if args.weights is None else [float(w) for w in
+                                                                      args.weights],
+                           bias=args.bias or 0.0, positive=args.positive_label)
     except (DataError, ValidationError) as exc:  # the library names its arguments: the flags
         text = str(exc)
-        for word in ("weights", "threshold", "models", "truth", "slot"):
+        for word in ("weights", "threshold", "models", "truth", "slot", "positive"):
             if text.startswith(f"{word}:"):
                 text = f"--{word}{text[len(word):]}"
         raise type(exc)(text) from None

@@ -7,6 +7,12 @@ instance kinds, by one group-by that the engine holding the data runs (pandas, p
 pyarrow, DuckDB, Dask, PySpark, through narwhals): only the counts come back. One runs type,
 :class:`~causalcost.data.runs.ForcedRuns`, holds them for any K.
 
+A log of scores (soft voting, stacking, max, min of the models' scores) is read by the same
+:func:`~causalcost.data.forced_runs.forced_runs` with a score fusioner into a
+:class:`~causalcost.data.critical_scores.ScoreRuns`: each row's critical score in the slot,
+computed by the engine (``score_log``) and made exact at the observed scores
+(``critical_scores``).
+
 ``frames`` wraps any input, ``labels`` reads truth and prediction columns as votes (and says
 which values are not labels), ``votes`` evaluates a fusioner on numpy arrays and as engine
 expressions, ``counting`` runs the group-by on binary votes, ``patterns`` counts K-label vote

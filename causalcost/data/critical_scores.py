@@ -26,15 +26,24 @@ so the system forced to score ``s`` says P on exactly the instances with ``t <= 
 
 **Exact at the observed scores.** A closed form is computed in floating point, so on a row
 whose scores sit on the rule's boundary (a mean of 0.1 and 0.2 against 0.3) it can disagree
-with the rule by one rounding. After computing ``t``, the rule itself is evaluated at the
-observed scores on every row and ``t`` is moved to agree exactly: if the rule says P but
-``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next float above
-``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the log, with no
-exception (:attr:`ScoreRuns.adjusted` counts the rows moved).
+with the rule by one rounding. :func:`exact_critical` (the one exactness step of every route)
+first moves each finite ``t`` to the float at which the rule, computed in floating point,
+switches (P at ``t``, N at the float below: a walk of one or two units from the closed form,
+which for ``"mean"`` and ``"logistic"`` starts at the rounding midpoint of the least passing
+weighted sum, :attr:`ScoreRule.switch`; else a gallop and a bisection), then evaluates the
+rule itself at the observed scores on every row and moves ``t`` to agree exactly: if the rule
+says P but ``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next
+float above ``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the
+log, with no exception (:attr:`ScoreRuns.adjusted` counts the rows moved by the second step).
+A weighted sum is added left to right in the models' order (as scikit-learn's soft voting
+averages its estimators), in numpy and in every engine alike.
 
-:func:`score_runs` reads a log (a pandas DataFrame or numpy arrays: truth, score columns, the
-slot) into a :class:`ScoreRuns`: per class the critical scores and the slot's observed
-scores; the pricing of a candidate's scores is :mod:`causalcost.pricing.scores`.
+:func:`score_runs` reads a log of numpy arrays or a pandas DataFrame (truth, score columns,
+the slot) into a :class:`ScoreRuns`: per class the critical scores and the slot's observed
+scores. :func:`causalcost.forced_runs` with a score fusioner reads a log on any engine
+(:mod:`causalcost.data.score_log`: the closed forms run there as column expressions, the same
+:class:`ScoreRule` formulas through :class:`Ops`). The pricing of a candidate's scores is
+:mod:`causalcost.pricing.scores`.
 """
 
 from __future__ import annotations
@@ -53,11 +62,24 @@ from causalcost.data.frames import align_by_index
 from causalcost.data.labels import votes_from_values
 from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, ValidationError
-from causalcost.network.score_rules import SCORE_FUSIONERS, ScoreRule, _row_label, score_rule
+from causalcost.network.score_rules import (
+    KEY_HIGH,
+    KEY_LOW,
+    NUMPY_OPS,
+    SCORE_FUSIONERS,
+    Ops,
+    ScoreRule,
+    float_key,
+    key_float,
+    numpy_ops,
+    row_label,
+    score_rule,
+)
 from causalcost.pricing.scores import ScoreBound, price_scores
 
-__all__ = ["SCORE_FUSIONERS", "ScoreRule", "ScoreRuns", "critical_scores", "score_rule",
-           "score_runs"]
+__all__ = ["NUMPY_OPS", "SCORE_FUSIONERS", "Ops", "ScoreRule", "ScoreRuns", "critical_scores",
+           "exact_critical", "exact_rows", "numpy_ops", "runs_from_scores", "score_rule",
+           "score_runs", "truth_votes"]
 
 
 def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.ndarray], Any]
@@ -110,39 +132,156 @@ def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.n
     return _exact(rule, s, pos, index)[0]
 
 
-def _snapped(rule: ScoreRule, s: np.ndarray, slot: int, t: np.ndarray,
-             steps: int = 64) -> np.ndarray:
+_BLOCK = 1 << 16  # rows per block of exact_critical
+
+
+def _snapped(t: np.ndarray, decide_at: Callable[[np.ndarray, Any], np.ndarray],
+             offset: int = 0) -> np.ndarray:
     """Each finite critical score moved to the float at which the rule, computed in floating
     point, switches: the rule says P at ``t`` and N just below it. Rounding makes the rule a
-    non-decreasing step of the float score whose step a closed form can miss by a few units in
-    the last place; then "P iff score >= t" holds for every float score, not only near one."""
-    t = t.copy()
-    for _ in range(steps):
-        finite = np.isfinite(t)
-        if not finite.any():
-            break
-        at = np.where(finite, t, 0.0)
-        below = np.nextafter(at, -np.inf)
-        up = finite & ~rule.decide_at(s, slot, at)  # N at t: the step is higher
-        down = finite & ~up & rule.decide_at(s, slot, below)  # P just below t: lower
-        if not (up.any() or down.any()):
-            break
-        t[up] = np.nextafter(t[up], np.inf)
-        t[down] = below[down]
+    non-decreasing step of the float score which a closed form can miss by a few units in the
+    last place; then "P iff score >= t" holds for every float score, not only near one.
+
+    ``decide_at(values, rows)`` is the rule with the slot's score set to ``values`` on the
+    rows ``rows`` (positions, or a slice; ``t[0]`` is row ``offset``). Two calls on every row
+    settle a ``t`` within one unit of the step, a third on the rows one unit further; the
+    rest gallop over adjacent floats (2, 4, 8, ... units) until the step is bracketed, then
+    bisect. A row whose step is not found (a rule that is not P at +inf or not N at -inf)
+    keeps its ``t``. ``t`` (float64) is changed in place and returned."""
+    finite = np.isfinite(t)
+    local: Any = slice(None) if finite.all() else np.flatnonzero(finite)
+    rows: Any = slice(offset, offset + t.size) if isinstance(local, slice) else \
+        local + offset
+    at = t[local]
+    if not at.size:
+        return t
+    p = decide_at(at, rows)  # P at t: the step is at t or below
+    # on the floats' integer keys (branch-free; adjacent floats differ by 1): look one float
+    # below a P, one above an N
+    key = float_key(at)
+    step = 1 - 2 * p.astype(np.int64)
+    near = key + step
+    says = decide_at(key_float(near), rows)
+    # P at t and N below: t; N at t and P above: the float above; else one unit further
+    key += says & ~p
+    far = np.flatnonzero(p == says)
+    if far.size:
+        positions = far + offset if isinstance(local, slice) else local[far] + offset
+        further = near[far] + step[far]
+        again = decide_at(key_float(further), positions) != p[far]  # the step is between
+        key[far] = np.where(again, np.where(p[far], near[far], further), key[far])
+        far, positions = far[~again], positions[~again]
+    at = key_float(key)
+    if far.size:
+        at[far] = _search_step(at[far], p[far], positions, decide_at)
+    t[local] = at
     return t
 
 
+def _search_step(t: np.ndarray, p: np.ndarray, rows: np.ndarray,
+                 decide_at: Callable[[np.ndarray, Any], np.ndarray]) -> np.ndarray:
+    """The float step of the rule for rows at least two units from ``t`` (``p``: P at
+    ``t``): gallop to a bracket, then bisect on the floats' integer keys."""
+    key = float_key(t)
+    hi = np.where(p, key, KEY_HIGH)  # the lowest key known P
+    lo = np.where(p, KEY_LOW, key)   # the highest key known N
+    todo = np.arange(t.size)
+    step = 2
+    while todo.size and step <= 2**63:  # gallop until a bracket
+        down = p[todo]
+        probe = np.where(down, np.maximum(key[todo] - step, KEY_LOW),
+                         np.minimum(key[todo] + step, KEY_HIGH))
+        says = decide_at(key_float(probe), rows[todo])
+        hi[todo] = np.where(says, probe, hi[todo])
+        lo[todo] = np.where(says, lo[todo], probe)
+        found = says != down  # N below a P, or P above an N
+        lost = ~found & (probe == np.where(down, KEY_LOW, KEY_HIGH))
+        if lost.any():  # no step on this side: keep t
+            hi[todo[lost]] = key[todo[lost]]
+            lo[todo[lost]] = key[todo[lost]] - 1
+        todo = todo[~found & ~lost]
+        step *= 2
+    todo = np.flatnonzero(hi - lo > 1)
+    while todo.size:  # bisection between the bracket's ends
+        a, b = lo[todo], hi[todo]
+        mid = (a >> 1) + (b >> 1) + (a & b & 1)
+        says = decide_at(key_float(mid), rows[todo])
+        hi[todo] = np.where(says, mid, b)
+        lo[todo] = np.where(says, a, mid)
+        todo = todo[hi[todo] - lo[todo] > 1]
+    return key_float(hi)
+
+
+def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
+                   decide_at: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                   ) -> tuple[np.ndarray, int]:
+    """Closed-form or bisected critical scores made exact: snapped to the rule's float step
+    (``decide_at(values, rows)``, the rule with the slot's score set), then moved to agree
+    with the rule's decision ``says`` at the ``observed`` slot scores on every row. Returns
+    the critical scores and the number of rows moved by the second step.
+
+    Every route to critical scores (numpy arrays, an engine's column expressions) ends here.
+
+    >>> rule = score_rule("mean", threshold=0.3, n_models=3)
+    >>> s = np.array([[0.1, 0.2, 0.6]])
+    >>> t, moved = exact_critical(rule.critical(s, 2), s[:, 2], rule.decide(s),
+    ...                           lambda v, rows: rule.decide_at(s[rows], 2, v))
+    >>> bool(s[0, 2] >= t[0]) == bool(rule.decide(s)[0]), moved
+    (True, 0)
+    """
+    t = np.array(t, dtype=float)
+    moved = 0
+    for start in range(0, t.size, _BLOCK):  # blocks: the temporaries stay in the cache
+        block = slice(start, start + _BLOCK)
+        snapped = _snapped(t[block], decide_at, start)  # in place: a view of t
+        obs, p = observed[block], says[block]
+        wrong = np.flatnonzero(p != (obs >= snapped))
+        if wrong.size:  # P: t may not exceed the observed score; N: t must exceed it
+            snapped[wrong] = np.where(p[wrong], obs[wrong],
+                                      np.nextafter(obs[wrong], np.inf))
+            moved += int(wrong.size)
+    return t, moved
+
+
 def _exact(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tuple[np.ndarray, int]:
-    """The critical scores made to agree with the rule at the observed scores, and the number
-    of rows moved."""
-    t = _snapped(rule, s, slot, np.array(rule.critical(s, slot, index), dtype=float))
-    says = rule.decide(s)
-    obs = s[:, slot]
-    low = says & (obs < t)       # the rule says P: t may not exceed the observed score
-    high = ~says & (obs >= t)    # the rule says N: t must exceed it
-    t[low] = obs[low]
-    t[high] = np.nextafter(obs[high], np.inf)
-    return t, int(low.sum() + high.sum())
+    """The critical scores of the rows of ``s`` made exact (:func:`exact_critical`).
+
+    A closed-form rule takes the engines' route on numpy arrays (:func:`exact_rows`), so a
+    log gives the same critical scores, to the bit, on numpy and on every engine. A function
+    is bisected on every score.
+    """
+    if not rule.closed_form:
+        return exact_critical(rule.critical(s, slot, index), s[:, slot], rule.decide(s),
+                              lambda values, rows: rule.decide_at(s[rows], slot, values))
+    columns = list(s.T)
+    linear = rule.kind in ("mean", "logistic")
+    before, after = rule.split(columns, slot) if linear else (None, [])
+    return exact_rows(rule, slot, s[:, slot], np.asarray(rule.rest(columns, slot), dtype=float),
+                      before, after)
+
+
+def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarray,
+               before: Any, after: Sequence[np.ndarray]) -> tuple[np.ndarray, int]:
+    """A closed-form rule's exact critical scores from each row's parts: the slot's observed
+    score, the other models' part (:meth:`ScoreRule.rest`) and, for a weighted sum, the sum
+    before the slot and the terms after it (:meth:`ScoreRule.split`).
+
+    The closed form from ``rest`` is snapped to the float at which the rule, evaluated with the
+    very operations of :meth:`ScoreRule.decide` (:meth:`ScoreRule.decide_split`; the max or
+    min of ``rest`` and the score), switches, and agrees with it at the observed scores.
+    """
+    rest = np.broadcast_to(np.asarray(rest, dtype=float), observed.shape)
+    t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
+                        observed.shape).copy()
+    if rule.kind in ("max", "min"):
+        def decide(values: np.ndarray, rows: Any) -> np.ndarray:
+            return rule.decide_rest(rest[rows], slot, values)
+    else:
+        def decide(values: np.ndarray, rows: Any) -> np.ndarray:
+            return rule.decide_split(None if before is None else
+                                     np.broadcast_to(before, observed.shape)[rows],
+                                     [a[rows] for a in after], slot, values)
+    return exact_critical(t, observed, decide(observed, slice(None)), decide)
 
 
 def _score_array(scores: Any, names: Sequence[str] | None = None
@@ -173,7 +312,7 @@ def _score_array(scores: Any, names: Sequence[str] | None = None
     bad = np.isnan(s)
     if bad.any():
         row, col = (int(v) for v in np.argwhere(bad)[0])
-        label = _row_label(index, row)
+        label = row_label(index, row)
         raise DataError(f"score column {names[col]!r} is NaN on row {label!r} "
                         f"({int(bad[:, col].sum())} row(s)); drop or impute those rows: a "
                         "missing score has no critical score")
@@ -193,8 +332,9 @@ def _slot_position(slot: Any, names: tuple[str, ...], m: int) -> int:
 
 
 # -------------------------------------------------------------------------- the runs
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a)
+def _readonly(a: np.ndarray, copy: bool = True) -> np.ndarray:
+    """``a`` read-only: a copy, or ``a`` itself (``copy=False``, for an array just made)."""
+    a = np.array(a) if copy else a
     a.setflags(write=False)
     return a
 
@@ -205,7 +345,8 @@ class ScoreRuns:
 
     The system forced to score ``s`` says P on exactly the rows with ``critical <= s``; at
     the observed slot scores this agrees exactly with the fusion rule. Build it with
-    :func:`score_runs`.
+    :func:`causalcost.forced_runs` and a score fusioner (any engine), or :func:`score_runs`
+    (numpy arrays, pandas).
 
     Attributes
     ----------
@@ -232,6 +373,9 @@ class ScoreRuns:
         For a rule given as a function: the scores the critical scores are exact for.
     labels : tuple of str
         ``("P", "N")``.
+    provenance : dict
+        Where the log came from (read by :func:`causalcost.forced_runs`): the engine, whether
+        it was lazy, the file, the rows, the columns and the rule.
 
     Examples
     --------
@@ -257,6 +401,7 @@ class ScoreRuns:
     positive: Any = True
     score_range: tuple[float, float] | None = None
     labels: tuple[str, str] = field(default=CLASSES)
+    provenance: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @cached_property
     def critical_by_class(self) -> tuple[np.ndarray, np.ndarray]:
@@ -315,7 +460,7 @@ class ScoreRuns:
                             "as a Series on its index)")
         if not np.isfinite(arr).all():
             row = int(np.argwhere(~np.isfinite(arr))[0][0])
-            label = _row_label(self.index, row)
+            label = row_label(self.index, row)
             raise DataError(f"{what} must be finite: row {label!r} holds {arr[row]!r}")
         return arr
 
@@ -446,18 +591,41 @@ def score_runs(data: Any, *, truth: Any, models: Sequence[str] | None = None, sl
         index = None
         truth_values = align_by_index(truth, None, "truth", against="the scores")
         truth_name = "truth"
+    return runs_from_scores(s, names, truth_values, str(truth_name), slot=slot, index=index,
+                            positive=positive, fusioner=fusioner, threshold=threshold,
+                            weights=weights, bias=bias, score_range=score_range, grid=grid)
+
+
+def runs_from_scores(s: np.ndarray, names: tuple[str, ...], truth_values: Any, truth_name: str,
+                     *, slot: Any, index: pd.Index | None, positive: Any,
+                     provenance: dict[str, Any] | None = None, **rule: Any) -> ScoreRuns:
+    """:class:`ScoreRuns` from a checked ``(rows, models)`` score array, on numpy: the rule's
+    critical scores (closed form or bisection) made exact (:func:`exact_critical`)."""
     pos = _slot_position(slot, names, s.shape[1])
-    values = np.asarray(truth_values)
-    if values.shape != (s.shape[0],):
-        raise DataError(f"truth: {values.size} values for {s.shape[0]} rows of scores; give "
-                        "one true class per row")
-    y = votes_from_values(values, name=str(truth_name), positive=positive)
-    rule = score_rule(fusioner, threshold=threshold, weights=weights, bias=bias,
-                      n_models=s.shape[1], slot=pos, score_range=score_range, grid=grid)
-    t, moved = _exact(rule, s, pos, index)
-    shown_positive = positive if positive is not None else (
-        True if values.dtype == bool else 1)
-    return ScoreRuns(slot=names[pos], models=names, rule=rule.describe(), truth=_readonly(y),
+    y, shown_positive = truth_votes(truth_values, truth_name, positive, s.shape[0])
+    built = score_rule(n_models=s.shape[1], slot=pos, **rule)
+    t, moved = _exact(built, s, pos, index)
+    return ScoreRuns(slot=names[pos], models=names, rule=built.describe(), truth=_readonly(y),
                      critical=_readonly(t), observed_scores=_readonly(s[:, pos]), index=index,
-                     adjusted=moved, positive=shown_positive,
-                     score_range=rule.score_range)
+                     adjusted=moved, positive=shown_positive, score_range=built.score_range,
+                     provenance=provenance or {})
+
+
+def truth_votes(values: Any, name: str, positive: Any, rows: int) -> tuple[np.ndarray, Any]:
+    """A score log's truth as booleans (True is P) and the positive label shown; a truth of
+    another length, or of more than two labels (score systems are binary), is refused."""
+    values = np.asarray(values)
+    if values.shape != (rows,):
+        raise DataError(f"truth: {values.size} values for {rows} rows of scores; give "
+                        "one true class per row")
+    labels = () if values.dtype == bool else pd.unique(pd.Series(values).dropna())
+    if len(labels) > 2:
+        shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v)
+                          for v in sorted(labels[:6], key=str))
+        raise DataError(
+            f"truth: column {name!r} holds {len(labels)} labels ({shown}"
+            f"{', ...' if len(labels) > 6 else ''}); a score system is binary (P, N): the "
+            "slot's score is its score for the positive class. Map the truth to two labels "
+            "(the positive one and the rest), or count votes with labels=[...]")
+    y = votes_from_values(values, name=name, positive=positive)
+    return y, positive if positive is not None else (True if values.dtype == bool else 1)

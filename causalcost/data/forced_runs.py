@@ -16,6 +16,11 @@ and gives
 All of it comes from one group-by run by the engine holding the data (pandas, polars, pyarrow,
 DuckDB, Dask, PySpark): rows are grouped by (class, forced-P system vote, forced-N system vote
 [, slot vote]) and only those at most 16 counts come back.
+
+A log of **scores** with a score fusioner (``"mean"``, ``"max"``, ``"min"``, ``"logistic"``,
+or a function with ``scores=True``) is routed to :mod:`causalcost.data.score_log`: the engine
+computes each row's critical score and :func:`forced_runs` returns a
+:class:`~causalcost.data.critical_scores.ScoreRuns`; the vote options are refused there.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import numpy as np
 
 from causalcost.confusion import Confusion
 from causalcost.data.counting import count_arrays, count_votes
+from causalcost.data.critical_scores import SCORE_FUSIONERS, ScoreRuns
 from causalcost.data.frames import (
     Frame,
     align_series,
@@ -158,7 +164,7 @@ def forced_runs(
     *,
     truth: str,
     slot: str,
-    fusioner: str | Fusioner,
+    fusioner: str | Fusioner | Callable[[np.ndarray], Any],
     models: Sequence[str] | None = None,
     positive: Any = None,
     observed: bool | None = None,
@@ -170,8 +176,12 @@ def forced_runs(
     labels: Sequence[Any] | None = None,
     order: Sequence[Any] | None = None,
     label: Any = None,
-) -> ForcedRuns:
-    """Count the system's runs with the slot forced to each label on logged predictions.
+    bias: float | None = None,
+    score_range: tuple[float, float] | None = None,
+    scores: bool | None = None,
+) -> ForcedRuns | ScoreRuns:
+    """Count the system's runs with the slot forced to each label on logged predictions, or
+    each row's critical score on logged scores.
 
     Parameters
     ----------
@@ -182,9 +192,10 @@ def forced_runs(
         The true-class column.
     slot : str
         The model under evaluation; one of ``models``.
-    fusioner : str or Fusioner
+    fusioner : str, Fusioner or callable
         A rule name built with the options below, or a built fusioner (then ``models``
-        defaults to its inputs). Binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
+        defaults to its inputs). Scores (Notes): ``"mean"``, ``"max"``, ``"min"``,
+        ``"logistic"``, or a function with ``scores=True``. Votes, binary: ``"and"``, ``"or"``, ``"majority"``, ``"k_of_n"``,
         ``"weighted"``, ``"function"``. With ``labels=``: ``"plurality"``, ``"weighted"``,
         ``"priority"``, ``"k_of_n"``, ``"function"`` (and the binary names when K = 2), or a
         fusioner built by :func:`causalcost.make_fusioner` with ``labels=`` (any deterministic
@@ -211,20 +222,48 @@ def forced_runs(
         with ``positive``, unless ``fusioner`` was built with labels (then its labels).
     order, label : optional
         Options of the K-label rules ``priority`` and ``k_of_n``.
+    bias, score_range : optional
+        Options of the score fusioners: the ``"logistic"`` meta-model's intercept (default
+        0); for a function, the scores the slot can take (default ``(0, 1)``).
+    scores : bool, optional
+        Whether ``models`` are score columns. ``None`` (default): when ``fusioner`` is a
+        score fusioner's name. ``True`` is required for a function of the scores
+        (``fusioner=f`` with ``f`` taking a ``(rows, models)`` array and returning the fused
+        score, compared ``>= threshold``, or the decision per row).
 
     Returns
     -------
-    ForcedRuns
-        For any K: ``forced`` ``F[j, c, s]``, ``observed``, the kinds, ``with_candidate``;
-        binary runs also have the views ``forced_p``, ``forced_n``.
+    ForcedRuns or ScoreRuns
+        Votes, for any K: ``forced`` ``F[j, c, s]``, ``observed``, the kinds,
+        ``with_candidate``; binary runs also have the views ``forced_p``, ``forced_n``.
+        Scores: a :class:`~causalcost.data.critical_scores.ScoreRuns` (per row the critical
+        score, the truth and the slot's observed score; ``forced_at(s)``, ``observed``,
+        ``with_candidate(scores)``, ``price``).
 
     Raises
     ------
     DataError
         A missing column, or a column that is not binary labels (nulls, a third label,
-        fractional numbers), named with a few offending values.
+        fractional numbers), named with a few offending values. Scores: a null, NaN or
+        non-numeric score column (named, with its row count), a truth of more than two
+        labels (a score system is binary).
     ValidationError
-        A ``function`` fusioner on a lazy frame, or bad fusioner options.
+        A ``function`` fusioner on a lazy frame, or bad fusioner options; with a score
+        fusioner, a vote option (named).
+    MonotonicityError
+        A function of the scores that is not non-decreasing in the slot's score.
+
+    Notes
+    -----
+    Score fusioners (a binary system fusing the models' scores for the positive class):
+    ``"mean"`` (the weighted mean ``>= threshold``, soft voting), ``"max"``, ``"min"``,
+    ``"logistic"`` (``sigmoid(bias + weights . scores) >= threshold``, stacking) and a function
+    with ``scores=True`` (checked non-decreasing in the slot on ``score_range``). ``weights``
+    is a mapping by model or a list in the order of ``models``, ``threshold`` defaults to 0.5
+    and ``positive`` reads the truth as for votes; the vote options (``labels``, ``k``,
+    ``tie``, ``observed``, ``function``, ``order``, ``label``) are refused. The engine computes
+    each row's critical score (a column expression for the closed forms,
+    :mod:`causalcost.data.score_log`); a function runs on the collected scores.
 
     Examples
     --------
@@ -253,7 +292,40 @@ def forced_runs(
     [[1, 0, 0], [0, 0, 1], [1, 0, 1]]
     >>> runs.observed.to_numpy().tolist(), runs.kinds.counts[(2, (0, 1, 0))]
     ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]], 1)
-    """
+
+    Scores: soft voting (the weighted mean against 0.5), critical scores per row.
+
+    >>> df = pd.DataFrame({"y": [1, 1, 0, 0], "a": [0.9, 0.3, 0.2, 0.6],
+    ...                    "b": [0.6, 0.5, 0.1, 0.7]})
+    >>> runs = forced_runs(df, truth="y", models=["a", "b"], slot="b", fusioner="mean",
+    ...                    weights={"a": 1, "b": 1})
+    >>> runs.critical.round(12).tolist(), runs.forced_at(1.0)
+    ([0.1, 0.7, 0.8, 0.4], Confusion(tp=2, fn=0, fp=2, tn=0))
+    >>> forced_runs(df, truth="y", models=["a", "b"], slot="b", fusioner="mean", k=2)
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ValidationError: k= is an option of the vote fusioners; the 'mean' fusioner reads score columns: drop k=
+    """  # noqa: E501
+    if _reads_scores(fusioner, scores):
+        vote_options = {"labels": labels, "k": k, "tie": tie, "observed": observed,
+                        "function": function, "order": order, "label": label}
+        given = [name for name, value in vote_options.items() if value is not None]
+        if given:
+            shown = repr(fusioner) if isinstance(fusioner, str) else "function"
+            raise ValidationError(f"{given[0]}= is an option of the vote fusioners; the "
+                                  f"{shown} fusioner reads score columns: drop {given[0]}=")
+        from causalcost.data.score_log import score_log_runs
+
+        return score_log_runs(
+            data, truth=truth, models=models if models is not None else [], slot=slot,
+            fusioner=fusioner, threshold=0.5 if threshold is None else threshold,
+            weights=weights, bias=0.0 if bias is None else bias, positive=positive,
+            **({} if score_range is None else {"score_range": score_range}))
+    for name, value in (("bias", bias), ("score_range", score_range)):
+        if value is not None:
+            raise ValidationError(f"{name}= is an option of the score fusioners "
+                                  f"({', '.join(SCORE_FUSIONERS)}, or a function with "
+                                  f"scores=True); the {fusioner!r} fusioner reads votes")
     if labels is None and isinstance(fusioner, Fusioner) and not fusioner.boolean:
         labels = fusioner.labels  # a rule built with labels reads the log by them, by name
     if labels is not None:  # K labels: counted by vote pattern
@@ -291,6 +363,28 @@ def forced_runs(
     }
     return ForcedRuns(counts, slot=slot, models=names, fusioner=fus, provenance=provenance,
                       _counter=counter)
+
+
+def _reads_scores(fusioner: Any, scores: bool | None) -> bool:
+    """Whether ``fusioner`` (with ``scores=``) fuses score columns rather than votes."""
+    if scores not in (None, True, False):
+        raise ValidationError(f"scores must be None, True or False, got {scores!r}")
+    named = isinstance(fusioner, str) and fusioner in SCORE_FUSIONERS
+    function = callable(fusioner) and not isinstance(fusioner, (str, Fusioner))
+    if scores is None:
+        if function:
+            raise ValidationError(
+                "a function as fusioner fuses score columns: pass scores=True (it takes a "
+                "(rows, models) array of scores); for votes, use fusioner='function', "
+                "function=...")
+        return named
+    if scores and not (named or function):
+        raise ValidationError(f"scores=True needs a score fusioner ({', '.join(SCORE_FUSIONERS)}"
+                              f" or a function of the scores), got {fusioner!r}")
+    if not scores and named:
+        raise ValidationError(f"the {fusioner!r} fusioner reads score columns; scores=False "
+                              "asks for votes: drop scores=False, or name a vote fusioner")
+    return bool(scores)
 
 
 def _label_fusioner(fusioner: Any, models: Sequence[str] | None, labels: tuple[Any, ...],

@@ -8,9 +8,11 @@ the log layer (:mod:`causalcost.data.critical_scores`, which documents the criti
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -18,7 +20,8 @@ import numpy as np
 from causalcost.display import format_number
 from causalcost.errors import InputTypeError, MonotonicityError, ValidationError
 
-__all__ = ["SCORE_FUSIONERS", "ScoreRule", "score_rule"]
+__all__ = ["KEY_HIGH", "KEY_LOW", "NUMPY_OPS", "SCORE_FUSIONERS", "Ops", "ScoreRule",
+           "float_key", "key_float", "numpy_ops", "row_label", "score_rule"]
 
 #: The fusion rules with a closed form (a callable is the fifth kind, ``"function"``).
 SCORE_FUSIONERS = ("mean", "max", "min", "logistic")
@@ -27,6 +30,54 @@ _BISECTION_STEPS = 2200  # enough to reach adjacent floats on any finite range
 
 
 # --------------------------------------------------------------------------- the rule
+@dataclass(frozen=True)
+class Ops:
+    """Where a rule's closed forms are evaluated: numpy arrays, or an engine's column
+    expressions (:mod:`causalcost.data.score_log`). Arithmetic is the columns' own."""
+
+    where: Callable[[Any, Any, Any], Any]     # (condition, value if true, value if false)
+    maximum: Callable[[list[Any]], Any]       # row-wise max of columns
+    minimum: Callable[[list[Any]], Any]       # row-wise min of columns
+    constant: Callable[[float], Any]          # a column holding one value
+
+
+def numpy_ops(rows: int | None = None) -> Ops:
+    """:class:`Ops` on numpy arrays of ``rows`` values (a constant is a scalar when None)."""
+    return Ops(where=np.where,
+               maximum=lambda cols: functools.reduce(np.maximum, cols),
+               minimum=lambda cols: functools.reduce(np.minimum, cols),
+               constant=lambda v: np.float64(v) if rows is None else np.full(rows, v))
+
+
+NUMPY_OPS = numpy_ops()
+
+
+_SIGN_BITS = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def float_key(x: np.ndarray) -> np.ndarray:
+    """float64 -> int64 keys in the same order (adjacent floats have adjacent keys)."""
+    i = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+    return i ^ ((i >> 63) & _SIGN_BITS)
+
+
+def key_float(k: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`float_key`."""
+    return np.ascontiguousarray(k ^ ((k >> 63) & _SIGN_BITS)).view(np.float64)
+
+
+KEY_LOW, KEY_HIGH = (int(float_key(np.array([v]))[0]) for v in (-np.inf, np.inf))
+
+
+def _weighted_sum(columns: Sequence[Any], weights: Sequence[float], ops: Ops) -> Any:
+    """``sum_m w_m column_m``, added left to right (as an engine adds ``a*w0 + b*w1 + ..``)."""
+    total = None
+    for column, w in zip(columns, weights, strict=True):
+        term = column * w
+        total = term if total is None else total + term
+    return ops.constant(0.0) if total is None else total
+
+
 @dataclass(frozen=True)
 class ScoreRule:
     """A score fusion rule: the system says P iff the fused score reaches ``threshold``.
@@ -72,22 +123,145 @@ class ScoreRule:
     def __repr__(self) -> str:
         return f"ScoreRule({self.describe()!r})"
 
+    @property
+    def closed_form(self) -> bool:
+        """Whether the critical score has a closed form (every kind but ``"function"``)."""
+        return self.kind in SCORE_FUSIONERS
+
+    def fuse(self, columns: Sequence[Any], ops: Ops | None = None) -> Any:
+        """The fused score of a closed-form rule from one column per model: the weighted mean,
+        ``bias + w . s`` for ``"logistic"`` (the meta-model's log-odds), the max or the min.
+
+        ``columns`` are numpy arrays (``ops`` None) or engine expressions (``ops`` the
+        engine's :class:`Ops`); a weighted sum is added left to right in the models' order, so
+        numpy and every engine round it alike.
+        """
+        ops = ops or NUMPY_OPS
+        if self.kind in ("max", "min"):
+            return (ops.maximum if self.kind == "max" else ops.minimum)(list(columns))
+        total = _weighted_sum(columns, self.weights or (), ops)
+        return total / self.weight_sum if self.kind == "mean" else self.bias + total
+
+    def passes(self, fused: np.ndarray) -> np.ndarray:
+        """Whether each fused score (:meth:`fuse`) makes the system say P."""
+        if self.kind == "logistic":
+            from scipy.special import expit
+
+            return expit(fused) >= self.threshold
+        return np.asarray(fused) >= self.threshold
+
+    @property
+    def weight_sum(self) -> float:
+        """The sum of the weights (``"mean"`` divides by it)."""
+        return float(math.fsum(self.weights or ()))
+
+    def rest(self, columns: Sequence[Any], slot: int, ops: Ops | None = None) -> Any:
+        """Per row, what the other models contribute (every column but ``slot``): their
+        weighted sum (``"mean"``, ``"logistic"``), their max or their min (``-inf`` / ``+inf``
+        when the slot is the only model)."""
+        ops = ops or NUMPY_OPS
+        others = [c for m, c in enumerate(columns) if m != slot]
+        if self.kind in ("max", "min"):
+            if not others:
+                return ops.constant(-math.inf if self.kind == "max" else math.inf)
+            return (ops.maximum if self.kind == "max" else ops.minimum)(others)
+        w = [v for m, v in enumerate(self.weights or ()) if m != slot]
+        return _weighted_sum(others, w, ops)
+
+    def split(self, columns: Sequence[Any], slot: int, ops: Ops | None = None
+              ) -> tuple[Any, list[Any]]:
+        """``"mean"`` / ``"logistic"``: the weighted sum of the columns before ``slot``
+        (left to right; ``None`` when the slot is first) and each weighted column after it,
+        so that :meth:`decide_split` adds the rule's own sum, in the rule's own order, with
+        any score in the slot."""
+        ops = ops or NUMPY_OPS
+        w = list(self.weights or ())
+        before = None if slot == 0 else _weighted_sum(columns[:slot], w[:slot], ops)
+        return before, [c * v for c, v in zip(columns[slot + 1:], w[slot + 1:], strict=True)]
+
+    def decide_split(self, before: Any, after: Sequence[np.ndarray], slot: int,
+                     values: np.ndarray) -> np.ndarray:
+        """The rule's decisions with the slot's score set to ``values``, from :meth:`split`:
+        the same floating-point operations as :meth:`decide` on every column."""
+        assert self.weights is not None
+        term = np.asarray(values, dtype=float) * self.weights[slot]
+        total = term if before is None else before + term
+        for t in after:
+            total = total + t
+        return self.decide_total(total)
+
+    def critical_from_rest(self, rest: Any, slot: int, ops: Ops | None = None) -> Any:
+        """Each row's closed-form critical score from :meth:`rest`."""
+        ops = ops or NUMPY_OPS
+        tau = self.threshold
+        if self.kind == "max":
+            return ops.where(rest >= tau, -math.inf, tau)
+        if self.kind == "min":
+            return ops.where(rest >= tau, tau, math.inf)
+        assert self.weights is not None
+        switch, half_step = self.switch
+        if math.isfinite(switch) and math.isfinite(half_step):  # the rounding midpoint
+            return ((switch - rest) - half_step) / self.weights[slot]
+        level = tau * self.weight_sum if self.kind == "mean" else \
+            math.log(tau) - math.log1p(-tau) - self.bias
+        return (level - rest) / self.weights[slot]
+
+    @cached_property
+    def switch(self) -> tuple[float, float]:
+        """For ``"mean"`` and ``"logistic"``: the least float weighted sum ``u`` of the
+        scores at which the rule says P, and half the gap to the float below it. A row's sum
+        rounds to at least ``u`` where its exact value passes the midpoint ``u - half``, so
+        the critical score ``(u - rest - half) / w_slot`` is within a few units in the last
+        place of the rule's float step (snapped there by :func:`exact_critical`)."""
+        def says(key: int) -> bool:
+            u = key_float(np.array([key], dtype=np.int64))
+            return bool(self.decide_total(u)[0])
+
+        lo, hi = KEY_LOW, KEY_HIGH  # N at -inf, P at +inf
+        if says(lo) or not says(hi):
+            return math.nan, math.nan
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if says(mid) else (mid, hi)
+        u = float(key_float(np.array([hi], dtype=np.int64))[0])
+        return u, (u - float(np.nextafter(u, -np.inf))) / 2
+
+    def decides(self, columns: Sequence[Any], ops: Ops | None = None) -> Any:
+        """The rule's decision from one column per model as one comparison (what an engine
+        evaluates): the weighted sum ``>=`` :attr:`switch` for ``"mean"`` and
+        ``"logistic"`` (the same decision as :meth:`decide`, whose final steps are
+        non-decreasing in the sum), the max or min ``>= threshold``."""
+        if self.kind in ("mean", "logistic") and not math.isnan(self.switch[0]):
+            return _weighted_sum(columns, self.weights or (), ops or NUMPY_OPS) >= \
+                self.switch[0]
+        if self.kind == "logistic":  # pragma: no cover - a valid threshold has a switch
+            raise ValidationError(f"no score passes {self.describe()}")
+        return self.fuse(columns, ops) >= self.threshold
+
+    def decide_total(self, total: np.ndarray) -> np.ndarray:
+        """``"mean"`` / ``"logistic"``: the decisions at weighted sums ``total`` of the
+        scores."""
+        return self.passes(total / self.weight_sum if self.kind == "mean" else
+                           self.bias + total)
+
+    def decide_rest(self, rest: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
+        """Decisions with the slot's score set to ``values``, from :meth:`rest` (the other
+        models' part) instead of every column: the rule up to the order of one addition."""
+        if self.kind == "max":
+            return self.passes(np.maximum(rest, values))
+        if self.kind == "min":
+            return self.passes(np.minimum(rest, values))
+        assert self.weights is not None
+        total = rest + self.weights[slot] * values
+        switch = self.switch[0]  # the rule is "total >= switch" (one comparison)
+        return total >= switch if math.isfinite(switch) else self.decide_total(total)
+
     def decide(self, scores: np.ndarray) -> np.ndarray:
         """Whether the system says P on each row of a ``(rows, models)`` score array: the rule
         itself, evaluated directly."""
         s = np.asarray(scores, dtype=float)
-        if self.kind == "mean":
-            w = np.asarray(self.weights, dtype=float)
-            return (s @ w) / w.sum() >= self.threshold
-        if self.kind == "max":
-            return s.max(axis=1) >= self.threshold
-        if self.kind == "min":
-            return s.min(axis=1) >= self.threshold
-        if self.kind == "logistic":
-            from scipy.special import expit
-
-            return expit(self.bias + s @ np.asarray(self.weights, dtype=float)) \
-                >= self.threshold
+        if self.closed_form:
+            return self.passes(self.fuse(list(s.T)))
         assert self.function is not None
         out = np.asarray(self.function(s))
         if out.shape != (s.shape[0],):
@@ -105,25 +279,12 @@ class ScoreRule:
     def critical(self, scores: np.ndarray, slot: int, index: Any = None) -> np.ndarray:
         """Each row's critical score in column ``slot`` (closed form or bisection)."""
         s = np.asarray(scores, dtype=float)
-        others = np.delete(s, slot, axis=1)
-        tau = self.threshold
+        if not self.closed_form:
+            return self._bisect(s, slot, index)
+        ops = numpy_ops(s.shape[0])
         with np.errstate(over="ignore", invalid="ignore"):
-            if self.kind in ("mean", "logistic"):
-                w = np.asarray(self.weights, dtype=float)
-                rest = others @ np.delete(w, slot)
-                level = tau * w.sum() if self.kind == "mean" else \
-                    math.log(tau) - math.log1p(-tau) - self.bias
-                return (level - rest) / w[slot]
-        n = s.shape[0]
-        if self.kind == "max":
-            if not others.shape[1]:
-                return np.full(n, tau)
-            return np.where(others.max(axis=1) >= tau, -np.inf, tau)
-        if self.kind == "min":
-            if not others.shape[1]:
-                return np.full(n, tau)
-            return np.where(others.min(axis=1) >= tau, tau, np.inf)
-        return self._bisect(s, slot, index)
+            return np.asarray(self.critical_from_rest(self.rest(list(s.T), slot, ops), slot,
+                                                      ops), dtype=float)
 
     def decide_at(self, s: np.ndarray, slot: int, values: np.ndarray) -> np.ndarray:
         """Decisions with the slot's score set to ``values`` (one per row)."""
@@ -139,7 +300,7 @@ class ScoreRule:
         drops = says[:, :-1] & ~says[:, 1:]  # P at one grid score, N at the next
         if drops.any():
             row, k = (int(v) for v in np.argwhere(drops)[0])
-            label = _row_label(index, row)
+            label = row_label(index, row)
             raise MonotonicityError(
                 f"the fusioner function is not non-decreasing in the slot's score: on row "
                 f"{label!r} the system says P at score {grid[k]!r} but N at {grid[k + 1]!r} "
@@ -164,7 +325,7 @@ class ScoreRule:
         return t
 
 
-def _row_label(index: Any, row: int) -> Any:
+def row_label(index: Any, row: int) -> Any:
     """A row's label in messages: its index label (a plain Python value), else its position."""
     if index is None:
         return row

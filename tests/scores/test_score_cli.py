@@ -158,7 +158,7 @@ BAD = {
     "missing_truth": (["--data", "{log}", "--scores", "--models", "a,b,c", "--slot", "b",
                        "--fusioner", "mean"], "needs --truth"),
     "unknown_column": (["--data", "{log}", "--scores", "--truth", "y", "--models", "a,b,z",
-                        "--slot", "b", "--fusioner", "mean"], "--models: no column 'z'"),
+                        "--slot", "b", "--fusioner", "mean"], "column 'z' is not in the data"),
     "max_with_weights": (["--data", "{log}", "--scores", *SCORE, "--fusioner", "max",
                           "--weights", "1,1,1"], "--weights: the 'max' fusioner"),
     "weights_length": (["--data", "{log}", "--scores", *SCORE, "--fusioner", "mean",
