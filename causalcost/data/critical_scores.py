@@ -212,13 +212,17 @@ def _search_step(t: np.ndarray, p: np.ndarray, rows: np.ndarray,
     return key_float(hi)
 
 
-def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
+def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray | None,
                    decide_at: Callable[[np.ndarray, np.ndarray], np.ndarray]
                    ) -> tuple[np.ndarray, int]:
     """Closed-form or bisected critical scores made exact: snapped to the rule's float step
     (``decide_at(values, rows)``, the rule with the slot's score set), then moved to agree
     with the rule's decision ``says`` at the ``observed`` slot scores on every row. Returns
     the critical scores and the number of rows moved by the second step.
+
+    ``says=None``: ``decide_at`` is the rule at the observed scores too, and non-decreasing
+    in the score (floating-point products, sums and quotients by positive numbers are), so
+    the snapped step already agrees with it at every score: there is nothing to move.
 
     Every route to critical scores (numpy arrays, an engine's column expressions) ends here.
 
@@ -234,6 +238,8 @@ def exact_critical(t: np.ndarray, observed: np.ndarray, says: np.ndarray,
     for start in range(0, t.size, _BLOCK):  # blocks: the temporaries stay in the cache
         block = slice(start, start + _BLOCK)
         snapped = _snapped(t[block], decide_at, start)  # in place: a view of t
+        if says is None:
+            continue
         obs, p = observed[block], says[block]
         wrong = np.flatnonzero(p != (obs >= snapped))
         if wrong.size:  # P: t may not exceed the observed score; N: t must exceed it
@@ -281,7 +287,7 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
             return rule.decide_split(None if before is None else
                                      np.broadcast_to(before, observed.shape)[rows],
                                      [a[rows] for a in after], slot, values)
-    return exact_critical(t, observed, decide(observed, slice(None)), decide)
+    return exact_critical(t, observed, None, decide)
 
 
 def _score_array(scores: Any, names: Sequence[str] | None = None

@@ -114,10 +114,11 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     # a weighted sum comes back in parts (the sum before the slot, each term after it), so
     # the rule is evaluated near each critical score with its own operations, as on numpy
     before, after = rule.split(columns, pos, ENGINE_OPS) if linear else (None, [])
+    last = linear and before is not None and not after  # the sum before the slot is the rest
     parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
         nw.col(truth).alias("__truth"), *([] if linear else [missing]),
         columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
-        *([] if before is None else [before.alias("__before")]),
+        *([] if before is None or last else [before.alias("__before")]),
         *(a.alias(f"__after{i}") for i, a in enumerate(after)))
     got = _collect(parts, what)
     observed, rest_v = (np.asarray(got[c], dtype=float) for c in ("__observed", "__rest"))
@@ -125,7 +126,8 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
                     _flags(got), columns, names, index)
     y, shown = truth_votes(got["__truth"], truth, positive, observed.size)
     t, moved = exact_rows(rule, pos, observed, rest_v,
-                          None if before is None else np.asarray(got["__before"], dtype=float),
+                          rest_v if last else None if before is None else
+                          np.asarray(got["__before"], dtype=float),
                           [np.asarray(got[f"__after{i}"], dtype=float)
                            for i in range(len(after))])
     # a pandas column may be the caller's own memory: copied (other engines' are not shared)

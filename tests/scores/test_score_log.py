@@ -390,3 +390,27 @@ def test_the_runs_keep_their_scores_when_the_pandas_log_changes(log: pd.DataFram
     frame.loc[frame.index[0], "d"] = 0.123
     assert np.array_equal(runs.observed_scores, before)
     assert not runs.observed_scores.flags.writeable and not runs.critical.flags.writeable
+
+
+@pytest.mark.parametrize("slot", MODELS)
+@pytest.mark.parametrize("rule", ["mean", "logistic", "max", "min"])
+@pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb"])
+def test_critical_scores_are_the_rules_own_float_step_on_every_engine_to_the_bit(
+        log: pd.DataFrame, engine: str, rule: str, slot: str) -> None:
+    """Whatever the slot's place in the sum: the engine's critical scores equal numpy's to the
+    bit, and the rule evaluated directly (``ScoreRule.decide``, every column) says P at each
+    finite critical score and N one float below it, so "P iff score >= t" at every score."""
+    kw = dict(RULES[rule])
+    pos = MODELS.index(slot)
+    if kw.get("weights") is not None and kw["weights"][pos] <= 0:
+        pytest.skip("the rule decreases in this slot's score")
+    runs = cc.forced_runs(ENGINES[engine](log), truth="y", models=MODELS, slot=slot, **kw)
+    s = log[MODELS].to_numpy()
+    want = critical_scores(s, slot=pos, **kw)
+    assert np.array_equal(runs.critical, want)  # bitwise: the same operations in each route
+    rule_ = score_rule(n_models=4, slot=pos, **kw)
+    fin = np.isfinite(want)
+    at, below = s.copy(), s.copy()
+    at[:, pos], below[:, pos] = want, np.nextafter(want, -np.inf)
+    assert rule_.decide(at)[fin].all()
+    assert not rule_.decide(below)[fin].any()
