@@ -164,15 +164,20 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        choices=("and", "or", "majority", "k_of_n", "weighted", "plurality",
                                 "priority", "mean", "max", "min", "logistic"),
                        help="the system's rule: and, or, majority, k_of_n, weighted (with "
-                            "--labels: plurality, weighted, priority, k_of_n; with derive "
-                            "--scores: mean, max, min, logistic)")
+                            "--labels: plurality, weighted, priority, k_of_n); on score columns "
+                            "mean, max, min, logistic (derive: with --scores)")
     group.add_argument("--k", type=int, metavar="K", help="for k_of_n")
     group.add_argument("--tie", choices=("negative", "positive"), help="majority ties")
     group.add_argument("--weights", type=exact_numbers, metavar="W1,W2,..",
                        help="for weighted: one weight per model, e.g. 1,2,1")
     group.add_argument("--threshold", type=exact_number, metavar="T",
                        help="for weighted: positive when the weighted vote reaches T (with "
-                            "--labels: --label wins when its weighted vote reaches T)")
+                            "--labels: --label wins when its weighted vote reaches T); for a "
+                            "score rule: P when the fused score reaches T (default 0.5)")
+    from causalcost.cli.parsing import finite_number
+
+    group.add_argument("--bias", type=finite_number, default=None, metavar="B",
+                       help="for --fusioner logistic: the meta-model's intercept (default: 0)")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
     group.add_argument("--engine", choices=("polars", "duckdb", "dask", "pandas"), default=None,

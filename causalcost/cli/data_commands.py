@@ -19,6 +19,39 @@ from causalcost.errors import ValidationError
 __all__ = ["register"]
 
 
+def _score_runs(args: argparse.Namespace, runs: Any) -> int:
+    """``runs`` on a log of score columns: the critical scores per class, the system as
+    logged, and with ``--candidate`` the system with that score column in the slot."""
+    import numpy as np
+
+    from causalcost.cli.label_options import score_columns
+
+    if args.confidence is not None:
+        raise ValidationError("--confidence gives the forced votes' rates intervals; a score "
+                              "log has critical scores, not rates: leave it out")
+    out = runs.to_dict()
+    system = None
+    if args.candidate:
+        scores = score_columns(args, [args.candidate], "--candidate")[args.candidate]
+        system = runs.with_candidate(scores)
+        out["candidate"] = {"column": args.candidate, "system": system.to_dict()}
+    if args.json:
+        print_json(out)
+        return 0
+    print(repr(runs))
+    levels = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+    for label, t in zip(runs.labels, runs.critical_by_class):
+        finite = t[np.isfinite(t)]
+        shown = ", ".join(format_number(float(q)) for q in np.quantile(finite, levels)) \
+            if finite.size else "none"
+        print(f"class {label}: {t.size} rows; always P (t = -inf) {int((t == -np.inf).sum())}, "
+              f"never P (t = +inf) {int((t == np.inf).sum())}; critical score quantiles "
+              f"0, .1, .25, .5, .75, .9, 1: {shown}")
+    if system is not None:
+        print(f"with {args.candidate} in the slot: {system!r}")
+    return 0
+
+
 def _cmd_runs(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -27,7 +60,11 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     if args.labels and args.confidence is not None:
         raise ValidationError("--confidence gives the binary rates' intervals; leave it out "
                               "with --labels")
+    from causalcost.data.critical_scores import ScoreRuns
+
     runs = log_runs(args, command="runs")
+    if isinstance(runs, ScoreRuns):
+        return _score_runs(args, runs)
     labels = list(runs.label_names)
     general: dict[str, Any] = {"slot": runs.slot, "labels": labels, "n": int(runs.n),
                                "forced": {label: np.asarray(runs.forced[j]).astype(int).tolist()

@@ -22,7 +22,8 @@ from causalcost.errors import DataError, ValidationError
 
 __all__ = ["SCORE_RULES", "add_derive_arguments", "add_evaluate_arguments",
            "add_score_arguments", "label_runs", "log_runs", "matrix_text", "parse_costs",
-           "parse_matrix", "read_predictions", "rule_options", "score_log_runs", "score_route"]
+           "parse_matrix", "read_predictions", "rule_options", "score_columns",
+           "score_log_runs", "score_route"]
 
 #: K-label fusioner rules on the command line.
 RULES = ("plurality", "weighted", "priority", "k_of_n")
@@ -182,7 +183,24 @@ def rule_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def log_runs(args: argparse.Namespace, *, command: str, **extra: Any) -> Any:
-    """The forced runs counted on ``args.data`` with the log options of ``args``, any K."""
+    """The forced runs counted on ``args.data`` with the log options of ``args``, any K; a
+    score rule (``--fusioner mean``, ``max``, ``min``, ``logistic``) gives the log's critical
+    scores (:func:`score_log_runs`)."""
+    if getattr(args, "fusioner", None) in SCORE_RULES:
+        vote_only = [flag for flag, value in (("--labels", args.labels),
+                                              ("--k", getattr(args, "k", None)),
+                                              ("--tie", getattr(args, "tie", None)))
+                     if value is not None]
+        if vote_only:
+            raise ValidationError(f"{', '.join(vote_only)} only for vote rules; --fusioner "
+                                  f"{args.fusioner} fuses scores: leave it out")
+        if getattr(args, "bias", None) is not None and args.fusioner != "logistic":
+            raise ValidationError(f"--bias is the logistic meta-model's intercept; --fusioner "
+                                  f"{args.fusioner} has none: leave it out")
+        return score_log_runs(args)
+    if getattr(args, "bias", None) is not None:
+        raise ValidationError("--bias is the logistic meta-model's intercept (--fusioner "
+                              "logistic, on score columns); vote rules have none: leave it out")
     if args.labels:
         return label_runs(args, command=command)
     from causalcost.cli.common import read_rows
@@ -234,10 +252,6 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                    help="the model columns hold scores for P (not votes): --fusioner mean, max, "
                         "min or logistic with --threshold (default 0.5) and --weights; writes a "
                         "score sheet of each instance's critical score")
-    from causalcost.cli.parsing import finite_number
-
-    g.add_argument("--bias", type=finite_number, default=None, metavar="B",
-                   help="for --fusioner logistic: the meta-model's intercept (default: 0)")
     g.add_argument("--breakpoints", type=breakpoint_count, default=None, metavar="B",
                    help="keep at most B critical scores per class, those between rounded "
                         "outward so every bound stays valid (default: every one, exact)")
@@ -279,6 +293,26 @@ def score_route(args: argparse.Namespace) -> bool:
     return True
 
 
+def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -> dict[str, Any]:
+    """Columns of ``args.data`` as float scores, one per row in the log's order (the reader
+    of :func:`score_log_runs`): a candidate's scores for the slot."""
+    import narwhals as nw
+    import numpy as np
+
+    from causalcost.cli.common import read_rows
+
+    frame = nw.from_native(read_rows(args.data, engine=args.engine))
+    schema = frame.collect_schema()
+    missing = [c for c in columns if c not in schema]
+    if missing:
+        raise DataError(f"{what} {', '.join(missing)}: no such column in {args.data}; its "
+                        f"columns are {list(schema)}")
+    got = frame.select(*(nw.col(c).cast(nw.Float64()) for c in columns))
+    if isinstance(got, nw.LazyFrame):
+        got = got.collect()
+    return {c: np.asarray(got.get_column(c).to_numpy(), dtype=float) for c in columns}
+
+
 def score_log_runs(args: argparse.Namespace) -> Any:
     """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`).
 
@@ -302,7 +336,8 @@ def score_log_runs(args: argparse.Namespace) -> Any:
                            threshold=0.5 if args.threshold is None else float(args.threshold),
                            weights=None if args.weights is None else [float(w) for w in
                                                                       args.weights],
-                           bias=args.bias or 0.0, positive=args.positive_label)
+                           bias=getattr(args, "bias", None) or 0.0,
+                           positive=args.positive_label)
     except (DataError, ValidationError) as exc:  # the library names its arguments: the flags
         text = str(exc)
         for word in ("weights", "threshold", "models", "truth", "slot", "positive"):

@@ -8,7 +8,14 @@ import argparse
 from typing import Any
 
 from causalcost.cli.common import model_names, print_json, probability, vote_arguments
-from causalcost.cli.label_options import add_derive_arguments, log_runs, parse_costs, rule_options
+from causalcost.cli.label_options import (
+    SCORE_RULES,
+    add_derive_arguments,
+    log_runs,
+    parse_costs,
+    rule_options,
+    score_columns,
+)
 from causalcost.cli.parsing import name
 from causalcost.errors import ValidationError
 
@@ -38,9 +45,19 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if args.costs is None and sheet is None:
         raise ValidationError("backtest needs --costs (e.g. fn=5,fp=1, or K rows of K costs "
                               "with --labels) or --sheet SHEET.json, whose costs are used")
-    runs = log_runs(args, command="backtest", **({} if args.labels else {"observed": False}))
+    scores = args.fusioner in SCORE_RULES  # a log of score columns: candidates are scores
+    runs = log_runs(args, command="backtest",
+                    **({} if args.labels or scores else {"observed": False}))
     costs = None if args.costs is None else parse_costs(
         args.costs, list(runs.labels) if args.labels else None)
+    if scores:
+        given = score_columns(args, candidates, "--candidates")
+        result = backtest(runs, given, sheet, costs, confidence=args.confidence)
+        if args.json:
+            print_json(result.to_dict())
+        else:
+            print(repr(result))
+        return 0
     import numpy as np
 
     if costs is not None and sheet is not None and not np.array_equal(
@@ -61,6 +78,11 @@ def _cmd_importance(args: argparse.Namespace) -> int:
     from causalcost.cli.common import read_rows
     from causalcost.evaluation.importance import slot_importance
 
+    if args.fusioner in SCORE_RULES:
+        raise ValidationError(f"importance replaces each model by a perfect, a constant and a "
+                              f"removed one in a vote; --fusioner {args.fusioner} fuses scores, "
+                              "whose removal changes the rule itself: price score-slot "
+                              "candidates with backtest or evaluate --scores")
     options = rule_options(args)
     if args.removal_tie is not None:  # a binary majority's option: refused with --labels
         if args.labels:

@@ -208,3 +208,70 @@ def test_a_truth_of_two_named_labels_needs_positive_label(capsys, tmp_path, log)
     sheet = cc.load_sheet(tmp_path / "n.json")
     want = expected(log, fusioner="mean")
     assert [c.to_dict() for c in sheet.critical] == [c.to_dict() for c in want.critical]
+
+
+# ------------------------------------------------------- runs, backtest, importance on scores
+@pytest.fixture(scope="module")
+def candidates_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    rng = np.random.default_rng(11)
+    n = 300
+    y = rng.random(n) < 0.4
+    frame = pd.DataFrame({"y": y.astype(int), **{
+        m: np.round(np.clip(np.where(y, 0.6, 0.4) + rng.normal(0, 0.25, n), 0, 1), 3)
+        for m in "abc"},
+        "new1": np.round(rng.random(n), 3),
+        "new2": np.round(np.clip(0.6 * y + 0.4 * rng.random(n), 0, 1), 3)})
+    path = tmp_path_factory.mktemp("candidates") / "log.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_runs_on_score_columns_matches_the_library(capsys, candidates_log) -> None:
+    path, frame = candidates_log
+    code, out, err = run(capsys, "runs", path, *SCORE, "--fusioner", "mean", "--weights",
+                         "1,2,1", "--candidate", "new2", "--json")
+    assert code == 0 and err == "", err
+    got = json.loads(out)
+    runs = score_runs(frame, truth="y", models=["a", "b", "c"], slot="b", weights=[1, 2, 1])
+    t_p, t_n = runs.critical_by_class
+    assert got["critical"] == {"P": t_p.tolist(), "N": t_n.tolist()}
+    assert got["observed"] == runs.observed.to_dict()
+    assert got["candidate"]["system"] == runs.with_candidate(frame["new2"].to_numpy()).to_dict()
+    code, out, err = run(capsys, "runs", path, *SCORE, "--fusioner", "mean")
+    assert code == 0 and "critical score quantiles" in out and "ScoreRuns(" in out
+
+
+def test_backtest_on_score_columns_matches_the_library(capsys, candidates_log) -> None:
+    path, frame = candidates_log
+    code, out, err = run(capsys, "backtest", path, *SCORE, "--fusioner", "logistic",
+                         "--weights", "2,3,1", "--bias", "-3", "--candidates", "new1,new2",
+                         "--costs", "fn=5,fp=1", "--json")
+    assert code == 0 and err == "", err
+    got = json.loads(out)
+    runs = score_runs(frame, truth="y", models=["a", "b", "c"], slot="b", fusioner="logistic",
+                      weights=[2, 3, 1], bias=-3.0)
+    want = cc.backtest(runs, {c: frame[c].to_numpy() for c in ("new1", "new2")},
+                       costs=COSTS).to_dict()
+    assert got == json.loads(json.dumps(want))
+    for c in ("new1", "new2"):  # the real cost with each candidate, counted by hand
+        says = frame[c].to_numpy() >= runs.critical
+        truth = frame["y"].to_numpy() == 1
+        real = 5 * int((truth & ~says).sum()) + int((~truth & says).sum())
+        assert real == runs.with_candidate(frame[c].to_numpy()).cost(COSTS)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["importance", "{log}", "--truth", "y", "--models", "a,b,c", "--fusioner", "mean",
+      "--costs", "fn=5,fp=1"], "fuses scores"),
+    (["runs", "{log}", *SCORE, "--fusioner", "mean", "--k", "2"], "--k only for vote rules"),
+    (["runs", "{log}", *SCORE, "--fusioner", "mean", "--bias", "1"], "--bias"),
+    (["runs", "{log}", *SCORE, "--fusioner", "majority", "--bias", "1"], "vote rules have none"),
+    (["runs", "{log}", *SCORE, "--fusioner", "mean", "--confidence", "0.9"], "critical scores"),
+    (["backtest", "{log}", *SCORE, "--fusioner", "mean", "--candidates", "zz", "--costs",
+      "fn=5,fp=1"], "--candidates zz: no such column"),
+])
+def test_score_log_commands_refuse_in_one_line(capsys, candidates_log, argv, words) -> None:
+    path, _ = candidates_log
+    code, out, err = run(capsys, *[str(path) if a == "{log}" else a for a in argv])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert words in err
