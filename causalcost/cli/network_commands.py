@@ -163,14 +163,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_networks(args: argparse.Namespace) -> int:
-    from causalcost.network.netfile import list_networks, read_network
+    from causalcost.network.netfile import list_networks, shipped_summary
 
-    for name in list_networks():  # read, not built: no pgmpy
-        spec = read_network(name)
-        print(f"{name:20s} slot={spec.slot!s:18s} {spec.fusioner:9s} "
-              f"models={', '.join(spec.models)}")
-        if spec.description:  # wrapped under the name, lines under 100 characters
-            for line in textwrap.wrap(" ".join(str(spec.description).split()), width=77):
+    for name in list_networks():  # read, not declared: no pgmpy, no scipy
+        spec = shipped_summary(name)
+        print(f"{name:20s} slot={spec['slot']!s:18s} {spec['fusioner']:9s} "
+              f"models={', '.join(spec['models'])}")
+        if spec["description"]:  # wrapped under the name, lines under 100 characters
+            for line in textwrap.wrap(" ".join(str(spec["description"]).split()), width=77):
                 print(f"{'':20s} {line}")
     return 0
 

@@ -93,6 +93,22 @@ def list_networks(fusing: str | None = None) -> list[str]:
             if (read_network(s).fusioner in SCORE_FUSIONERS) == (fusing == "scores")]
 
 
+def shipped_summary(stem: str) -> dict[str, Any]:
+    """What ``causalcost networks`` lists of a shipped network: its slot, rule, models and
+    description, read from the file without declaring it (a shipped file is checked whole by
+    :func:`read_network` in the tests; a listing needs neither pgmpy nor scipy).
+
+    >>> shipped_summary("soft_vote3")["fusioner"]
+    'mean'
+    """
+    doc = _toml(network_path(stem))
+    models = [str(m.get("name")) for m in doc.get("models", []) if isinstance(m, dict)]
+    models += [str(name) for pair in doc.get("correlated", []) if isinstance(pair, dict)
+               for name in pair.get("models", [])]  # declared in this order (netschema)
+    return {"slot": doc.get("slot"), "fusioner": str(doc.get("fusioner", {}).get("rule")),
+            "models": models, "description": doc.get("description")}
+
+
 def network_path(spec: str | Path) -> Path:
     """Resolve a file path, or the stem of a shipped network, to a file path."""
     path = Path(spec)

@@ -423,3 +423,14 @@ def test_bif_errors(tmp_path: Path) -> None:
     cc.load_network("thesis_and").to_bif(path)
     with pytest.raises(cc.UnknownNameError, match=r"and.bif: system node 'Fus' is not a node"):
         cc.load_bif(path, class_node="Class", system_node="Fus")
+
+
+@pytest.mark.parametrize("stem", NETWORKS)
+def test_the_listing_summary_is_what_the_file_declares(stem: str) -> None:
+    """``causalcost networks`` reads each file without declaring it; what it lists is what
+    ``read_network`` declares (slot, rule, models in order, description)."""
+    from causalcost.network.netfile import shipped_summary
+
+    spec, summary = cc.read_network(stem), shipped_summary(stem)
+    assert summary == {"slot": spec.slot, "fusioner": spec.fusioner,
+                       "models": list(spec.models), "description": spec.description}
