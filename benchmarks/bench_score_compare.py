@@ -18,7 +18,7 @@ import numpy as np
 from bench_bounds import REPEATS, median_time  # the same timer: median of REPEATS runs
 
 import causalcost as cc
-from causalcost.data.critical_scores import score_runs
+from causalcost.data.score_runs import score_runs
 
 TARGET_S = 1.0
 ROWS = 1_000

@@ -135,7 +135,7 @@ _LAZY: dict[str, str] = {
     "confusion_from_predictions": "data.predictions",
     "DataError": "errors",
     "ForcedRuns": "data.runs",
-    "ScoreRuns": "data.critical_scores",
+    "ScoreRuns": "data.score_runs",
     "forced_runs": "data.forced_runs",
     "ensemble_runs": "data.ensemble",
     "read_table": "data.readers",
@@ -255,7 +255,6 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .confusion import CELLS, OUTCOMES, Confusion, CostMatrix
-    from .data.critical_scores import ScoreRuns
     from .data.ensemble import ensemble_runs
     from .data.forced_runs import forced_runs
     from .data.predictions import (
@@ -265,6 +264,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from .data.readers import read_table
     from .data.runs import ForcedRuns
+    from .data.score_runs import ScoreRuns
     from .errors import (
         CausalCostWarning,
         DataError,

@@ -60,7 +60,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     if args.labels and args.confidence is not None:
         raise ValidationError("--confidence gives the binary rates' intervals; leave it out "
                               "with --labels")
-    from causalcost.data.critical_scores import ScoreRuns
+    from causalcost.data.score_runs import ScoreRuns
 
     runs = log_runs(args, command="runs")
     if isinstance(runs, ScoreRuns):

@@ -9,7 +9,7 @@ pyarrow, DuckDB, Dask, PySpark, through narwhals): only the counts come back. On
 
 A log of scores (soft voting, stacking, max, min of the models' scores) is read by the same
 :func:`~causalcost.data.forced_runs.forced_runs` with a score fusioner into a
-:class:`~causalcost.data.critical_scores.ScoreRuns`: each row's critical score in the slot,
+:class:`~causalcost.data.score_runs.ScoreRuns`: each row's critical score in the slot,
 computed by the engine (``score_log``) and made exact at the observed scores
 (``critical_scores``).
 

@@ -7,7 +7,7 @@ of the ensemble's positive class ``classes_[1]`` (the ensemble's ``P``; ``classe
 ensemble: every other member's output is computed on ``X`` and kept, the slot's score is set
 to ``s``, and the ensemble's own fusion decides. Each row's **critical score** ``t`` is the
 least score at which the ensemble says ``P`` (``-inf``: ``P`` at every score in [0, 1];
-``+inf``: at none), so the result is a :class:`~causalcost.data.critical_scores.ScoreRuns`.
+``+inf``: at none), so the result is a :class:`~causalcost.data.score_runs.ScoreRuns`.
 
 * **Soft voting** predicts ``classes_[argmax]`` of the weighted mean of the members'
   probabilities: ``P`` iff the mean ``P``-probability is *strictly* above the mean
@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from causalcost.data.critical_scores import ScoreRuns, score_runs
 from causalcost.data.frames import align_by_index
+from causalcost.data.score_runs import ScoreRuns, score_runs
 from causalcost.errors import (
     CausalCostError,
     DataError,

@@ -20,7 +20,7 @@ DuckDB, Dask, PySpark): rows are grouped by (class, forced-P system vote, forced
 A log of **scores** with a score fusioner (``"mean"``, ``"max"``, ``"min"``, ``"logistic"``,
 or a function with ``scores=True``) is routed to :mod:`causalcost.data.score_log`: the engine
 computes each row's critical score and :func:`forced_runs` returns a
-:class:`~causalcost.data.critical_scores.ScoreRuns`; the vote options are refused there.
+:class:`~causalcost.data.score_runs.ScoreRuns`; the vote options are refused there.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ import numpy as np
 
 from causalcost.confusion import Confusion
 from causalcost.data.counting import count_arrays, count_votes
-from causalcost.data.critical_scores import SCORE_FUSIONERS, ScoreRuns
 from causalcost.data.frames import (
     Frame,
     align_series,
@@ -52,9 +51,11 @@ from causalcost.data.runs import (
     forced_digest,
     system_confusion,
 )
+from causalcost.data.score_runs import ScoreRuns
 from causalcost.data.votes import fuse, fuse_expr, resolve_fusioner
 from causalcost.errors import DataError, ValidationError
 from causalcost.network.fusioners import Fusioner, make_fusioner, plain_labels
+from causalcost.network.score_rules import SCORE_FUSIONERS
 
 __all__ = ["forced_runs", "ForcedRuns"]
 
@@ -236,7 +237,7 @@ def forced_runs(
     ForcedRuns or ScoreRuns
         Votes, for any K: ``forced`` ``F[j, c, s]``, ``observed``, the kinds,
         ``with_candidate``; binary runs also have the views ``forced_p``, ``forced_n``.
-        Scores: a :class:`~causalcost.data.critical_scores.ScoreRuns` (per row the critical
+        Scores: a :class:`~causalcost.data.score_runs.ScoreRuns` (per row the critical
         score, the truth and the slot's observed score; ``forced_at(s)``, ``observed``,
         ``with_candidate(scores)``, ``price``).
 

@@ -5,9 +5,9 @@ score (the slot's among them). :func:`causalcost.forced_runs` with a score fusio
 (``"mean"``, ``"max"``, ``"min"``, ``"logistic"``, or a function with ``scores=True``) reads
 it here, from the engine holding it (pandas, polars eager or lazy, pyarrow, DuckDB, Dask,
 PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
-:class:`~causalcost.data.critical_scores.ScoreRuns`:
+:class:`~causalcost.data.score_runs.ScoreRuns`:
 
-* a closed-form rule is written once (:class:`~causalcost.data.critical_scores.ScoreRule`)
+* a closed-form rule is written once (:class:`~causalcost.network.score_rules.ScoreRule`)
   and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
   the other models' part (their weighted sum, max or min), the critical score, the rule's
   decision at the observed scores (one comparison; not needed for max, min and a sum whose
@@ -21,7 +21,7 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
   and in numpy, so the decision is the same float computation everywhere;
 * a rule given as a function needs every score: the score columns are collected and its
   critical scores found by bisection on numpy
-  (:func:`~causalcost.data.critical_scores.runs_from_scores`).
+  (:func:`~causalcost.data.score_runs.runs_from_scores`).
 
 Rows: a pandas frame keeps its index (a candidate's Series is aligned on it); other engines
 give positions, in the order the engine returns the rows of a projection (the source order for
@@ -37,17 +37,11 @@ import narwhals as nw
 import numpy as np
 import pandas as pd
 
-from causalcost.data.critical_scores import (
-    Ops,
-    ScoreRuns,
-    _readonly,
-    exact_rows,
-    runs_from_scores,
-    score_rule,
-    truth_votes,
-)
+from causalcost.data.critical_scores import exact_rows
 from causalcost.data.frames import Frame, as_frame, collect, engine_error, require_columns
+from causalcost.data.score_runs import ScoreRuns, _readonly, runs_from_scores, truth_votes
 from causalcost.errors import DataError, InputTypeError, ValidationError
+from causalcost.network.score_rules import Ops, score_rule
 
 __all__ = ["ENGINE_OPS", "score_log_runs"]
 

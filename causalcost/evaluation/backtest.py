@@ -123,7 +123,7 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
              positive: Any = None, threshold: float | None = None) -> Backtest:
     """Put candidates' predicted system costs beside the real system cost with each plugged in.
 
-    Score runs (:class:`~causalcost.data.critical_scores.ScoreRuns`, a log read with a score
+    Score runs (:class:`~causalcost.data.score_runs.ScoreRuns`, a log read with a score
     fusioner) take each candidate's **scores** on the log's rows and give the same table
     (:func:`~causalcost.evaluation.score_backtest.backtest_scores`): the real system cost with
     the scores plugged in, the exact worst and best case of the runs' own score sheet, and
@@ -189,7 +189,7 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     >>> s["pick"], float(s["regret"])
     ('perfect', 0.0)
     """
-    from causalcost.data.critical_scores import ScoreRuns
+    from causalcost.data.score_runs import ScoreRuns
 
     if isinstance(runs, ScoreRuns):  # a score slot: the candidates' scores plugged in
         from causalcost.evaluation.score_backtest import backtest_scores

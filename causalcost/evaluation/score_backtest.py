@@ -1,9 +1,9 @@
 """The backtest of score-slot candidates: :func:`~causalcost.backtest` on
-:class:`~causalcost.data.critical_scores.ScoreRuns` (a log read with a score fusioner, or
+:class:`~causalcost.data.score_runs.ScoreRuns` (a log read with a score fusioner, or
 :func:`~causalcost.ensemble_runs`).
 
 Each candidate's scores are plugged into the slot on the log's rows
-(:meth:`~causalcost.data.critical_scores.ScoreRuns.with_candidate`: the real system says P
+(:meth:`~causalcost.data.score_runs.ScoreRuns.with_candidate`: the real system says P
 where the score reaches the row's critical score), and beside the real cost stand the numbers
 the score sheet of these very rows gives (exact worst and best case over the pairing, so the
 real cost always lies between them), and with ``sheet=`` those of a score sheet counted on
@@ -13,7 +13,7 @@ the same columns.
 Examples
 --------
 >>> import numpy as np, causalcost as cc
->>> from causalcost.data.critical_scores import score_runs
+>>> from causalcost.data.score_runs import score_runs
 >>> rng = np.random.default_rng(3)
 >>> y = rng.random(300) < 0.4
 >>> log = np.clip(rng.normal(0.4, 0.2, (300, 3)) + 0.25 * y[:, None], 0, 1)

@@ -177,7 +177,7 @@ def score_instances(sheet: Any, sizes: tuple[int, int], *, same_instances: bool 
     :class:`~causalcost.CostSheet`'s (:func:`~causalcost.sheet.instances.decide_instances`).
 
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> from causalcost.sheet.score_sheet import score_sheet_from_runs
     >>> runs = score_runs(np.array([[0.2, 0.9], [0.7, 0.1]]), truth=[1, 0], slot=1)
     >>> sheet = score_sheet_from_runs(runs, cc.CostMatrix(fn=5, fp=1))

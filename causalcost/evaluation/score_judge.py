@@ -13,7 +13,7 @@ and the report says which and why.
 Examples
 --------
 >>> import numpy as np, causalcost as cc
->>> from causalcost.data.critical_scores import score_runs
+>>> from causalcost.data.score_runs import score_runs
 >>> rng = np.random.default_rng(0)
 >>> y = rng.random(200) < 0.4
 >>> log = np.clip(rng.normal(0.4, 0.2, (200, 3)) + 0.3 * y[:, None], 0, 1)
@@ -152,7 +152,7 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> runs = score_runs(np.array([[0.9, 0.6], [0.3, 0.5], [0.2, 0.1], [0.6, 0.7]]),
     ...                   truth=[1, 1, 0, 0], slot=1)
     >>> sheet = cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1))
@@ -245,7 +245,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> runs = score_runs(np.array([[0.9, 0.6], [0.3, 0.5], [0.2, 0.1], [0.6, 0.7]]),
     ...                   truth=[1, 1, 0, 0], slot=1)
     >>> sheet = cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1))

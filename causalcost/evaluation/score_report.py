@@ -62,7 +62,7 @@ class ScoreReport:
     Examples
     --------
     >>> import numpy as np, causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> runs = score_runs(np.array([[0.9, 0.6], [0.3, 0.5], [0.2, 0.1], [0.6, 0.7]]),
     ...                   truth=[1, 1, 0, 0], slot=1)
     >>> sheet = cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1))

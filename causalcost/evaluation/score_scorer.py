@@ -32,7 +32,7 @@ def score_system_cost(y_true: Any, y_score: Any, *, sheet: Any, criterion: str =
     A hyper-parameter picked by the system's expected cost, on ``predict_proba``:
 
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.model_selection import GridSearchCV
     >>> rng = np.random.default_rng(0)

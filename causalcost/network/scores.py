@@ -9,7 +9,7 @@ with two differences:
   Class)`` is given per class, either as one probability per bin or from Beta shapes
   (``alpha, beta`` per class, discretised on the bin edges: ``cdf(hi) - cdf(lo)``);
 * the fusioner node is a deterministic function of the bins: the rule
-  (:func:`causalcost.data.critical_scores.score_rule`: ``"mean"``, ``"max"``, ``"min"``,
+  (:func:`causalcost.network.score_rules.score_rule`: ``"mean"``, ``"max"``, ``"min"``,
   ``"logistic"`` or a function of the scores) applied to the bins' representative scores. Its
   table is computed by enumerating every combination of bins at once (numpy), refused beyond
   :data:`MAX_COMBINATIONS`.
@@ -289,7 +289,7 @@ class ScoreFusioner:
     """A score fusion rule over score nodes: the system's decision per combination of bins.
 
     Build it with :func:`score_fusioner`. ``rule`` decides on the bins' representative
-    scores (:meth:`ScoreRule.decide <causalcost.data.critical_scores.ScoreRule.decide>`);
+    scores (:meth:`ScoreRule.decide <causalcost.network.score_rules.ScoreRule.decide>`);
     :attr:`decisions` holds the decision for every combination of the inputs' bins.
 
     Attributes
@@ -439,7 +439,7 @@ def score_fusioner(rule: str | Callable[[np.ndarray], Any], inputs: Sequence[str
     Parameters
     ----------
     rule : {"mean", "max", "min", "logistic"} or callable
-        The fusion rule (:func:`causalcost.data.critical_scores.score_rule`); a callable takes
+        The fusion rule (:func:`causalcost.network.score_rules.score_rule`); a callable takes
         a ``(rows, models)`` array of scores and returns per row the fused score (compared
         ``>= threshold``) or the decision (booleans).
     inputs : sequence of str
@@ -457,7 +457,7 @@ def score_fusioner(rule: str | Callable[[np.ndarray], Any], inputs: Sequence[str
     Raises
     ------
     ValidationError
-        A bad rule or option (as :func:`~causalcost.data.critical_scores.score_rule`), or more
+        A bad rule or option (as :func:`~causalcost.network.score_rules.score_rule`), or more
         than :data:`MAX_COMBINATIONS` combinations of bins to enumerate.
 
     Examples

@@ -447,7 +447,7 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
     critical : mapping, pair or ScoreRuns
         The system's critical scores per class: ``{"P": t_P, "N": t_N}``, a pair
         ``(t_P, t_N)`` (positive class first), or an object with ``critical_by_class`` such as
-        :class:`~causalcost.data.critical_scores.ScoreRuns`. ``-inf`` (the system always says
+        :class:`~causalcost.data.score_runs.ScoreRuns`. ``-inf`` (the system always says
         P) and ``+inf`` (never) are allowed, NaN is not.
     scores : mapping or pair
         The candidate's scores per class, in the same forms; finite.

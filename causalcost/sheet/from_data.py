@@ -119,7 +119,7 @@ def sheet_from_data(
     >>> sheet3.label_names, sheet3.form, int(sheet3.class_sizes.sum())
     (('ok', 'flu', 'covid'), 'counts', 600)
     """
-    from causalcost.data.critical_scores import ScoreRuns
+    from causalcost.data.score_runs import ScoreRuns
     from causalcost.sheet.score_sheet import score_sheet_from_runs
 
     if isinstance(data, (ForcedRuns, ScoreRuns)):

@@ -289,7 +289,7 @@ def score_sheet_instances(sheet: AnySheet, declared: bool,
     Examples
     --------
     >>> import causalcost as cc, pandas as pd
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> log = pd.DataFrame({"y": [1, 0, 1], "a": [0.9, 0.2, 0.4], "b": [0.6, 0.5, 0.7]},
     ...                    index=["r1", "r2", "r3"])
     >>> sheet = cc.sheet_from_data(score_runs(log, truth="y", models=["a", "b"], slot="b"),

@@ -48,7 +48,7 @@ from causalcost.sheet.score_format import (
 from causalcost.sheet.signature import SignedSheet
 
 if TYPE_CHECKING:
-    from causalcost.data.critical_scores import ScoreRuns
+    from causalcost.data.score_runs import ScoreRuns
 
 __all__ = ["SCORE_SHEET_FORMAT", "SCORE_SHEET_VERSION", "CriticalScores", "ScoreSheet",
            "score_sheet_from_runs"]
@@ -99,7 +99,7 @@ class ScoreSheet(SignedSheet):
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> frame = pd.DataFrame({"y": [1, 1, 0, 0], "a": [0.9, 0.3, 0.2, 0.6],
     ...                       "b": [0.6, 0.5, 0.1, 0.7]})
     >>> sheet = score_sheet_from_runs(score_runs(frame, truth="y", models=["a", "b"],
@@ -431,7 +431,7 @@ def score_sheet_from_runs(runs: ScoreRuns, costs: Any, *, breakpoints: int | Non
     Examples
     --------
     >>> import causalcost as cc
-    >>> from causalcost.data.critical_scores import score_runs
+    >>> from causalcost.data.score_runs import score_runs
     >>> rng = np.random.default_rng(1)
     >>> s = rng.random((500, 3))
     >>> runs = score_runs(s, truth=rng.random(500) < 0.4, slot=1)

@@ -20,13 +20,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.data.critical_scores import (
-    ScoreRuns,
-    critical_scores,
-    score_rule,
-    score_runs,
-)
+from causalcost.data.critical_scores import critical_scores
+from causalcost.data.score_runs import ScoreRuns, score_runs
 from causalcost.errors import DataError, MonotonicityError, ValidationError
+from causalcost.network.score_rules import score_rule
 
 SCORES = st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3])
 

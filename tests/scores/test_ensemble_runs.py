@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 import causalcost as cc
-from causalcost.data.critical_scores import ScoreRuns
 from causalcost.data.ensemble import EnsembleMismatchError, ensemble_runs
+from causalcost.data.score_runs import ScoreRuns
 from causalcost.errors import (
     DataError,
     InputTypeError,

@@ -17,7 +17,7 @@ import pytest
 
 import causalcost as cc
 from causalcost.cli.app import main
-from causalcost.data.critical_scores import score_runs
+from causalcost.data.score_runs import score_runs
 from causalcost.sheet.score_sheet import ScoreSheet
 from causalcost.sheet.signature import signing_available
 

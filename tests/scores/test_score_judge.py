@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.data.critical_scores import ScoreRuns, score_runs
+from causalcost.data.score_runs import ScoreRuns, score_runs
 from causalcost.errors import (
     DataError,
     InputTypeError,

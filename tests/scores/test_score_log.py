@@ -26,8 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.data.critical_scores import critical_scores, score_rule, score_runs
+from causalcost.data.critical_scores import critical_scores
+from causalcost.data.score_runs import score_runs
 from causalcost.errors import DataError, InputTypeError, ValidationError
+from causalcost.network.score_rules import score_rule
 
 RTOL = 1e-9  # critical scores: engines and numpy agree to this relative tolerance
 ATOL = 1e-12

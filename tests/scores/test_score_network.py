@@ -255,7 +255,7 @@ def test_a_non_monotone_rule_still_has_a_table_and_names_where_it_fails() -> Non
 
 def test_the_rule_is_a_score_rule_of_the_log_layer() -> None:
     """One rule object: the network's fusioner decides with the groundwork's ScoreRule."""
-    from causalcost.data.critical_scores import ScoreRule, score_rule
+    from causalcost.network.score_rules import ScoreRule, score_rule
 
     system = beta_system("logistic", weights=[1.5, 2.0, -0.5], bias=-1.2, threshold=0.6)
     assert isinstance(system.fusioner.rule, ScoreRule)

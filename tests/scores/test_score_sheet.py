@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.data.critical_scores import score_runs
+from causalcost.data.score_runs import score_runs
 from causalcost.errors import SheetError, ValidationError
 from causalcost.pricing.scores import price_scores
 from causalcost.sheet.critical import CriticalScores
