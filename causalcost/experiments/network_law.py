@@ -20,6 +20,7 @@ import numpy as np
 
 from causalcost.errors import NetworkStructureError, ValidationError
 from causalcost.experiments.law import InstanceLaw
+from causalcost.network.scores import refuse_score_system
 from causalcost.network.system import System
 
 __all__ = ["InstanceSample", "law_from_system", "sample_instances"]
@@ -140,6 +141,9 @@ def law_from_system(system: System, slot: str | None = None) -> InstanceLaw:
     >>> law.monotone, round(float(law.positive[0, 0]), 4), law.prior
     (True, 0.4875, 0.5)
     """
+    refuse_score_system(system, "the law of instance kinds", "a score slot's instances "
+                        "are described by their critical scores (cc.forced_runs on a log of "
+                        "scores)")
     slot = _slot_of(system, slot)
     parts = _parts(system, slot)
     shape = tuple(parts.cards[n] for n in parts.shared)

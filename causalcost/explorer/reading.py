@@ -36,6 +36,7 @@ from causalcost.explorer.settings import (
 )
 from causalcost.inference.exact import class_prior
 from causalcost.network.cpds import node_table, states_of
+from causalcost.network.scores import refuse_score_system
 from causalcost.network.system import System
 
 __all__ = ["explorer_settings", "refuse_k_labels"]
@@ -69,6 +70,9 @@ def explorer_settings(system: System, costs: Any = None, candidate: Any = None,
 intervention can change"
     """
     by_labels = isinstance(system, System) and system.declaration is not None
+    refuse_score_system(system, "the explorer", "its table over the slot's score bins is "
+                        "cc.interventional_table(system), and a candidate's scores are priced "
+                        "by a score sheet (cc.sheet_from_data on a log of scores)")
     if not by_labels:
         refuse_k_labels(system)
         if not isinstance(system, System):

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["MAX_COMBINATIONS", "SCORE_FUSIONERS", "ScoreBins", "ScoreFusioner",
-           "score_bins", "score_fusioner"]
+           "refuse_score_system", "score_bins", "score_fusioner"]
 
 #: Most bin combinations a score fusioner's table may enumerate (its CPD has this many
 #: columns); beyond, declaring it is refused (use fewer bins or fewer models).
@@ -506,6 +506,21 @@ def score_fusioner(rule: str | Callable[[np.ndarray], Any], inputs: Sequence[str
                              tuple(tuple(float(v) for v in vs) for vs in values))
     _ = fusioner.decisions  # evaluate the rule once, here: a bad function fails at declaration
     return fusioner
+
+
+def refuse_score_system(system: Any, what: str, instead: str) -> None:
+    """Refuse, in one line, a score system where ``what`` needs each model's vote.
+
+    >>> import causalcost as cc
+    >>> refuse_score_system(cc.load_network("thesis_and"), "x", "y")  # votes: nothing to refuse
+    >>> refuse_score_system(cc.load_network("soft_vote3"), "the explorer", "query its table")
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ValidationError: the explorer reads each model's vote; 'soft_vote3' fuses scores (its models output score bins): query its table
+    """  # noqa: E501
+    if isinstance(getattr(system, "fusioner", None), ScoreFusioner):
+        raise ValidationError(f"{what} reads each model's vote; {system.name!r} fuses scores "
+                              f"(its models output score bins): {instead}")
 
 
 def is_score_slot(system: Any, slot: str) -> bool:

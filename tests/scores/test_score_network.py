@@ -444,3 +444,21 @@ def test_sheet_from_network_refuses_a_score_system_naming_the_way() -> None:
     assert f is not None and f.monotone_in("clinical_history")
     with pytest.raises(ValidationError, match="fuses scores"):
         cc.sheet_from_network(system, cc.CostMatrix(fn=5, fp=1))
+
+
+@pytest.mark.parametrize("call", ["explorer_settings", "law_from_system", "explore"])
+def test_vote_only_tools_refuse_a_score_system_in_one_line(call: str) -> None:
+    """The explorer and the instance-kind law read each model's vote: a score system is
+    refused by name (it used to fail deep inside with a bare ValueError)."""
+    system = cc.load_network("soft_vote3")
+    with pytest.raises(ValidationError, match="'soft_vote3' fuses scores"):
+        getattr(cc, call)(system) if call != "explore" else cc.explore(system)
+
+
+def test_experiment_cli_refuses_a_score_network_in_one_line(capsys, tmp_path) -> None:
+    from causalcost.cli.app import main
+
+    assert main(["experiment", "coverage", "soft_vote3", "--repetitions", "2", "-o",
+                 str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "fuses scores" in err
