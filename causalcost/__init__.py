@@ -189,6 +189,7 @@ _LAZY: dict[str, str] = {
     "ScoreBins": "network.scores",
     "ScoreFusioner": "network.scores",
     "score_bins": "network.scores",
+    "scores_from_data": "network.scores",
     "Witness": "pricing.bounds",
     "worst_case_confusion": "pricing.bounds",
     # model-owner features (issue 17): backtest, slot importance, scikit-learn scorer
@@ -315,7 +316,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .network.netfile import list_networks, load_bif, load_network, read_network
     from .network.netschema import NetworkSpec
     from .network.picture import SystemPicture, intervention_picture, system_picture
-    from .network.scores import ScoreBins, ScoreFusioner, score_bins
+    from .network.scores import ScoreBins, ScoreFusioner, score_bins, scores_from_data
     from .network.system import System
     from .plotting.drawing import draw_intervention, draw_system, save_figure
     from .plotting.experiments import (
@@ -523,6 +524,7 @@ __all__ = [
     "ScoreBins",
     "ScoreFusioner",
     "score_bins",
+    "scores_from_data",
     "UnknownNameError",
     "ValidationError",
     "Witness",

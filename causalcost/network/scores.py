@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["MAX_COMBINATIONS", "SCORE_FUSIONERS", "ScoreBins", "ScoreFusioner",
-           "refuse_score_system", "score_bins", "score_fusioner"]
+           "refuse_score_system", "score_bins", "score_fusioner", "scores_from_data"]
 
 #: Most bin combinations a score fusioner's table may enumerate (its CPD has this many
 #: columns); beyond, declaring it is refused (use fewer bins or fewer models).
@@ -282,6 +282,71 @@ def score_bins(spec: Mapping[str, Any], *, classes: tuple[str, str] = ("P", "N")
         shapes = (pairs[0], pairs[1])
     probabilities.setflags(write=False)
     return ScoreBins(labels, values, probabilities, edges, given[0], shapes)
+
+
+def scores_from_data(scores: Any, y_true: Any, edges: Sequence[float], *,
+                     positive: Any = None) -> dict[str, Any]:
+    """A model's score declaration from its scores on labelled data: per class, the share of
+    its scores in each bin (what ``add_model(name, scores=...)`` takes).
+
+    Parameters
+    ----------
+    scores : array-like of float
+        The model's score for P on each instance (e.g. ``predict_proba(X)[:, 1]`` of a
+        fitted model), inside ``[edges[0], edges[-1]]``.
+    y_true : array-like
+        The true class of each instance: booleans, 0/1 (1 is P), or two labels with
+        ``positive=``.
+    edges : sequence of float
+        ``J + 1`` increasing bin edges; a score on an inner edge falls in the bin above it,
+        the last edge in the last bin.
+    positive : optional
+        The positive label of ``y_true`` when it is not boolean or 0/1.
+
+    Returns
+    -------
+    dict
+        ``{"edges": [...], "probabilities": {"P": [...], "N": [...]}}``.
+
+    Raises
+    ------
+    ValidationError
+        Scores that are not finite or fall outside the edges, lengths that differ, a truth
+        that is not two classes (or lacks one of them), edges that do not increase.
+
+    Examples
+    --------
+    >>> spec = scores_from_data([0.9, 0.7, 0.2, 0.4, 0.1], [1, 1, 0, 0, 0], [0, 0.5, 1])
+    >>> spec["probabilities"]
+    {'P': [0.0, 1.0], 'N': [1.0, 0.0]}
+    >>> score_bins(spec).labels
+    ('0-0.5', '0.5-1')
+    """
+    e = _increasing(edges, "edges", 2)
+    s = np.asarray(scores, dtype=float).reshape(-1)
+    y = np.asarray(y_true).reshape(-1)
+    if s.size != y.size:
+        raise ValidationError(f"scores and y_true must have one value per instance, got "
+                              f"{s.size} and {y.size}")
+    if not np.isfinite(s).all() or (s < e[0]).any() or (s > e[-1]).any():
+        raise ValidationError(f"scores must be finite and inside the edges [{e[0]}, {e[-1]}]")
+    if positive is not None:
+        if not (y == positive).any():
+            raise ValidationError(f"positive={positive!r} is not among y_true's values")
+        is_p = y == positive
+        if len(set(y[~is_p].tolist())) > 1:
+            raise ValidationError("y_true holds more than two labels; a score model is binary")
+    elif y.dtype == bool or set(np.unique(y).tolist()) <= {0, 1}:
+        is_p = y.astype(bool)
+    else:
+        raise ValidationError("y_true holds labels other than True/False or 0/1: name the "
+                              "positive one with positive=")
+    if is_p.all() or not is_p.any():
+        raise ValidationError("y_true must hold instances of both classes, P and N")
+    j = len(e) - 1
+    bins = np.clip(np.searchsorted(np.asarray(e), s, side="right") - 1, 0, j - 1)
+    rows = [np.bincount(bins[mask], minlength=j) / mask.sum() for mask in (is_p, ~is_p)]
+    return {"edges": list(e), "probabilities": {"P": rows[0].tolist(), "N": rows[1].tolist()}}
 
 
 @dataclass(frozen=True, eq=False)

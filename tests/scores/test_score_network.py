@@ -462,3 +462,38 @@ def test_experiment_cli_refuses_a_score_network_in_one_line(capsys, tmp_path) ->
                  str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "fuses scores" in err
+
+
+def test_a_score_node_from_a_fitted_models_scores() -> None:
+    """``scores_from_data``: per class the share of a fitted model's scores in each bin
+    (against numpy's histogram), declared as a score node whose CPD is that share; the
+    system's exact table equals pgmpy's VE on do(slot)."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    y = 1 - y  # malignant is P
+    edges = [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    builder = cc.SystemBuilder(class_prior=float(y.mean()))
+    columns = {"a": slice(0, 10), "b": slice(10, 20), "c": slice(20, 30)}
+    for name, cols in columns.items():
+        fitted = LogisticRegression(max_iter=5000).fit(X[::2, cols], y[::2])
+        s = fitted.predict_proba(X[1::2, cols])[:, 1]
+        spec = cc.scores_from_data(s, y[1::2], edges)
+        for row, mask in zip(("P", "N"), (y[1::2] == 1, y[1::2] == 0)):
+            counts, _ = np.histogram(s[mask], bins=edges)
+            np.testing.assert_allclose(spec["probabilities"][row], counts / mask.sum(),
+                                       atol=1e-15)
+        builder.add_model(name, scores=spec)
+    system = builder.set_fusioner("mean", threshold=0.5).build(slot="b")
+    np.testing.assert_allclose(cc.interventional_table(system).to_numpy(),
+                               ve_table(system, "b"), atol=1e-12)
+    with pytest.raises(ValidationError, match="inside the edges"):
+        cc.scores_from_data([1.2], [1], edges)
+    with pytest.raises(ValidationError, match="both classes"):
+        cc.scores_from_data([0.2, 0.3], [1, 1], edges)
+    with pytest.raises(ValidationError, match="positive="):
+        cc.scores_from_data([0.2, 0.3], ["sick", "well"], edges)
+    assert cc.scores_from_data([0.2, 0.7], ["sick", "well"], [0, 0.5, 1],
+                               positive="sick")["probabilities"] == {"P": [1.0, 0.0],
+                                                                      "N": [0.0, 1.0]}
