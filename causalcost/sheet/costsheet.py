@@ -60,7 +60,7 @@ from causalcost.errors import CausalCostError, SheetError
 from causalcost.files import write_atomic
 from causalcost.inference.table import InterventionalTable
 from causalcost.sheet import display
-from causalcost.sheet.digest import content_digest
+from causalcost.sheet.digest import content_digest, created_now
 from causalcost.sheet.format4 import content_v4
 from causalcost.sheet.legacy import content_of_version
 from causalcost.sheet.reading import check_written_form, sheet_fields
@@ -71,10 +71,6 @@ from causalcost.sheet.views import SheetViews
 __all__ = ["LABELLED_VERSION", "SHEET_FORMAT", "SHEET_VERSION", "CostSheet"]
 
 
-def _now() -> str:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,7 +162,7 @@ class CostSheet(SheetViews, SignedSheet):
         from causalcost.sheet.validation import check_sheet, normalise
 
         if self.created is None:
-            object.__setattr__(self, "created", _now())
+            object.__setattr__(self, "created", created_now())
         if self.causalcost_version is None:
             from causalcost import __version__
 

@@ -22,11 +22,19 @@ from typing import Any
 
 from causalcost.errors import SheetError
 
-__all__ = ["UNSIGNED_FIELDS", "canonical_json", "content_digest", "strict_json_loads"]
+__all__ = ["UNSIGNED_FIELDS", "canonical_json", "content_digest", "created_now",
+           "strict_json_loads"]
 
 #: Fields outside the digest: the digest itself and a signature over it.
 UNSIGNED_FIELDS = ("digest", "signature")
 _MAX_INT = 2**53
+
+
+def created_now() -> str:
+    """The ``created`` stamp of a new sheet: the UTC time to the second, ISO 8601."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def canonical_json(content: Mapping[str, Any]) -> str:

@@ -9,7 +9,6 @@ the system owner's declaration (:data:`DECLARED`, unchecked: every report says s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -21,10 +20,6 @@ from causalcost.pricing.kinds import _read_kinds
 from causalcost.pricing.witness import KINDS
 
 __all__ = ["DECLARED", "data_evidence"]
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _version() -> str:

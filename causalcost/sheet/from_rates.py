@@ -30,7 +30,8 @@ from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.closed_forms import _check_assumption, _check_monotonicity, _rates_of
 from causalcost.sheet.checks import _check_class_counts, _close, _is_probability, _same_rates
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.evidence import _monotonicity_dict, _now, _version
+from causalcost.sheet.digest import created_now
+from causalcost.sheet.evidence import _monotonicity_dict, _version
 from causalcost.sheet.from_table import derive_labelled_sheet, labelled_source
 
 __all__ = ["derive_sheet", "sheet_from_forced_runs"]
@@ -209,7 +210,7 @@ def derive_sheet(
         class_sizes=counts, class_prior=None if prior is None else (prior, 1.0 - prior),
         assumption=assumption, monotonicity=mono,
         provenance=dict(provenance) if provenance is not None else {"source": "unspecified"},
-        created=created or _now(), causalcost_version=_version(),
+        created=created or created_now(), causalcost_version=_version(),
     )
 
 

@@ -19,7 +19,8 @@ from causalcost.errors import MonotonicityError, ValidationError
 from causalcost.inference.table import ErrorRates, InterventionalTable
 from causalcost.pricing.closed_forms import _check_assumption
 from causalcost.sheet.costsheet import CostSheet
-from causalcost.sheet.evidence import _now, _version, labelled_evidence
+from causalcost.sheet.digest import created_now
+from causalcost.sheet.evidence import _version, labelled_evidence
 
 __all__ = ["derive_labelled_sheet"]
 
@@ -159,7 +160,8 @@ def derive_labelled_sheet(
     return CostSheet(slot=slot, system_name=system_name, labels=names, costs=matrix,
                      table=table, assumption=assumption, forced=forced, kinds=found_kinds,
                      monotonicity=mono if assumption == "monotone" else None,
-                     provenance=prov, created=created or _now(), causalcost_version=_version())
+                     provenance=prov, created=created or created_now(),
+                     causalcost_version=_version())
 
 
 def multiclass_sheet(source: Any, costs: Any, **options: Any) -> CostSheet:

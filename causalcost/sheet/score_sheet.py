@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +38,7 @@ from causalcost.errors import SheetError, ValidationError
 from causalcost.files import write_atomic
 from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_many
 from causalcost.sheet.critical import CriticalScores
-from causalcost.sheet.digest import content_digest
+from causalcost.sheet.digest import content_digest, created_now
 from causalcost.sheet.score_format import (
     SCORE_SHEET_FORMAT,
     SCORE_SHEET_VERSION,
@@ -59,8 +58,6 @@ SIDES = ("worse", "better")
 QUANTILES = (0.0, 0.1, 0.5, 0.9, 1.0)
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 # Per case: how each class's critical scores are rounded. The system is worse with a higher
@@ -124,7 +121,7 @@ class ScoreSheet(SignedSheet):
 
     def __post_init__(self) -> None:
         if self.created is None:
-            object.__setattr__(self, "created", _now())
+            object.__setattr__(self, "created", created_now())
         if self.causalcost_version is None:
             from causalcost import __version__
 

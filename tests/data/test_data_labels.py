@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import dask.dataframe as dd
-import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
-import pyarrow as pa
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 
 import causalcost as cc
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import CausalCostError, DataError
 
-ENGINES = {
-    "pandas": lambda df: df,
-    "polars": pl.from_pandas,
-    "polars_lazy": lambda df: pl.from_pandas(df).lazy(),
-    "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
-    "duckdb": lambda df: duckdb.from_arrow(pa.Table.from_pandas(df, preserve_index=False)),
-    "dask": lambda df: dd.from_pandas(df, npartitions=2),
-}
+ENGINES = SHARED_ENGINES
 
 GOOD = {"a": [1, 0, 1, 1, 0, 1], "b": [True, True, False, False, True, False]}
 CASES = {

@@ -13,14 +13,11 @@ import itertools
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-import dask.dataframe as dd
-import duckdb
 import narwhals as nw
 import numpy as np
 import pandas as pd
-import polars as pl
-import pyarrow as pa
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,14 +26,7 @@ from causalcost.data.votes import MAX_PATTERN_INPUTS, fuse, fuse_expr
 from causalcost.errors import CausalCostError, ValidationError
 from causalcost.network.fusioners import decision_table, make_fusioner
 
-ENGINES = {
-    "pandas": lambda df: df,
-    "polars": pl.from_pandas,
-    "polars_lazy": lambda df: pl.from_pandas(df).lazy(),
-    "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
-    "duckdb": lambda df: duckdb.from_arrow(pa.Table.from_pandas(df, preserve_index=False)),
-    "dask": lambda df: dd.from_pandas(df, npartitions=2),
-}
+ENGINES = SHARED_ENGINES
 
 
 def reference(weights: list[str], threshold: str, pattern: tuple[bool, ...]) -> bool:

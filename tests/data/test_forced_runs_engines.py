@@ -7,25 +7,15 @@ import math
 import shutil
 import warnings
 
-import dask.dataframe as dd
-import duckdb
 import numpy as np
 import pandas as pd
-import polars as pl
-import pyarrow as pa
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 
 import causalcost as cc
 from causalcost.errors import DataError, ValidationError
 
-ENGINES = {
-    "pandas": lambda df: df,
-    "polars": pl.from_pandas,
-    "polars_lazy": lambda df: pl.from_pandas(df).lazy(),
-    "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
-    "duckdb": lambda df: duckdb.from_arrow(pa.Table.from_pandas(df, preserve_index=False)),
-    "dask": lambda df: dd.from_pandas(df, npartitions=3),
-}
+ENGINES = SHARED_ENGINES
 EAGER = ("pandas", "polars", "pyarrow")
 LAZY = ("polars_lazy", "duckdb", "dask")
 

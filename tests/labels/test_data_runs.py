@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import warnings
 
-import dask.dataframe as dd
-import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
-import pyarrow as pa
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,14 +18,7 @@ from causalcost.errors import DataError, ValidationError
 
 warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
 
-ENGINES = {
-    "pandas": lambda df: df,
-    "polars": pl.from_pandas,
-    "polars_lazy": lambda df: pl.from_pandas(df).lazy(),
-    "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
-    "duckdb": lambda df: duckdb.from_arrow(pa.Table.from_pandas(df, preserve_index=False)),
-    "dask": lambda df: dd.from_pandas(df, npartitions=3),
-}
+ENGINES = SHARED_ENGINES
 LABELS = ["cat", "dog", "fox"]
 MODELS = ["m1", "m2", "m3", "m4"]
 

@@ -14,14 +14,13 @@ import shutil
 import warnings
 from typing import Any
 
-import dask.dataframe as dd
-import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,13 +33,7 @@ from causalcost.network.score_rules import score_rule
 RTOL = 1e-9  # critical scores: engines and numpy agree to this relative tolerance
 ATOL = 1e-12
 
-ENGINES = {
-    "pandas": lambda df: df,
-    "polars": pl.from_pandas,
-    "polars_lazy": lambda df: pl.from_pandas(df).lazy(),
-    "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
-    "duckdb": lambda df: duckdb.from_arrow(pa.Table.from_pandas(df, preserve_index=False)),
-    "dask": lambda df: dd.from_pandas(df, npartitions=3),
+ENGINES = {**SHARED_ENGINES,
     "mapping": lambda df: {c: df[c].to_numpy() for c in df.columns},
 }
 MODELS = ["a", "b", "c", "d"]
