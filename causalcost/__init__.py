@@ -134,6 +134,7 @@ _LAZY: dict[str, str] = {
     "confusion_at_threshold": "data.predictions",
     "confusion_from_predictions": "data.predictions",
     "DataError": "errors",
+    "ScoreValueError": "errors",
     "ForcedRuns": "data.runs",
     "ScoreRuns": "data.score_runs",
     "forced_runs": "data.forced_runs",
@@ -272,6 +273,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         InputTypeError,
         NotBinaryError,
         OverflowInputError,
+        ScoreValueError,
     )
     from .evaluation.backtest import Backtest, backtest  # issue 17: model-owner features
     from .evaluation.candidates import (
@@ -450,6 +452,7 @@ __all__ = [
     "ErrorRates",
     "Fusioner",
     "DataError",
+    "ScoreValueError",
     "ForcedRuns",
     "ScoreRuns",
     "confusion_at_threshold",

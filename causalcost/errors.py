@@ -111,3 +111,13 @@ class NotBinaryError(CausalCostError, AttributeError):
 
 
 __all__ += ["NotBinaryError"]
+
+
+class ScoreValueError(DataError, ValidationError):
+    """A score that is not a number, missing (NaN, null), infinite or outside the rule's score
+    range (:mod:`causalcost.score_values`, the one reader of scores); the message names the
+    scores and the first such row. Both a :class:`DataError` and a :class:`ValidationError`,
+    as the entries that read scores raised one or the other before there was one reader."""
+
+
+__all__ += ["ScoreValueError"]

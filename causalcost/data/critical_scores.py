@@ -65,9 +65,9 @@ from causalcost.network.score_rules import (
     ScoreRule,
     float_key,
     key_float,
-    row_label,
     score_rule,
 )
+from causalcost.score_values import PROBABILITIES, as_score_range, check_scores, numeric_scores
 
 __all__ = ["critical_scores", "exact_critical", "exact_for_rule", "exact_rows", "score_array",
            "slot_position"]
@@ -115,7 +115,7 @@ def critical_scores(scores: Any, slot: int | str, fusioner: str | Callable[[np.n
     >>> critical_scores(s, slot=0, fusioner="max", threshold=0.5).tolist()
     [-inf, 0.5]
     """
-    s, names = score_array(scores)
+    s, names = score_array(scores, score_range=as_score_range(score_range))
     pos = slot_position(slot, names, s.shape[1])
     rule = score_rule(fusioner, threshold=threshold, weights=weights, bias=bias,
                       n_models=s.shape[1], slot=pos, score_range=score_range, grid=grid)
@@ -281,38 +281,27 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
     return exact_critical(t, observed, None, decide)
 
 
-def score_array(scores: Any, names: Sequence[str] | None = None
-                 ) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The scores as a float (rows, models) array and the models' names; NaN refused."""
+def score_array(scores: Any, names: Sequence[str] | None = None,
+                score_range: tuple[float, float] = PROBABILITIES
+                ) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The scores as a float (rows, models) array and the models' names, read by the one
+    reader of scores (:mod:`causalcost.score_values`: numbers, present, finite, in
+    ``score_range``; the first bad cell in row order is named)."""
+    index: Any = scores.index if isinstance(scores, pd.DataFrame) else None
     if isinstance(scores, pd.DataFrame):
         names = tuple(str(c) for c in scores.columns)
-        try:
-            s = scores.to_numpy(dtype=float)
-        except (TypeError, ValueError):
-            bad = [str(c) for c in scores.columns
-                   if not pd.api.types.is_numeric_dtype(scores[c])]
-            raise DataError(f"score columns must be numeric; {bad} are not: give each model's "
-                            "score of the positive class as a number") from None
-        index: Any = scores.index
+        s = np.column_stack([numeric_scores(scores[c], f"score column {c!r}", index)
+                             for c in scores.columns]) if len(names) else \
+            np.empty((len(scores), 0))
     else:
-        try:
-            s = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"scores must be numbers, one column per model; cannot read them "
-                            f"({exc})") from None
+        s = numeric_scores(scores, "scores", None, names)
         if s.ndim != 2:
             raise DataError(f"scores must be a 2-dimensional array (rows, models), got shape "
                             f"{s.shape}")
         names = tuple(names) if names is not None else tuple(f"m{i}" for i in
                                                              range(s.shape[1]))
-        index = None
-    bad = np.isnan(s)
-    if bad.any():
-        row, col = (int(v) for v in np.argwhere(bad)[0])
-        label = row_label(index, row)
-        raise DataError(f"score column {names[col]!r} is NaN on row {label!r} "
-                        f"({int(bad[:, col].sum())} row(s)); drop or impute those rows: a "
-                        "missing score has no critical score")
+    check_scores(s, "scores", score_range=score_range, labels=index,
+                 columns=names if len(names) == s.shape[1] else None)
     return s, names
 
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from causalcost.data.frames import align_by_index
-from causalcost.data.score_runs import ScoreRuns, score_runs
+from causalcost.data.score_runs import ScoreRuns, runs_from_scores
 from causalcost.errors import (
     CausalCostError,
     DataError,
@@ -52,6 +52,7 @@ from causalcost.errors import (
     UnknownNameError,
     ValidationError,
 )
+from causalcost.score_values import PROBABILITIES, check_scores
 
 __all__ = ["EnsembleMismatchError", "ensemble_runs"]
 
@@ -345,7 +346,13 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
     # the slot's score is column pos of the table (the other columns: the rule's context)
     aux = [f"_{i}" for i in range(table.shape[1])]
     aux[pos] = slot
-    runs = score_runs(table, truth=truth, models=aux, slot=pos, score_range=(0.0, 1.0), **kw)
+    # the other columns are the rule's context (a member's probabilities, a meta-model's
+    # passthrough features): any finite number; the slot's scores are probabilities
+    check_scores(table, "the ensemble's scores", score_range=(-math.inf, math.inf),
+                 labels=index, columns=aux)
+    check_scores(table[:, pos], f"the slot {slot!r}'s predict_proba", labels=index)
+    runs = runs_from_scores(table, tuple(aux), truth, "y", slot=pos, index=None, positive=None,
+                            score_range=PROBABILITIES, **kw)
     t = np.array(runs.critical)
     obs = table[:, pos]
     wrong = (obs >= t) != says_real
@@ -359,6 +366,7 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
     positive = model.classes_[1]
     return dataclasses.replace(
         runs, slot=slot, models=tuple(names), rule=rule, critical=t, index=index,
+        score_range=PROBABILITIES,
         adjusted=runs.adjusted + int(wrong.sum()),
         positive=positive.item() if isinstance(positive, np.generic) else positive)
 

@@ -225,7 +225,10 @@ def forced_runs(
         Options of the K-label rules ``priority`` and ``k_of_n``.
     bias, score_range : optional
         Options of the score fusioners: the ``"logistic"`` meta-model's intercept (default
-        0); for a function, the scores the slot can take (default ``(0, 1)``).
+        0); the scores the rule takes (default ``(0, 1)``, a fusion of probabilities; either
+        end may be infinite except for a function, whose monotonicity is checked there).
+        Every score of the log must lie in it, and a candidate's are checked against it
+        (:mod:`causalcost.score_values`: text, NaN, nulls and infinities are refused too).
     scores : bool, optional
         Whether ``models`` are score columns. ``None`` (default): when ``fusioner`` is a
         score fusioner's name. ``True`` is required for a function of the scores
@@ -245,9 +248,11 @@ def forced_runs(
     ------
     DataError
         A missing column, or a column that is not binary labels (nulls, a third label,
-        fractional numbers), named with a few offending values. Scores: a null, NaN or
-        non-numeric score column (named, with its row count), a truth of more than two
-        labels (a score system is binary).
+        fractional numbers), named with a few offending values. Scores: a truth of more than
+        two labels (a score system is binary).
+    ScoreValueError
+        A score that is text, null, NaN, infinite or outside ``score_range``: the first such
+        row in row order is named, with its column and value.
     ValidationError
         A ``function`` fusioner on a lazy frame, or bad fusioner options; with a score
         fusioner, a vote option (named).

@@ -30,6 +30,7 @@ polars, pyarrow, DuckDB relations and Dask).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -40,8 +41,15 @@ import pandas as pd
 from causalcost.data.critical_scores import exact_rows
 from causalcost.data.frames import Frame, as_frame, collect, engine_error, require_columns
 from causalcost.data.score_runs import ScoreRuns, _readonly, runs_from_scores, truth_votes
-from causalcost.errors import DataError, InputTypeError, ValidationError
-from causalcost.network.score_rules import Ops, score_rule
+from causalcost.errors import InputTypeError, ScoreValueError, ValidationError
+from causalcost.network.score_rules import Ops, row_label, score_rule
+from causalcost.score_values import (
+    ROUNDING,
+    as_score_range,
+    check_scores,
+    numeric_scores,
+    range_text,
+)
 
 __all__ = ["ENGINE_OPS", "score_log_runs"]
 
@@ -82,11 +90,13 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     rule = score_rule(fusioner, threshold=threshold, weights=_weights(weights, names),
                       bias=bias, n_models=len(names), slot=pos, score_range=score_range,
                       grid=grid)
-    columns = [_score_column(m, dtypes[m], "file" in source) for m in names]
-    missing = nw.any_horizontal(*(c.is_null() | c.is_nan() for c in columns),
+    index = _index_of(frame)
+    rng = as_score_range(score_range)
+    columns = [_score_column(frame, m, dtypes[m], "file" in source, index) for m in names]
+    # the one rule of scores (causalcost.score_values), run by the engine: a row is bad where
+    # a score is null, NaN, infinite or outside the range (refused after collecting)
+    missing = nw.any_horizontal(*(_bad(c, rng) for c in columns),
                                 ignore_nulls=False).alias("__missing")
-    native = frame.to_native()
-    index = native.index if isinstance(native, pd.DataFrame) else None
     provenance = {**source, "truth": truth, "models": list(names), "slot": slot,
                   "positive": positive if positive is None or isinstance(
                       positive, (str, bool, int)) else repr(positive),
@@ -95,7 +105,7 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     if not rule.closed_form:  # a function of every score: bisection on numpy
         got = _collect(frame.select(nw.col(truth).alias("__truth"), missing,
                                    *(c.alias(f"__s{i}") for i, c in enumerate(columns))), what)
-        _refuse_missing(frame, _flags(got), columns, names, index)
+        _refuse_bad(frame, _flags(got), columns, names, index, rng)
         s = np.column_stack([got[f"__s{i}"].astype(float)
                              for i in range(len(names))])
         return runs_from_scores(s, tuple(names), got["__truth"], truth,
@@ -110,14 +120,13 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     before, after = rule.split(columns, pos, ENGINE_OPS) if linear else (None, [])
     last = linear and before is not None and not after  # the sum before the slot is the rest
     parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
-        nw.col(truth).alias("__truth"), *([] if linear else [missing]),
+        nw.col(truth).alias("__truth"), missing,
         columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
         *([] if before is None or last else [before.alias("__before")]),
         *(a.alias(f"__after{i}") for i, a in enumerate(after)))
     got = _collect(parts, what)
     observed, rest_v = (np.asarray(got[c], dtype=float) for c in ("__observed", "__rest"))
-    _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
-                    _flags(got), columns, names, index)
+    _refuse_bad(frame, _flags(got), columns, names, index, rng)
     y, shown = truth_votes(got["__truth"], truth, positive, observed.size)
     t, moved = exact_rows(rule, pos, observed, rest_v,
                           rest_v if last else None if before is None else
@@ -128,7 +137,8 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),
                      observed_scores=_readonly(observed, copy=index is not None),
-                     index=index, adjusted=moved, positive=shown, score_range=rule.score_range,
+                     index=index, adjusted=moved, positive=shown,
+                     score_range=as_score_range(score_range),
                      provenance={**provenance, "rows": int(t.size)})
 
 
@@ -191,15 +201,40 @@ def _weights(weights: Any, names: Sequence[str]) -> list[float] | None:
     return [weights[m] for m in names]
 
 
-def _score_column(name: str, dtype: Any, text_ok: bool) -> nw.Expr:
+def _index_of(frame: Frame) -> Any:
+    """A pandas frame's index (rows are named by it); other engines' rows are positions."""
+    native = frame.to_native()
+    return native.index if isinstance(native, pd.DataFrame) else None
+
+
+def _score_column(frame: Frame, name: str, dtype: Any, text_ok: bool, index: Any) -> nw.Expr:
     """A score column as float64: numbers and booleans (0/1); text only from a CSV file,
-    whose columns are read as text and parsed here by the engine."""
+    whose columns are read as text and parsed here by the engine. Any other column is
+    refused by the one reader of scores, naming its first cell that is not a number."""
     numeric = dtype.is_numeric() or dtype == nw.Boolean
     if not numeric and not (text_ok and dtype == nw.String):
-        raise DataError(f"score column {name!r} holds {dtype} values, not numbers: give each "
-                        "model's score of the positive class as a number (a probability or a "
-                        "margin); votes are read by the vote fusioners (and, or, majority, ...)")
+        what = f"score column {name!r}"
+        values = collect(frame.select(nw.col(name)), f"reading {what}").get_column(
+            name).to_numpy()
+        numeric_scores(values, what, index)  # names the first text cell
+        raise ScoreValueError(f"{what} holds {dtype} values, not numbers: give each model's "
+                              "score of the positive class as a number (a probability or a "
+                              "margin); votes are read by the vote fusioners (and, or, "
+                              "majority, ...)")
     return nw.col(name).cast(nw.Float64())
+
+
+def _bad(column: nw.Expr, score_range: tuple[float, float]) -> nw.Expr:
+    """Per row: the score is null, NaN, infinite or outside ``score_range`` (up to
+    :data:`~causalcost.score_values.ROUNDING` at its ends), as in
+    :func:`~causalcost.score_values.check_scores`."""
+    low, high = score_range
+    bad = column.is_null() | ~column.is_finite()
+    if math.isfinite(low):
+        bad = bad | (column < low - ROUNDING * max(1.0, abs(low)))
+    if math.isfinite(high):
+        bad = bad | (column > high + ROUNDING * max(1.0, abs(high)))
+    return bad
 
 
 def _flags(got: Any) -> np.ndarray:
@@ -209,25 +244,17 @@ def _flags(got: Any) -> np.ndarray:
         np.asarray(flags, dtype=bool)
 
 
-def _refuse_missing(frame: Frame, bad: np.ndarray, columns: Sequence[nw.Expr],
-                    names: Sequence[str], index: Any) -> None:
-    """A null or NaN score is refused, naming the first such column and its row count."""
+def _refuse_bad(frame: Frame, bad: np.ndarray, columns: Sequence[nw.Expr],
+               names: Sequence[str], index: Any, score_range: tuple[float, float]) -> None:
+    """Bad scores are refused by the one reader of scores, on the score columns collected
+    (only when a row is bad): the same message, naming the same first cell, as on numpy."""
     if not bad.any():
         return
-    counts = collect(frame.select(*((c.is_null() | c.is_nan()).sum().alias(f"__n{i}")
-                                    for i, c in enumerate(columns))), "counting missing scores")
-    per_column = {m: int(counts.get_column(f"__n{i}").to_numpy()[0])
-                  for i, m in enumerate(names)}
-    column = next((m for m, n in per_column.items() if n), None)
-    if column is None:
-        raise DataError(f"the weighted sum of the scores {list(names)} is undefined (NaN) on "
-                        f"{int(bad.sum())} row(s): infinite scores of both signs; give finite "
-                        "scores")
-    row = int(np.flatnonzero(bad)[0])
-    label = row if index is None else index[row]
-    label = label.item() if isinstance(label, np.generic) else label
-    others = {m: n for m, n in per_column.items() if n and m != column}
-    raise DataError(
-        f"score column {column!r} is null or NaN on {per_column[column]} row(s) (the first "
-        f"at row {label!r})" + (f", and {others}" if others else "")
-        + "; drop or impute those rows: a missing score has no critical score")
+    got = collect(frame.select(*(c.alias(f"__s{i}") for i, c in enumerate(columns))),
+                  "reading the bad scores")
+    s = np.column_stack([np.asarray(got.get_column(f"__s{i}").to_numpy(), dtype=float)
+                         for i in range(len(names))])
+    check_scores(s, "scores", score_range=score_range, labels=index, columns=names)
+    row = int(np.flatnonzero(bad)[0])  # pragma: no cover - the engine and numpy agree
+    raise ScoreValueError(f"the scores of row {row_label(index, row)!r} are not numbers in "
+                          f"the score range {range_text(score_range)}; drop or fix that row")

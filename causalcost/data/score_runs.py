@@ -25,8 +25,9 @@ from causalcost.data.frames import align_by_index
 from causalcost.data.labels import votes_from_values
 from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, ValidationError
-from causalcost.network.score_rules import row_label, score_rule
+from causalcost.network.score_rules import score_rule
 from causalcost.pricing.scores import ScoreBound, price_scores
+from causalcost.score_values import PROBABILITIES, as_score_range, read_scores
 
 __all__ = ["ScoreRuns", "runs_from_scores", "score_runs", "truth_votes"]
 
@@ -68,8 +69,10 @@ class ScoreRuns:
         with the rule at the observed score.
     positive : object
         The positive label of the truth column (``True`` for a boolean truth).
-    score_range : (float, float) or None
-        For a rule given as a function: the scores the critical scores are exact for.
+    score_range : (float, float)
+        The scores the rule takes (``(0, 1)``, a fusion of probabilities, unless declared):
+        the log's scores lie in it and a candidate's are checked against it
+        (:mod:`causalcost.score_values`).
     labels : tuple of str
         ``("P", "N")``.
     provenance : dict
@@ -98,9 +101,12 @@ class ScoreRuns:
     index: pd.Index | None = None
     adjusted: int = 0
     positive: Any = True
-    score_range: tuple[float, float] | None = None
+    score_range: tuple[float, float] = PROBABILITIES
     labels: tuple[str, str] = field(default=CLASSES)
     provenance: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "score_range", as_score_range(self.score_range))
 
     @cached_property
     def critical_by_class(self) -> tuple[np.ndarray, np.ndarray]:
@@ -148,20 +154,8 @@ class ScoreRuns:
         return Confusion(tp=tp, fn=n_p - tp, fp=fp, tn=n_n - fp)
 
     def _aligned(self, scores: Any, what: str = "scores") -> np.ndarray:
-        values = align_by_index(scores, self.index, what, against="the log")
-        try:
-            arr = np.asarray(values, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"{what} must be numbers, one per row of the log ({exc})") from None
-        if arr.shape != self.truth.shape:
-            raise DataError(f"{what}: {arr.size} scores for {self.truth.size} rows of the log; "
-                            "give the candidate's score on every row, in the log's order (or "
-                            "as a Series on its index)")
-        if not np.isfinite(arr).all():
-            row = int(np.argwhere(~np.isfinite(arr))[0][0])
-            label = row_label(self.index, row)
-            raise DataError(f"{what} must be finite: row {label!r} holds {arr[row]!r}")
-        return arr
+        return read_scores(scores, what, rows=self.truth.size, index=self.index,
+                           against="the log", score_range=self.score_range)
 
     def with_candidate(self, scores: Any) -> Confusion:
         """The real system confusion with a candidate's scores on the log's rows (a Series is
@@ -184,7 +178,8 @@ class ScoreRuns:
         """
         kwargs = {} if costs is None else {"costs": costs}
         return price_scores(self.critical_by_class, self.candidate_by_class(scores),
-                            same_instances=True, confidence=confidence, **kwargs)
+                            same_instances=True, confidence=confidence,
+                            score_range=self.score_range, **kwargs)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per log row: ``truth`` (P/N), ``critical``, ``observed`` (the slot's
@@ -278,13 +273,13 @@ def score_runs(data: Any, *, truth: Any, models: Sequence[str] | None = None, sl
                 what = "truth" if name is truth else "models"
                 raise DataError(f"{what}: no column {name!r} in the log; its columns are "
                                 f"{columns}")
-        s, names = score_array(data[list(models)])
+        s, names = score_array(data[list(models)], score_range=as_score_range(score_range))
         index: pd.Index | None = data.index
         truth_values = data[truth] if isinstance(truth, str) else \
             align_by_index(truth, data.index, "truth", against="the log")
         truth_name = truth if isinstance(truth, str) else "truth"
     else:
-        s, names = score_array(data, models)
+        s, names = score_array(data, models, as_score_range(score_range))
         if len(names) != s.shape[1]:
             raise DataError(f"models: {len(names)} names for {s.shape[1]} score columns")
         index = None
@@ -306,7 +301,8 @@ def runs_from_scores(s: np.ndarray, names: tuple[str, ...], truth_values: Any, t
     t, moved = exact_for_rule(built, s, pos, index)
     return ScoreRuns(slot=names[pos], models=names, rule=built.describe(), truth=_readonly(y),
                      critical=_readonly(t), observed_scores=_readonly(s[:, pos]), index=index,
-                     adjusted=moved, positive=shown_positive, score_range=built.score_range,
+                     adjusted=moved, positive=shown_positive,
+                     score_range=as_score_range(rule.get("score_range")),
                      provenance=provenance or {})
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from causalcost.data.frames import align_by_index
 from causalcost.data.labels import votes_from_values
 from causalcost.errors import DataError, ValidationError
+from causalcost.score_values import PROBABILITIES, read_scores
 from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
 
 __all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
@@ -56,107 +56,67 @@ def truth_votes(y_true: Any, positive: Any = None, what: str = "y_true") -> np.n
     return votes_from_values(values, what, positive)
 
 
-def _score_array(scores: Any, y_true: Any, n: int, what: str) -> np.ndarray:
-    """One candidate's scores on ``y_true``'s rows as floats (a Series aligned by index)."""
+def _score_array(scores: Any, y_true: Any, n: int, what: str,
+                 score_range: tuple[float, float]) -> np.ndarray:
+    """One candidate's scores on ``y_true``'s rows (a Series aligned by index), read by the
+    one reader of scores (:func:`~causalcost.score_values.read_scores`)."""
     import pandas as pd
 
     index = y_true.index if isinstance(y_true, pd.Series) else None
-    values = align_by_index(scores, index, what)
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise DataError(f"{what} must be numbers (the candidate's score for the positive "
-                        f"class), one per row of y_true ({exc})") from None
-    if arr.ndim != 1 or arr.size != n:
-        raise DataError(f"{what}: {arr.size} scores for {n} rows of y_true (shape "
-                        f"{arr.shape}); give one score per row, in y_true's order (or both as "
-                        "pandas Series on one index)")
-    _finite(arr, what)
-    return arr
+    return read_scores(scores, what, rows=n, index=index, score_range=score_range)
 
 
-def _finite(arr: np.ndarray, what: str) -> None:
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        where = np.argwhere(bad)[0]
-        value = float(arr[tuple(where)])
-        raise DataError(f"{what} must be finite numbers: position "
-                        f"{tuple(int(i) for i in where)} holds {value!r}; drop or impute those "
-                        "rows before pricing")
-
-
-def scores_by_class(y_true: Any, scores: Any, positive: Any = None, what: str = "scores"
+def scores_by_class(y_true: Any, scores: Any, positive: Any = None, what: str = "scores",
+                    score_range: tuple[float, float] = PROBABILITIES
                     ) -> tuple[np.ndarray, np.ndarray]:
     """One candidate's scores split by true class (P, N), in row order.
 
     Raises
     ------
+    ScoreValueError
+        Scores of another length than ``y_true``, text, missing, infinite or out-of-range
+        scores (:mod:`causalcost.score_values`).
     DataError
-        Scores of another length than ``y_true``, NaN or infinite scores, labels that are not
-        two classes (or strings without ``positive=``).
+        Labels that are not two classes (or strings without ``positive=``).
 
     >>> scores_by_class([True, False], [0.3, float("nan")])
     Traceback (most recent call last):
     ...
-    causalcost.errors.DataError: scores must be finite numbers: position (1,) holds nan; drop or impute those rows before pricing
+    causalcost.errors.ScoreValueError: scores: row 1 is missing (NaN or null); every score must be a number: drop or impute those rows
     """  # noqa: E501
     y = truth_votes(y_true, positive)
-    arr = _score_array(scores, y_true, y.size, what)
+    arr = _score_array(scores, y_true, y.size, what, score_range)
     return arr[y], arr[~y]
 
 
-def given_by_class(candidate: Any) -> tuple[np.ndarray, np.ndarray]:
+def given_by_class(candidate: Any, score_range: tuple[float, float] = PROBABILITIES
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """A candidate's scores already split by class: ``{"P": scores, "N": scores}``.
 
     >>> [a.tolist() for a in given_by_class({"P": [0.9], "N": [0.1, 0.2]})]
     [[0.9], [0.1, 0.2]]
     """
     per = {str(k): v for k, v in candidate.items()}
-    out = []
-    for c in ("P", "N"):
-        what = f"candidate scores of class {c}"
-        try:
-            arr = np.asarray(per[c], dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"{what} must be numbers ({exc})") from None
-        if arr.ndim != 1:
-            raise DataError(f"{what} must be one-dimensional, got shape {arr.shape}")
-        _finite(arr, what)
-        out.append(arr)
-    return out[0], out[1]
+    return (read_scores(per["P"], "candidate scores of class P", score_range=score_range),
+            read_scores(per["N"], "candidate scores of class N", score_range=score_range))
 
 
-def score_matrix(y_true: Any, scores: Any, names: list[Any], positive: Any = None
+def score_matrix(y_true: Any, scores: Any, names: list[Any], positive: Any = None,
+                 score_range: tuple[float, float] = PROBABILITIES
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Many candidates' scores on one ``y_true``: per class (P, N) a (candidates, n_c) array.
 
     ``scores`` maps each name to its scores (in ``y_true``'s row order, or Series aligned by
-    index). Checked at once for the whole block (length, finiteness).
+    index), each read by the one reader of scores (:mod:`causalcost.score_values`).
 
     >>> p, n = score_matrix([1, 0, 0], {"a": [0.9, 0.1, 0.2], "b": [0.5, 0.5, 0.5]}, ["a", "b"])
     >>> p.shape, n.shape
     ((2, 1), (2, 2))
     """
-    import pandas as pd
-
     y = truth_votes(y_true, positive)
-    if any(isinstance(scores[k], pd.Series) for k in names):
-        rows = [_score_array(scores[k], y_true, y.size, f"scores[{k!r}]") for k in names]
-        block = np.asarray(rows, dtype=float).reshape(len(names), y.size)
-    else:
-        try:
-            block = np.asarray([scores[k] for k in names], dtype=float)
-        except (TypeError, ValueError):  # ragged or unreadable: name the culprit
-            for k in names:
-                _score_array(scores[k], y_true, y.size, f"scores[{k!r}]")
-            raise
-        if block.ndim != 2 or block.shape[1] != y.size:
-            for k in names:
-                _score_array(scores[k], y_true, y.size, f"scores[{k!r}]")
-        bad = ~np.isfinite(block)
-        if bad.any():
-            i = int(np.argwhere(bad)[0][0])
-            _finite(block[i], f"scores[{names[i]!r}]")
+    block = np.empty((len(names), y.size))
+    for i, k in enumerate(names):
+        block[i] = _score_array(scores[k], y_true, y.size, f"scores[{k!r}]", score_range)
     # take() on index arrays copies several times faster than a boolean mask over columns
     return block.take(np.flatnonzero(y), axis=1), block.take(np.flatnonzero(~y), axis=1)
 

@@ -93,8 +93,8 @@ def _form_text(inst: Instances) -> str:
     return f"{word}: {inst.reason}"
 
 
-def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any
-               ) -> tuple[np.ndarray, np.ndarray]:
+def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any,
+               score_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
     """One candidate's scores per class from ``(y_true, scores)``, the keywords, or a mapping
     ``{"P": .., "N": ..}`` of scores per class."""
     if candidate is not None and (y_true is not None or scores is not None):
@@ -108,11 +108,11 @@ def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any
             raise ValidationError("scores= of evaluate is one candidate's scores (an array); "
                                   "rank several with compare(sheet, y_true=..., scores={name: "
                                   "scores})")
-        return scores_by_class(y_true, scores, positive)
+        return scores_by_class(y_true, scores, positive, score_range=score_range)
     if isinstance(candidate, tuple) and len(candidate) == 2:
-        return scores_by_class(candidate[0], candidate[1], positive)
+        return scores_by_class(candidate[0], candidate[1], positive, score_range=score_range)
     if isinstance(candidate, Mapping) and {str(k) for k in candidate} == {"P", "N"}:
-        return given_by_class(candidate)
+        return given_by_class(candidate, score_range)
     raise InputTypeError(f"a score sheet needs the candidate's scores: (y_true, scores), "
                          f"y_true= and scores=, or {{'P': scores, 'N': scores}}; got "
                          f"{type(candidate).__name__} (a confusion or predicted labels cannot "
@@ -162,7 +162,7 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
     >>> print(r.instances)
     probability form: instances not declared the same
     """
-    per_class = _candidate(candidate, y_true, scores, positive)
+    per_class = _candidate(candidate, y_true, scores, positive, sheet.score_range)
     sizes = (int(per_class[0].size), int(per_class[1].size))
     inst = score_instances(sheet, sizes, same_instances=same_instances,
                            row_fingerprint=row_fingerprint)
@@ -195,7 +195,8 @@ def _declared(names: list[Any], same_instances: bool | Collection[Any]) -> np.nd
                           f"names, got {same_instances!r}")
 
 
-def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: Any
+def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: Any,
+           score_range: tuple[float, float]
            ) -> list[tuple[list[Any], tuple[np.ndarray, np.ndarray]]]:
     """Blocks of candidates on one set of rows: the shared ``y_true`` in one block, each
     candidate given with its own rows ``(y_true, scores)`` in a block of its own."""
@@ -206,12 +207,13 @@ def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: A
         if y_true is None:
             raise ValidationError("y_true: the true classes of the rows the scores were made on "
                                   "(or give each candidate as (y_true, scores) of its own rows)")
-        blocks.append((shared, score_matrix(y_true, scores, shared, positive)))
+        blocks.append((shared, score_matrix(y_true, scores, shared, positive, score_range)))
     for n in own:
         if len(scores[n]) != 2:
             raise ValidationError(f"scores[{n!r}]: a tuple is (y_true, scores) of the "
                                   "candidate's own rows")
-        p, q = scores_by_class(scores[n][0], scores[n][1], positive, f"scores[{n!r}]")
+        p, q = scores_by_class(scores[n][0], scores[n][1], positive, f"scores[{n!r}]",
+                               score_range)
         blocks.append(([n], (p[None, :], q[None, :])))
     return blocks
 
@@ -260,7 +262,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
         raise ValidationError("scores must be a non-empty mapping name -> the candidate's "
                               "scores on y_true's rows")
     names = list(scores)
-    blocks = _split(y_true, scores, names, positive)
+    blocks = _split(y_true, scores, names, positive, sheet.score_range)
     own = {n for n in names if isinstance(scores[n], tuple)}
     same = _declared(names, same_instances)
     proven = None

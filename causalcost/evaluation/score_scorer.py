@@ -45,13 +45,12 @@ def score_system_cost(y_true: Any, y_score: Any, *, sheet: Any, criterion: str =
     >>> bool(cost > 0), sorted(search.best_params_)
     (True, ['C'])
     """
-    y_score = np.asarray(y_score, dtype=float)
-    if y_score.ndim == 2:  # a (rows, 2) predict_proba: the positive column is the last
-        if y_score.shape[1] != 2:
-            raise ValidationError(f"y_score has {y_score.shape[1]} columns: a score slot is "
-                                  "binary (one score for the positive class)")
-        y_score = y_score[:, 1]
-    per_class = scores_by_class(y_true, y_score, pos_label, "y_score")
+    if np.ndim(y_score) == 2:  # a (rows, 2) predict_proba: the positive column is the last
+        if np.shape(y_score)[1] != 2:
+            raise ValidationError(f"y_score has {np.shape(y_score)[1]} columns: a score slot "
+                                  "is binary (one score for the positive class)")
+        y_score = np.asarray(y_score)[:, 1]
+    per_class = scores_by_class(y_true, y_score, pos_label, "y_score", sheet.score_range)
     bound = sheet.price(per_class, same_instances=False,
                         confidence=confidence if criterion == "high_confidence_worst" else None)
     if criterion == "expected":

@@ -60,6 +60,7 @@ from causalcost.confusion import CLASSES, Confusion, CostMatrix
 from causalcost.cost_matrix import as_costs
 from causalcost.display import format_number
 from causalcost.errors import InfeasibleInputError, InputTypeError, ValidationError
+from causalcost.score_values import PROBABILITIES, as_score_range, check_scores, numeric_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -98,14 +99,19 @@ def _per_class(value: Any, what: str) -> tuple[Any, Any]:
     return value[0], value[1]
 
 
-def _scores(value: Any, what: str, ndim: int, finite: bool) -> np.ndarray:
-    """``value`` as a float array of ``ndim`` dimensions; NaN refused, +-inf refused where
-    ``finite`` (a candidate's scores) and kept otherwise (critical scores)."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InputTypeError(f"{what} must be an array of real scores; cannot read it "
-                             f"({exc})") from None
+def _scores(value: Any, what: str, ndim: int, finite: bool,
+            score_range: tuple[float, float] = PROBABILITIES) -> np.ndarray:
+    """``value`` as a float array of ``ndim`` dimensions. A candidate's scores (``finite``)
+    are read by the one reader of scores (:mod:`causalcost.score_values`: numbers, present,
+    finite, in ``score_range``); critical scores may be infinite (NaN refused)."""
+    if finite:
+        arr = numeric_scores(value, what)
+    else:
+        try:
+            arr = np.asarray(value, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InputTypeError(f"{what} must be an array of real scores; cannot read it "
+                                 f"({exc})") from None
     if ndim == 2 and arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != ndim:
@@ -113,12 +119,14 @@ def _scores(value: Any, what: str, ndim: int, finite: bool) -> np.ndarray:
                               f"(one row per candidate)" if ndim == 2 else
                               f"{what} must be a one-dimensional array of scores, got shape "
                               f"{arr.shape}")
-    bad = np.isnan(arr) if not finite else ~np.isfinite(arr)
+    if finite:
+        return check_scores(arr.T if ndim == 2 else arr, what, score_range=score_range).T \
+            if ndim == 2 else check_scores(arr, what, score_range=score_range)
+    bad = np.isnan(arr)
     if bad.any():
         where = np.argwhere(bad)[0]
-        kind = "finite" if finite else "numbers (not NaN)"
         raise ValidationError(
-            f"{what} must be {kind}: position {tuple(int(i) for i in where)} holds "
+            f"{what} must be numbers (not NaN): position {tuple(int(i) for i in where)} holds "
             f"{arr[tuple(where)]!r}; drop or impute those rows before pricing")
     return arr
 
@@ -439,7 +447,8 @@ def _price(classes: tuple[_Class, _Class], s: tuple[np.ndarray, np.ndarray],
 
 
 def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
-                 same_instances: bool = True, confidence: float | None = None) -> ScoreBound:
+                 same_instances: bool = True, confidence: float | None = None,
+                 score_range: tuple[float, float] | None = None) -> ScoreBound:
     """Expected, worst and best system cost of a score-slot candidate from its scores.
 
     Parameters
@@ -460,6 +469,9 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
     confidence : float, optional
         ``1 - alpha``: also the high-confidence worst and best case (DKW bands, Bonferroni
         over the bands used).
+    score_range : (float, float), optional
+        The scores the system's rule takes: ``(0, 1)`` (a fusion of probabilities) unless
+        given; a candidate's scores outside it are refused.
 
     Returns
     -------
@@ -467,9 +479,11 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
 
     Raises
     ------
+    ScoreValueError
+        Candidate scores that are text, missing, infinite or outside ``score_range``.
     ValidationError
-        NaN scores (or non-finite candidate scores), per-class mappings with keys other than
-        P and N, a confidence outside (0, 1).
+        NaN critical scores, per-class mappings with keys other than P and N, a confidence
+        outside (0, 1).
     InfeasibleInputError
         ``same_instances=True`` with other class sizes, or candidate scores of a class without
         critical scores.
@@ -490,7 +504,8 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
     """  # noqa: E501
     classes, cost_matrix, conf = _prepare(critical, costs, confidence)
     pos, neg = _per_class(scores, "scores")
-    s = tuple(_scores(v, f"candidate scores of class {c}", 1, True)[None, :]
+    rng = as_score_range(score_range)
+    s = tuple(_scores(v, f"candidate scores of class {c}", 1, True, rng)[None, :]
               for c, v in zip(CLASSES, (pos, neg)))
     out = _price(classes, s, bool(same_instances), conf)  # type: ignore[arg-type]
     n_p, n_n = out["sizes"]
@@ -516,12 +531,13 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
 
 def price_scores_many(critical: Any, scores: Any, costs: Any = _UNIT, *,
                       same_instances: bool = True, confidence: float | None = None,
-                      names: Sequence[Any] | None = None) -> pd.DataFrame:
+                      names: Sequence[Any] | None = None,
+                      score_range: tuple[float, float] | None = None) -> pd.DataFrame:
     """:func:`price_scores` for many candidates at once, vectorised.
 
     Parameters
     ----------
-    critical, costs, same_instances, confidence
+    critical, costs, same_instances, confidence, score_range
         As for :func:`price_scores`.
     scores : mapping or pair
         Per class a (candidates, n_c) array: row k holds candidate k's scores on the class's
@@ -549,7 +565,8 @@ def price_scores_many(critical: Any, scores: Any, costs: Any = _UNIT, *,
 
     classes, cost_matrix, conf = _prepare(critical, costs, confidence)
     pos, neg = _per_class(scores, "scores")
-    s = tuple(_scores(v, f"candidate scores of class {c}", 2, True)
+    rng = as_score_range(score_range)
+    s = tuple(_scores(v, f"candidate scores of class {c}", 2, True, rng)
               for c, v in zip(CLASSES, (pos, neg)))
     m = s[0].shape[0] if s[0].shape[1] or not s[1].size else s[1].shape[0]
     s = tuple(x if x.shape[0] == m or x.shape[1] else np.zeros((m, 0)) for x in s)

@@ -37,11 +37,13 @@ from causalcost.display import format_cells, format_number, html_block, html_tab
 from causalcost.errors import SheetError, ValidationError
 from causalcost.files import write_atomic
 from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_many
+from causalcost.score_values import PROBABILITIES, as_score_range
 from causalcost.sheet.critical import CriticalScores
 from causalcost.sheet.digest import content_digest, created_now
 from causalcost.sheet.score_format import (
     SCORE_SHEET_FORMAT,
     SCORE_SHEET_VERSION,
+    score_range_json,
     score_sheet_fields,
 )
 from causalcost.sheet.signature import SignedSheet
@@ -92,6 +94,9 @@ class ScoreSheet(SignedSheet):
     signature : dict or None
     labels : tuple of str
         ``("P", "N")``.
+    score_range : (float, float)
+        The scores the rule takes (``(0, 1)``, probabilities, unless the log's rule declared
+        another): a candidate's scores outside it are refused.
 
     Examples
     --------
@@ -118,6 +123,7 @@ class ScoreSheet(SignedSheet):
     causalcost_version: str | None = None
     signature: dict[str, str] | None = field(default=None, repr=False)
     labels: tuple[str, str] = field(default=CLASSES)
+    score_range: tuple[float, float] = PROBABILITIES
 
     def __post_init__(self) -> None:
         if self.created is None:
@@ -132,6 +138,7 @@ class ScoreSheet(SignedSheet):
             raise ValidationError("critical: one CriticalScores per class (P, N)")
         object.__setattr__(self, "critical", tuple(self.critical))
         object.__setattr__(self, "models", tuple(str(m) for m in self.models))
+        object.__setattr__(self, "score_range", as_score_range(self.score_range))
         if tuple(self.labels) != CLASSES:
             raise ValidationError("a score sheet's labels are ('P', 'N'): the slot's score is "
                                   "its score for P")
@@ -209,11 +216,13 @@ class ScoreSheet(SignedSheet):
         bound valid.
         """
         worse = price_scores(self.critical_by_class("worse"), scores, self.costs,
-                             same_instances=same_instances, confidence=confidence)
+                             same_instances=same_instances, confidence=confidence,
+                             score_range=self.score_range)
         if self.exact:
             return worse
         better = price_scores(self.critical_by_class("better"), scores, self.costs,
-                              same_instances=same_instances, confidence=confidence)
+                              same_instances=same_instances, confidence=confidence,
+                              score_range=self.score_range)
         extra: dict[str, Any] = {}
         if confidence is not None:
             extra = dict(high_confidence_best=better.high_confidence_best,
@@ -227,12 +236,12 @@ class ScoreSheet(SignedSheet):
         per candidate (:func:`~causalcost.pricing.scores.price_scores_many`)."""
         worse = price_scores_many(self.critical_by_class("worse"), scores, self.costs,
                                   same_instances=same_instances, confidence=confidence,
-                                  names=names)
+                                  names=names, score_range=self.score_range)
         if self.exact:
             return worse
         better = price_scores_many(self.critical_by_class("better"), scores, self.costs,
                                    same_instances=same_instances, confidence=confidence,
-                                   names=names)
+                                   names=names, score_range=self.score_range)
         columns = [c for c in better.columns if c.startswith("best")] + \
             (["high_confidence_best_cost"] if confidence is not None else [])
         worse = worse.copy()
@@ -245,7 +254,7 @@ class ScoreSheet(SignedSheet):
         provenance = {**self.provenance, "repriced_from": self.digest}
         return ScoreSheet(slot=self.slot, system_name=self.system_name, costs=costs,
                           critical=self.critical, rule=self.rule, models=self.models,
-                          provenance=provenance)
+                          provenance=provenance, score_range=self.score_range)
 
     # -- serialisation ----------------------------------------------------------------------
     def _content(self) -> dict[str, Any]:
@@ -255,7 +264,9 @@ class ScoreSheet(SignedSheet):
                 "labels": list(self.labels), "costs": self.costs.to_dict(),
                 "rule": self.rule, "models": list(self.models),
                 "critical": {c: d.to_dict() for c, d in zip(self.labels, self.critical)},
-                "provenance": dict(self.provenance)}
+                "provenance": dict(self.provenance),
+                **({} if self.score_range == PROBABILITIES else
+                   {"score_range": score_range_json(self.score_range)})}
 
     @cached_property
     def digest(self) -> str:
@@ -454,4 +465,5 @@ def score_sheet_from_runs(runs: ScoreRuns, costs: Any, *, breakpoints: int | Non
     return ScoreSheet(slot=runs.slot, system_name=system_name, costs=costs,
                       critical=(CriticalScores.of(t_p, breakpoints),
                                 CriticalScores.of(t_n, breakpoints)),
-                      rule=runs.rule, models=runs.models, provenance=provenance)
+                      rule=runs.rule, models=runs.models, provenance=provenance,
+                      score_range=runs.score_range)

@@ -130,7 +130,7 @@ def test_bad_input_is_refused(kw: dict, error: type, match: str) -> None:
 def test_nan_score_and_bad_truth_are_refused() -> None:
     frame = pd.DataFrame({"y": [1, 0, 1], "a": [0.2, np.nan, 0.9], "b": [0.5, 0.5, 0.1]},
                          index=[10, 11, 12])
-    with pytest.raises(DataError, match=r"score column 'a' is NaN on row 11"):
+    with pytest.raises(DataError, match=r"score column 'a' on row 11 is missing"):
         score_runs(frame, truth="y", models=["a", "b"], slot="b")
     with pytest.raises(DataError, match="two labels"):
         score_runs(np.zeros((3, 2)), truth=["a", "b", "c"], slot=0, positive="a")
@@ -160,7 +160,7 @@ def test_score_runs_views_against_the_rule(n: int, seed: int) -> None:
     assert runs.observed == confusion(rule.decide(scores))
     for s in (0.0, 0.333, 0.5, 0.777, 1.0):  # not a 2-decimal boundary score
         assert runs.forced_at(s) == confusion(direct(np.full(n, s)))
-    candidate = np.round(rng.random(n), 3) + 0.0005
+    candidate = np.minimum(np.round(rng.random(n), 3) + 0.0005, 0.9995)  # inside [0, 1]
     assert runs.with_candidate(candidate) == confusion(direct(candidate))
     assert runs.class_sizes == (int(truth.sum()), int((~truth).sum()))
     t_p, t_n = runs.critical_by_class

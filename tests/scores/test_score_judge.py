@@ -194,7 +194,7 @@ def test_evaluate_bad_inputs(small) -> None:
     _, sheet, y = small
     with pytest.raises(DataError, match="3 scores for 4 rows"):
         cc.evaluate(sheet, (y, [0.1, 0.2, 0.3]))
-    with pytest.raises(DataError, match="finite"):
+    with pytest.raises(cc.ScoreValueError, match="row 1 is missing"):
         cc.evaluate(sheet, (y, [0.1, math.nan, 0.3, 0.4]))
     with pytest.raises(InputTypeError, match="scores"):
         cc.evaluate(sheet, cc.Confusion(tp=1, fn=1, fp=1, tn=1))
@@ -308,7 +308,7 @@ def test_compare_refuses_vote_inputs_on_a_score_sheet(small) -> None:
         cc.compare(sheet, y_true=y, scores={"a": [0.1] * 4}, threshold=0.5)
     with pytest.raises(DataError, match="scores\\['a'\\]"):
         cc.compare(sheet, y_true=y, scores={"a": [0.1] * 3, "b": [0.2] * 4})
-    with pytest.raises(DataError, match="finite"):
+    with pytest.raises(cc.ScoreValueError, match=r"scores\['a'\]: row 1 is missing"):
         cc.compare(sheet, y_true=y, scores={"a": [0.1, np.nan, 0.2, 0.3]})
     with pytest.raises(ValidationError, match="not among"):
         cc.compare(sheet, y_true=y, scores={"a": [0.1] * 4}, same_instances=["z"])

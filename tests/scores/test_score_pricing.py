@@ -251,7 +251,9 @@ def test_result_views() -> None:
 
 @pytest.mark.parametrize(("critical_", "scores", "kw", "error", "match"), [
     (([0.1, np.nan], [0.5]), ([0.1, 0.2], [0.3]), {}, ValidationError, "NaN"),
-    (([0.1], [0.5]), ([np.inf], [0.3]), {}, ValidationError, "finite"),
+    (([0.1], [0.5]), ([np.inf], [0.3]), {}, cc.ScoreValueError, "class P: row 0 holds inf"),
+    (([0.1], [0.5]), ([0.2], [1.7]), {}, cc.ScoreValueError, r"outside the score range \[0, 1\]"),
+    (([0.1], [0.5]), (["0.2"], [0.3]), {}, cc.ScoreValueError, "the text '0.2', not a number"),
     ({"pos": [0.1], "N": [0.5]}, ([0.1], [0.3]), {}, ValidationError, "'P' and 'N'"),
     (([0.1], [0.5]), "scores", {}, InputTypeError, "per class"),
     (([0.1], [0.5]), ([0.1], [0.3]), {"confidence": 1.0}, ValidationError, "confidence"),
