@@ -35,7 +35,7 @@ Examples
 >>> read_scores([0.2, 1.7], what="scores")
 Traceback (most recent call last):
 ...
-causalcost.errors.ScoreValueError: scores: row 1 holds 1.7, outside the score range [0, 1]; scores of a fusion of probabilities lie in [0, 1] (declare another range with score_range=(low, high))
+causalcost.errors.ScoreValueError: scores: row 1 holds 1.7, outside the score range [0, 1]; scores of a fusion of probabilities lie in [0, 1]; a rule over other scores (margins, log-odds) declares its range: score_range=
 """  # noqa: E501
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from causalcost.errors import InputTypeError, ScoreValueError, ValidationError
 from causalcost.rows import align_by_index
 
 __all__ = ["PROBABILITIES", "ROUNDING", "as_score_range", "check_scores", "numeric_scores",
-           "read_scores",
+           "parse_text_scores", "read_scores",
            "range_text"]
 
 #: The default score range: a fusion of probabilities.
@@ -133,13 +133,17 @@ def numeric_scores(values: Any, what: str = "scores", labels: Any = None,
     causalcost.errors.ScoreValueError: scores['new']: row 0 holds the text '0.3', not a number; give the scores as numbers (convert the column, e.g. pandas.to_numeric)
     """  # noqa: E501
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
-        try:  # pandas (nullable dtypes: missing as NaN), polars, pyarrow
-            values = values.to_numpy(dtype=float, na_value=np.nan)
+        kind = getattr(getattr(values, "dtype", None), "kind", "O")
+        try:  # a numeric pandas column (nullable dtypes: missing as NaN); never text parsed
+            values = values.to_numpy(dtype=float, na_value=np.nan) if kind in "biuf" else \
+                values.to_numpy()
         except (TypeError, ValueError):
             values = values.to_numpy()
     arr = np.asarray(values)
     if arr.dtype.kind in "biuf":
         return arr.astype(float, copy=False)
+    if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):
+        arr = np.asarray(values, dtype=object)  # numpy made text of a list's numbers too
     if arr.dtype.kind in "USO":
         flat = arr.reshape(-1)
         out = np.empty(flat.size, dtype=float)
@@ -158,6 +162,29 @@ def numeric_scores(values: Any, what: str = "scores", labels: Any = None,
         return out.reshape(arr.shape)
     raise ScoreValueError(f"{what}: scores of dtype {arr.dtype} are not numbers; give the "
                           "scores as integers, floats or booleans")
+
+
+def parse_text_scores(values: Any, what: str = "scores", labels: Any = None) -> np.ndarray:
+    """Scores read from a text file (a CSV's cells are text on disk): each cell parsed as a
+    number, an empty cell read as missing; a cell that is not a number is refused naming it.
+
+    >>> parse_text_scores(["0.25", " 1", ""]).tolist()
+    [0.25, 1.0, nan]
+    >>> parse_text_scores(["0.25", "high"], "score column 'a'")
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ScoreValueError: score column 'a': row 1 holds the text 'high', not a number; give the scores as numbers
+    """  # noqa: E501
+    flat = np.asarray(values, dtype=object).reshape(-1)
+    out = np.empty(flat.size, dtype=float)
+    for i, v in enumerate(flat.tolist()):
+        text = "" if v is None else str(v).strip()
+        try:
+            out[i] = float(text) if text else np.nan
+        except ValueError:
+            raise ScoreValueError(f"{_where(what, (i,), labels, None)} holds the text {v!r}, "
+                                  "not a number; give the scores as numbers") from None
+    return out
 
 
 def check_scores(arr: np.ndarray, what: str = "scores", *,
@@ -193,8 +220,9 @@ def check_scores(arr: np.ndarray, what: str = "scores", *,
                               "drop or impute those rows")
     raise ScoreValueError(
         f"{where} holds {value!r}{more}, outside the score range {range_text(score_range)}; "
-        + ("scores of a fusion of probabilities lie in [0, 1] (declare another range with "
-           "score_range=(low, high))" if score_range == PROBABILITIES else
+        + ("scores of a fusion of probabilities lie in [0, 1]; a rule over other scores "
+           "(margins, log-odds) declares its range: score_range=" if score_range == PROBABILITIES
+           else
            "the rule's critical scores were computed for that range: give scores inside it"))
 
 

@@ -174,10 +174,14 @@ def vote_arguments(group: Any, *, required: bool) -> None:
                        help="for weighted: positive when the weighted vote reaches T (with "
                             "--labels: --label wins when its weighted vote reaches T); for a "
                             "score rule: P when the fused score reaches T (default 0.5)")
-    from causalcost.cli.parsing import finite_number
+    from causalcost.cli.parsing import finite_number, score_range
 
     group.add_argument("--bias", type=finite_number, default=None, metavar="B",
                        help="for --fusioner logistic: the meta-model's intercept (default: 0)")
+    group.add_argument("--score-range", type=score_range, default=None, metavar="LOW,HIGH",
+                       dest="score_range",
+                       help="for a score rule: the scores it takes (default 0,1, probabilities;"
+                            " --score-range=-inf,inf for margins); every score must lie in it")
     group.add_argument("--positive-label", metavar="LABEL", dest="positive_label", type=name,
                        help="the positive label when the columns hold strings")
     group.add_argument("--engine", choices=("polars", "duckdb", "dask", "pandas"), default=None,

@@ -198,6 +198,9 @@ def log_runs(args: argparse.Namespace, *, command: str, **extra: Any) -> Any:
             raise ValidationError(f"--bias is the logistic meta-model's intercept; --fusioner "
                                   f"{args.fusioner} has none: leave it out")
         return score_log_runs(args)
+    if getattr(args, "score_range", None) is not None:
+        raise ValidationError("--score-range is the range of a score rule's scores (--fusioner "
+                              "mean, max, min or logistic); vote rules read votes: leave it out")
     if getattr(args, "bias", None) is not None:
         raise ValidationError("--bias is the logistic meta-model's intercept (--fusioner "
                               "logistic, on score columns); vote rules have none: leave it out")
@@ -265,7 +268,9 @@ def score_route(args: argparse.Namespace) -> bool:
     rule = getattr(args, "fusioner", None)
     if not scores:
         extra = [flag for flag, value in (("--bias", args.bias),
-                                          ("--breakpoints", args.breakpoints)) if value is not None]
+                                          ("--breakpoints", args.breakpoints),
+                                          ("--score-range", getattr(args, "score_range", None)))
+                 if value is not None]
         if rule in SCORE_RULES:
             raise ValidationError(f"--fusioner {rule} fuses scores: add --scores (the model "
                                   "columns hold scores for P), or give a vote rule")
@@ -297,7 +302,6 @@ def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -
     """Columns of ``args.data`` as float scores, one per row in the log's order (the reader
     of :func:`score_log_runs`): a candidate's scores for the slot."""
     import narwhals as nw
-    import numpy as np
 
     from causalcost.cli.common import read_rows
 
@@ -307,10 +311,15 @@ def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -
     if missing:
         raise DataError(f"{what} {', '.join(missing)}: no such column in {args.data}; its "
                         f"columns are {list(schema)}")
-    got = frame.select(*(nw.col(c).cast(nw.Float64()) for c in columns))
+    got = frame.select(*(nw.col(c) for c in columns))
     if isinstance(got, nw.LazyFrame):
         got = got.collect()
-    return {c: np.asarray(got.get_column(c).to_numpy(), dtype=float) for c in columns}
+    # read as the log's own columns are: a text file's cells must each parse as a number;
+    # the rest of the rule (missing, range) is the runs' reader's (ScoreRuns.with_candidate)
+    from causalcost.score_values import parse_text_scores
+
+    return {c: parse_text_scores(got.get_column(c).to_numpy(), f"{what} {c}")
+            if schema[c] == nw.String else got.get_column(c).to_numpy() for c in columns}
 
 
 def score_log_runs(args: argparse.Namespace) -> Any:
@@ -328,7 +337,13 @@ def score_log_runs(args: argparse.Namespace) -> Any:
     frame = nw.from_native(read_rows(args.data, engine=args.engine))
     schema = frame.collect_schema()
     text = [m for m in model_names(args.models) if schema.get(m) == nw.String]
-    if text:  # a text file's columns are read as text: the engine parses the scores
+    if text:  # a text file's columns are read as text: each cell must parse as a number
+        from causalcost.score_values import parse_text_scores
+
+        got = frame.select(*(nw.col(m) for m in text))
+        got = got.collect() if isinstance(got, nw.LazyFrame) else got
+        for m in text:
+            parse_text_scores(got.get_column(m).to_numpy(), f"score column {m!r}")
         frame = frame.with_columns(*(nw.col(m).cast(nw.Float64()) for m in text))
     try:
         return forced_runs(frame, truth=args.truth, models=model_names(args.models),
@@ -337,10 +352,12 @@ def score_log_runs(args: argparse.Namespace) -> Any:
                            weights=None if args.weights is None else [float(w) for w in
                                                                       args.weights],
                            bias=getattr(args, "bias", None) or 0.0,
-                           positive=args.positive_label)
+                           positive=args.positive_label,
+                           score_range=getattr(args, "score_range", None))
     except (DataError, ValidationError) as exc:  # the library names its arguments: the flags
         text = str(exc)
-        for word in ("weights", "threshold", "models", "truth", "slot", "positive"):
+        for word in ("weights", "threshold", "models", "truth", "slot", "positive",
+                     "score_range"):
             if text.startswith(f"{word}:"):
-                text = f"--{word}{text[len(word):]}"
+                text = f"--{word.replace('_', '-')}{text[len(word):]}"
         raise type(exc)(text) from None

@@ -175,6 +175,28 @@ def finite_numbers(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"{_quoted(text)}: {exc}") from None
 
 
+def score_range(text: str) -> tuple[float, float]:
+    """``LOW,HIGH``: the scores a score rule takes (``inf`` for an open end).
+
+    Examples
+    --------
+    >>> score_range("-10,10"), score_range("-inf,inf")
+    ((-10.0, 10.0), (-inf, inf))
+    >>> score_range("1,0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1,0': LOW must be below HIGH
+    """
+    parts = text.split(",")
+    try:
+        low, high = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not LOW,HIGH (two numbers, e.g. "
+                                         "0,1 or -inf,inf)") from None
+    if math.isnan(low) or math.isnan(high) or not low < high:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: LOW must be below HIGH")
+    return low, high
+
+
 def exact_number(text: str) -> Fraction:
     """A finite number kept exact as the rational its decimal text says (a vote's weight or
     threshold: ``0.1`` is ``1/10``, ``100000000000000000001`` is not rounded to ``1e20``).

@@ -98,7 +98,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
 _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
                 "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
                 "threshold", "positive_label", "description", "name", "seed", "labels", "order",
-                "label", "tie_order", "bias", "breakpoints")
+                "label", "tie_order", "bias", "breakpoints", "score_range")
 
 
 def _reprice(args: argparse.Namespace) -> int:

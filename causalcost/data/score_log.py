@@ -48,6 +48,7 @@ from causalcost.score_values import (
     as_score_range,
     check_scores,
     numeric_scores,
+    parse_text_scores,
     range_text,
 )
 
@@ -208,14 +209,18 @@ def _index_of(frame: Frame) -> Any:
 
 
 def _score_column(frame: Frame, name: str, dtype: Any, text_ok: bool, index: Any) -> nw.Expr:
-    """A score column as float64: numbers and booleans (0/1); text only from a CSV file,
-    whose columns are read as text and parsed here by the engine. Any other column is
-    refused by the one reader of scores, naming its first cell that is not a number."""
+    """A score column as float64: numbers and booleans (0/1); text only from a CSV file
+    (``text_ok``), whose cells must each parse as a number (then the engine casts them).
+    Any other column is refused by the one reader of scores, naming its first cell that is
+    not a number."""
     numeric = dtype.is_numeric() or dtype == nw.Boolean
-    if not numeric and not (text_ok and dtype == nw.String):
-        what = f"score column {name!r}"
+    what = f"score column {name!r}"
+    if not numeric:
         values = collect(frame.select(nw.col(name)), f"reading {what}").get_column(
             name).to_numpy()
+        if text_ok and dtype == nw.String:  # a text file's cells: each must parse
+            parse_text_scores(values, what, index)
+            return nw.col(name).cast(nw.Float64())
         numeric_scores(values, what, index)  # names the first text cell
         raise ScoreValueError(f"{what} holds {dtype} values, not numbers: give each model's "
                               "score of the positive class as a number (a probability or a "

@@ -274,6 +274,12 @@ class ScoreRule:
         if out.dtype.kind not in "iuf":
             raise ValidationError(f"fusioner function must return booleans (the decision) or "
                                   f"numbers (the fused score), got dtype {out.dtype}")
+        if out.dtype.kind == "f" and np.isnan(out).any():  # NaN >= t would read as "never P"
+            row = int(np.flatnonzero(np.isnan(out))[0])
+            raise ValidationError(
+                f"fusioner function returned NaN for the scores {s[row].tolist()!r} (row {row} "
+                "of the array it was given): it must return the fused score or the decision "
+                "on every row of finite scores in the score range")
         return out >= self.threshold
 
     def critical(self, scores: np.ndarray, slot: int, index: Any = None) -> np.ndarray:
