@@ -153,8 +153,9 @@ def test_every_candidate_entry_refuses_the_first_bad_row(
 def test_the_range_is_declared_once_and_recorded_on_the_sheet(tmp_path: Any) -> None:
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "a": [3.0, -2.0, 0.5, -0.1],
                           "b": [1.2, -4.0, 2.0, 0.3]})
-    with pytest.raises(cc.ScoreValueError, match=r"score column 'a' on row 0 holds 3.0 .and 5 other bad score.s.., "
-                                                 r"outside the score range \[0, 1\]"):
+    with pytest.raises(cc.ScoreValueError, match=r"score column 'a' on row 0 holds 3.0 .and 5 "
+                                                 r"other bad score.s.., outside the score "
+                                                 r"range \[0, 1\]"):
         cc.forced_runs(frame, truth="y", models=["a", "b"], slot="b", fusioner="logistic",
                        weights=[1.0, 1.0])
     runs = cc.forced_runs(frame, truth="y", models=["a", "b"], slot="b", fusioner="logistic",
