@@ -51,7 +51,12 @@ def _read(spec: str, truth: str, column: str) -> tuple[str, Any, Any]:
         raise DataError(f"--scores {path}: no column {missing[0]!r} (its columns are "
                         f"{list(map(str, frame.columns))}); name them with --truth and "
                         "--score-column")
-    return name, frame[truth].to_numpy(), frame[column].to_numpy()
+    scores = frame[column].to_numpy()
+    if scores.dtype == object:  # a CSV's cells are text: each must parse as a number
+        from causalcost.score_values import parse_text_scores
+
+        scores = parse_text_scores(scores, f"--scores {path} column {column!r}")
+    return name, frame[truth].to_numpy(), scores
 
 
 def score_evaluate(args: argparse.Namespace, sheet: Any) -> int:
