@@ -47,6 +47,7 @@ import numpy as np
 from causalcost.display import format_number
 from causalcost.errors import ValidationError
 from causalcost.network.score_rules import SCORE_FUSIONERS, ScoreRule, score_rule
+from causalcost.score_values import read_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -310,9 +311,11 @@ def scores_from_data(scores: Any, y_true: Any, edges: Sequence[float], *,
 
     Raises
     ------
+    ScoreValueError
+        Scores that are text, missing, infinite or outside the edges, or of another length
+        than ``y_true`` (:mod:`causalcost.score_values`).
     ValidationError
-        Scores that are not finite or fall outside the edges, lengths that differ, a truth
-        that is not two classes (or lacks one of them), edges that do not increase.
+        A truth that is not two classes (or lacks one of them), edges that do not increase.
 
     Examples
     --------
@@ -323,13 +326,11 @@ def scores_from_data(scores: Any, y_true: Any, edges: Sequence[float], *,
     ('0-0.5', '0.5-1')
     """
     e = _increasing(edges, "edges", 2)
-    s = np.asarray(scores, dtype=float).reshape(-1)
     y = np.asarray(y_true).reshape(-1)
-    if s.size != y.size:
-        raise ValidationError(f"scores and y_true must have one value per instance, got "
-                              f"{s.size} and {y.size}")
-    if not np.isfinite(s).all() or (s < e[0]).any() or (s > e[-1]).any():
-        raise ValidationError(f"scores must be finite and inside the edges [{e[0]}, {e[-1]}]")
+    # the one reader of scores: numbers, present, finite, inside the edges, one per instance
+    s = read_scores(scores, "scores", rows=y.size,
+                    index=y_true.index if hasattr(y_true, "iloc") else None,
+                    score_range=(float(e[0]), float(e[-1])))
     if positive is not None:
         if not (y == positive).any():
             raise ValidationError(f"positive={positive!r} is not among y_true's values")

@@ -488,8 +488,11 @@ def test_a_score_node_from_a_fitted_models_scores() -> None:
     system = builder.set_fusioner("mean", threshold=0.5).build(slot="b")
     np.testing.assert_allclose(cc.interventional_table(system).to_numpy(),
                                ve_table(system, "b"), atol=1e-12)
-    with pytest.raises(ValidationError, match="inside the edges"):
+    with pytest.raises(cc.ScoreValueError, match=r"row 0 holds 1.2, outside the score range "
+                                                 r"\[0, 1\]"):
         cc.scores_from_data([1.2], [1], edges)
+    with pytest.raises(cc.ScoreValueError, match="row 1 holds the text 'x'"):
+        cc.scores_from_data([0.2, "x"], [1, 0], edges)
     with pytest.raises(ValidationError, match="both classes"):
         cc.scores_from_data([0.2, 0.3], [1, 1], edges)
     with pytest.raises(ValidationError, match="positive="):
