@@ -22,13 +22,15 @@ was run, or a :class:`~causalcost.Backtest`.
 Both figures are :class:`~causalcost.plotting.figure.NotebookFigure` (no pyplot), shown as
 pictures in Jupyter. Every drawn artist carries a ``gid``: ``"critical:<class>"`` (on
 breakpoints ``"critical:<class>:worse"`` and ``"critical:<class>:better"``, and
-``"band:<class>"``), ``"candidate:<name>:<class>"``, ``"note:<class>"``;
-``"interval:<name>"``, ``"expected:<name>"``, ``"hc_worst:<name>"``, ``"real:<name>"``.
+``"band:<class>"``), ``"candidate:<name>:<class>"``, ``"note:<class>"`` (the title of the
+panel's legend, below the panel); ``"interval:<name>"``, ``"expected:<name>"``,
+``"hc_worst:<name>"``, ``"real:<name>"``.
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -194,20 +196,19 @@ def draw_critical_scores(source: ScoreSheet | ScoreRuns, scores: Mapping[str, An
                 f"t > {high:g} (P at no score): {never / max(every, 1):.0%}").replace("%", " %")
         if len(roundings) > 1:
             note += "\n(rounded to make the system worse)"
-        ax.text(0.02, 0.98, note, transform=ax.transAxes, va="top", ha="left", fontsize=8,
-                gid=f"note:{c}", bbox={"facecolor": "white", "edgecolor": "#dddddd"})
         ax.set_title(f"class {c} ({every} instances): {_READING[c]}", fontsize=10)
         ax.set_xlabel("the slot's score s")
         ax.grid(color="#eeeeee", lw=0.6)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16),
-                  frameon=False)  # below the panel: clear of every curve
+        legend = ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                           frameon=False, title=note, title_fontsize=8, alignment="left")
+        legend.get_title().set_gid(f"note:{c}")  # below the panel: clear of every curve
     axes[0].set_xlim(low, high)
     axes[0].set_ylim(0.0, 1.0)
     axes[0].set_ylabel("share of the class at or below s")
     slot = getattr(source, "slot", "")
     rule = getattr(source, "rule", "")
-    fig.suptitle(f"Critical scores of slot {slot!r} ({rule}) and the candidates' scores",
-                 fontsize=11)
+    title = f"Critical scores of slot {slot!r} ({rule}) and the candidates' scores"
+    fig.suptitle("\n".join(textwrap.wrap(title, 110)), fontsize=11)
     return fig
 
 

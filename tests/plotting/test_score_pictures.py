@@ -64,6 +64,7 @@ def test_critical_scores_and_a_candidate_are_their_ecdfs(tiny) -> None:
         assert ax.get_xlim() == (0.0, 1.0) and ax.get_ylim() == (0.0, 1.0)
         assert ax.get_xlabel() == "the slot's score s"
         assert [t.get_text() for t in ax.get_legend().get_texts()][0].startswith("critical")
+        assert ax.get_legend().get_title().get_text().startswith("t ≤ 0 (P at every score): ")
     assert p.get_ylabel() == "share of the class at or below s"
     assert p.get_title() == "class P (2 instances): right when s ≥ t"
     assert n.get_title() == "class N (2 instances): right when s < t"
@@ -82,7 +83,8 @@ def test_critical_scores_outside_the_range_are_counted_in_the_note() -> None:
     critical = line(p, "critical:P")
     np.testing.assert_allclose(critical.get_xdata(), [0, 0.5, 1])
     np.testing.assert_allclose(critical.get_ydata(), [2 / 3, 1, 1])  # two of three at -inf
-    (note,) = [t for t in p.texts if t.get_gid() == "note:P"]
+    note = p.get_legend().get_title()
+    assert note.get_gid() == "note:P"
     assert note.get_text() == "t ≤ 0 (P at every score): 67 %\nt > 1 (P at no score): 0 %"
     wide = cc.draw_critical_scores(runs, score_range=(-1, 2))
     assert wide.axes[0].get_xlim() == (-1.0, 2.0)
@@ -129,7 +131,7 @@ def test_a_sheet_on_breakpoints_shows_both_roundings_and_the_band() -> None:
         at = [np.interp(grid, x.get_xdata(), x.get_ydata()) for x in (worse, better)]
         # P: rounded up to make it worse, so fewer t <= s; N: rounded down, so more
         assert (at[0] <= at[1] + 1e-12).all() if c == "P" else (at[0] >= at[1] - 1e-12).all()
-        (note,) = [t for t in ax.texts if t.get_gid() == f"note:{c}"]
+        note = ax.get_legend().get_title()
         assert note.get_text().endswith("(rounded to make the system worse)")
 
 
