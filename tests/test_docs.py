@@ -42,7 +42,8 @@ GUIDE_STEPS = ("declare", "intervene", "price", "sheet", "data", "statistics", "
 PAGES = [DOCS / "index.md", DOCS / "jupyter.md", *sorted((DOCS / "guide").glob("*.md"))]
 #: Pages whose every example runs on its own: it imports what it needs and builds its inputs
 #: (from the shipped ``examples/`` logs or a small frame of its own).
-SELF_CONTAINED = (DOCS / "guide" / "scores.md",)
+SELF_CONTAINED = (DOCS / "index.md", DOCS / "jupyter.md", DOCS / "guide" / "experiments.md",
+                  DOCS / "guide" / "scores.md")
 
 
 def python_blocks(path: Path) -> list[str]:
