@@ -307,6 +307,21 @@ def test_math_check_counts_formulas_typeset_errors_and_raw_tex() -> None:
     assert done.raw == ("then \\(z",)
 
 
+def test_score_guide_writes_its_formulas_as_math() -> None:
+    """The score guide's formulas are typeset like the method page's (``$...$``, ``$$...$$``,
+    which CI's browser check requires on that page), not shown as code: no indented code
+    block, no formula in backticks."""
+    text = (DOCS / "guide" / "scores.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    assert len(re.findall(r"^\$\$$", prose, re.M)) >= 2 * 3    # display formulas
+    assert len(re.findall(r"(?<!\$)\$[^$\n]+\$", prose)) >= 20  # inline ones
+    assert not re.search(r"\n\n {4}\S", prose), "an indented code block"
+    for formula in ("`s >= t`", "`t <= 0`", "`P(S >= T)`", "`T[c, bin, s]"):
+        assert formula not in prose, formula
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "--require guide/scores/index.html" in ci
+
+
 def test_math_renderer_comes_from_the_docs_extra() -> None:
     """The hook copies MathJax from the package the ``docs`` extra installs."""
     pytest.importorskip("mathjax")
