@@ -200,6 +200,9 @@ _LAZY: dict[str, str] = {
     "SlotImportance": "evaluation.importance",
     "system_scorer": "evaluation.scorer",
     "draw_slot_importance": "plotting.importance",
+    # pictures of a score slot: critical scores with candidates' scores, candidates' costs
+    "draw_critical_scores": "plotting.scores",
+    "draw_candidate_costs": "plotting.scores",
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning": "errors",
     # multi-class (K-label) systems (issue 19)
@@ -328,6 +331,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from .plotting.importance import draw_slot_importance  # issue 17
     from .plotting.roc import draw_cost_by_threshold, draw_system_roc
+    from .plotting.scores import draw_candidate_costs, draw_critical_scores
     from .pricing.bounds import (
         Bound,
         ClassWitness,
@@ -590,6 +594,8 @@ __all__ = [
     "SlotImportance",
     "system_scorer",
     "draw_slot_importance",
+    "draw_critical_scores",
+    "draw_candidate_costs",
     # issue 16/17 (votes, guards, pictures of data systems)
     "NoDataWarning",
     # multi-class (K-label) systems (issue 19)

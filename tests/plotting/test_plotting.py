@@ -316,6 +316,7 @@ def test_save_figure_needs_a_figure(tmp_path):
 def _every_drawing() -> dict[str, Figure]:
     """One figure from every public drawing function (small inputs: the display is tested)."""
     import numpy as np
+    import pandas as pd
 
     rng = np.random.default_rng(1)
     y = rng.random(200) < 0.35
@@ -325,6 +326,11 @@ def _every_drawing() -> dict[str, Figure]:
                                       confidence=0.95)
     ratio = cc.ratio_experiment(n=200, repetitions=40, seed=0)
     system = cc.load_network("thesis_and")
+    scores = np.round(rng.random((200, 3)) * 0.6 + 0.4 * y[:, None], 3)
+    log = pd.DataFrame(scores, columns=["a", "b", "new"]).assign(y=y)
+    runs = cc.forced_runs(log, truth="y", models=["a", "b"], slot="b", fusioner="mean")
+    priced = cc.compare(cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1)), y_true=y,
+                        scores={"new": scores[:, 2]})
     return {
         "draw_system": cc.draw_system(system),
         "draw_intervention": cc.draw_intervention(system),
@@ -335,6 +341,8 @@ def _every_drawing() -> dict[str, Figure]:
         "draw_ratio_histogram": cc.draw_ratio_histogram(ratio),
         "draw_slot_importance": cc.draw_slot_importance(
             cc.slot_importance(system, costs=cc.CostMatrix(fn=5, fp=1))),
+        "draw_critical_scores": cc.draw_critical_scores(runs, {"new": scores[:, 2]}, y_true=y),
+        "draw_candidate_costs": cc.draw_candidate_costs(priced),
     }
 
 
