@@ -33,6 +33,9 @@ HINTS = {
     "cc.sign_sheet": "causalcost sign SHEET.json --key PRIVATE.pem",
     "cc.generate_signing_key": "causalcost keygen PRIVATE.pem PUBLIC.pem",
     "cc.verify_sheet": "causalcost verify SHEET.json --public-key PUBLIC.pem",
+    # bound_many's ceiling on its result frame: no flag raises it, a smaller file passes
+    "rows and concatenate the frames, or raise max_candidates= if the memory is there":
+        "rows (a --candidates file each)",
 }
 
 

@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
 import pandas as pd
 
 from causalcost.errors import (
+    DataError,
     InputTypeError,
     NetworkStructureError,
     NoDataWarning,
+    UnknownNameError,
     ValidationError,
 )
 from causalcost.network._pgmpy import DiscreteBayesianNetwork, estimate_cpds
@@ -42,10 +45,6 @@ ESTIMATORS = ("bayesian", "mle")
 PRIOR_TYPES = ("BDeu", "K2")
 
 
-def _labels(values: pd.Series) -> list[Any]:
-    return sorted({str(v) for v in values.dropna().unique().tolist()})[:5]
-
-
 def fit_system(
     system: System,
     data: pd.DataFrame,
@@ -55,6 +54,7 @@ def fit_system(
     equivalent_sample_size: float = 5,
     max_iter: int = 100,
     seed: int = 0,
+    state_names: Mapping[str, Mapping[Any, str]] | None = None,
 ) -> System:
     """Re-estimate a declared system's probabilities from data; its structure stays.
 
@@ -63,9 +63,13 @@ def fit_system(
     system : System
         The declared system (structure, roles, deterministic nodes, state names).
     data : pandas.DataFrame
-        One row per instance, one column per observed node, values among the node's states
-        (labels, compared as strings). Deterministic nodes' columns are ignored; stochastic
-        nodes without a column are latent.
+        One row per instance, one column per observed node, values among the node's states.
+        A value is read as the state it spells: ``str(value)``, or ``str(value).strip()``,
+        equal to the state's name (``"P "`` is ``"P"``; the number ``1`` is a state named
+        ``"1"``). Nothing else is guessed: ``1``/``0``, ``True``/``False`` or ``"p"``/``"n"``
+        for states ``"P"``/``"N"`` are refused until ``state_names`` (or the caller) says
+        which is which. Deterministic nodes' columns are ignored; stochastic nodes without a
+        column are latent.
     estimator : {"bayesian", "mle"}
         pgmpy's ``BayesianEstimator`` (``prior_type``, ``equivalent_sample_size``) or
         ``MaximumLikelihoodEstimator``. With latent nodes: ``ExpectationMaximization``.
@@ -75,6 +79,10 @@ def fit_system(
         The BDeu prior's weight, in rows (> 0).
     max_iter, seed
         For expectation maximisation: ``max_iter`` >= 1, ``seed`` an integer.
+    state_names : mapping, optional
+        ``{column: {value: state}}``: the states that a column's values stand for, e.g.
+        ``{"images": {1: "P", 0: "N"}}``. Values of the column not in its mapping are read as
+        above. Each ``state`` must be one of the node's states.
 
     Returns
     -------
@@ -85,11 +93,16 @@ def fit_system(
     Raises
     ------
     InputTypeError
-        ``system`` is not a :class:`System` or ``data`` not a DataFrame.
+        ``system`` is not a :class:`System`, ``data`` not a DataFrame, or ``state_names`` not
+        a mapping of mappings.
+    DataError
+        A column with values (or nulls) that are not the node's states: one line naming the
+        column, a few of those values, the node's states and the fix (map the column, or
+        ``state_names``).
     ValidationError
         Unknown estimator or prior, ``equivalent_sample_size`` <= 0, ``max_iter`` < 1, an
-        empty frame, a column whose values are not the node's states (the message names the
-        column and the values).
+        empty frame, ``state_names`` naming a column that is not an observed node
+        (:class:`~causalcost.errors.UnknownNameError`) or mapping a value to a non-state.
     NetworkStructureError
         A latent node with no observed child (nothing reveals it).
 
@@ -112,6 +125,17 @@ def fit_system(
     >>> rates, fitted = cc.error_rates(true), cc.error_rates(learned)
     >>> abs(rates.fn_forced_n - fitted.fn_forced_n) < 0.05
     True
+
+    A column spelled otherwise than the states is refused until the mapping is said:
+
+    >>> spelled = data.assign(images=data["images"] == "P")  # True / False
+    >>> fit_system(true, spelled)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.DataError: column 'images' holds values [False, True] that are not ...
+    >>> said = fit_system(true, spelled, state_names={"images": {True: "P", False: "N"}})
+    >>> cc.error_rates(said) == fitted
+    True
     """
     _check_options(system, data, estimator, prior_type, equivalent_sample_size, max_iter, seed)
     net = system.network
@@ -123,15 +147,11 @@ def fit_system(
         if not any(m in data.columns for m in net.successors(node)):
             raise NetworkStructureError(f"latent node {node!r} has no observed child: the data "
                                         "cannot identify it; add a column for it")
-    state_names = {n: [str(s) for s in cpds[n].state_names[n]] for n in net.nodes}
-    frame = data[observed].astype(str)
-    for node in observed:
-        bad = ~frame[node].isin(state_names[node])
-        if bad.any() or data[node].isna().any():
-            raise ValidationError(
-                f"column {node!r} holds values {_labels(data[node][bad | data[node].isna()])} "
-                f"outside the node's states {state_names[node]}")
-    _warn_empty_columns(system, frame, state_names, latent, estimator, prior_type)
+    names = {n: [str(s) for s in cpds[n].state_names[n]] for n in net.nodes}
+    spellings = _check_spellings(state_names, observed, names)
+    frame = pd.DataFrame({node: _as_states(data[node], node, names[node], spellings.get(node))
+                          for node in observed}, index=data.index)
+    _warn_empty_columns(system, frame, names, latent, estimator, prior_type)
     # the sub-network that explains the data: everything but the slot's deterministic
     # consequences (fusioner, counts, confusion), which the system fixes
     keep = [n for n in net.nodes if n in stochastic or (n in observed and n not in
@@ -146,8 +166,8 @@ def fit_system(
         if estimator == "bayesian" else {})
     fitted = estimate_cpds(model, frame[[n for n in observed if n in keep]],
                            estimator=estimator,
-                           state_names={n: state_names[n] for n in keep},
-                           latent_card={n: len(state_names[n]) for n in latent},
+                           state_names={n: names[n] for n in keep},
+                           latent_card={n: len(names[n]) for n in latent},
                            options=options)
     learned = net.copy()
     for cpd in fitted:
@@ -159,6 +179,72 @@ def fit_system(
                              models=system.models,
                              name=f"{system.name} (learned from {len(data):,} rows)",
                              fusioner=system.fusioner)
+
+
+def _check_spellings(given: object, observed: list[str],
+                     states: dict[str, list[str]]) -> dict[str, Mapping[Any, str]]:
+    """``state_names`` checked: columns that are observed nodes, each a mapping to states."""
+    if given is None:
+        return {}
+    example = "e.g. {'images': {1: 'P', 0: 'N'}}"
+    if not isinstance(given, Mapping):
+        raise InputTypeError(f"state_names must map a column to a mapping {{value: state}} "
+                             f"({example}), got {type(given).__name__}")
+    for column, mapping in given.items():
+        if column not in observed:
+            raise UnknownNameError(f"state_names names {column!r}, which is not a column of "
+                                   f"data that is a node; such columns: {observed}")
+        if not isinstance(mapping, Mapping):
+            raise InputTypeError(f"state_names[{column!r}] must be a mapping {{value: state}} "
+                                 f"({example}), got {type(mapping).__name__}")
+        for value, state in mapping.items():
+            if str(state) not in states[column]:
+                raise ValidationError(
+                    f"state_names[{column!r}] maps {value!r} to {state!r}, which is not a state "
+                    f"of node {column!r}; its states are {states[column]}")
+    return dict(given)
+
+
+def _as_states(column: pd.Series, node: str, states: list[str],
+               mapping: Mapping[Any, str] | None) -> pd.Series:
+    """The column as the node's state names: through ``mapping`` first, then every value whose
+    ``str()`` (or ``str().strip()``) is a state's name; anything else refused."""
+    values = column if not mapping else column.map(lambda v: _mapped(mapping, v))
+    text = values.astype(str)
+    known = text.isin(states) & values.notna()
+    if not known.all():
+        text = text.where(known, text.str.strip())
+        known = text.isin(states) & values.notna()
+    if not known.all():
+        raise DataError(_not_states(column[~known], node, states))
+    return text
+
+
+def _mapped(mapping: Mapping[Any, str], value: Any) -> Any:
+    try:
+        return str(mapping[value]) if value in mapping else value
+    except TypeError:  # an unhashable value: not in the mapping
+        return value
+
+
+def _not_states(bad: pd.Series, node: str, states: list[str]) -> str:
+    """One line: the column, a few of its values that are not states (and its nulls), the
+    states, the fix."""
+    found = [v.item() if hasattr(v, "item") else v  # numpy scalars as Python's
+             for v in pd.unique(bad.dropna().astype(object)).tolist()]
+    found.sort(key=lambda v: (type(v).__name__, str(v)))
+    nulls = int(bad.isna().sum())
+    shown = ", ".join(repr(v) for v in found[:5]) + (
+        f", ... ({len(found)} distinct)" if len(found) > 5 else "")
+    said = ", ".join(f"{v!r}: ..." for v in found[:3]) + (", ..." if len(found) > 3 else "")
+    held = " and ".join(([f"values [{shown}]"] if found else [])
+                        + ([f"{nulls:,} null(s)"] if nulls else []))
+    fixes = ([f"say which state each stands for: data[{node!r}].map({{{said}}}) or "
+              f"state_names={{{node!r}: {{{said}}}}}"] if found else []) + (
+        [f"drop the null rows (data.dropna(subset=[{node!r}])) or fill them with a state"]
+        if nulls else [])
+    return (f"column {node!r} holds {held} that are not states of node {node!r} {states} "
+            f"({len(bad):,} row(s)); {'; '.join(fixes)}")
 
 
 def _check_options(system: Any, data: Any, estimator: Any, prior_type: Any, ess: Any,
