@@ -165,7 +165,7 @@ def _bound_from_kinds(kinds: object, model: Confusion, costs: CostMatrix,
     _check_type("model", model, Confusion)
     counts = _read_kinds(kinds)
     _check_sizes(counts, model)
-    on_p, on_n = class_assumptions(costs, assumption or "none")
+    on_p, on_n = class_assumptions(costs, "none" if assumption is None else assumption)
     right_only = counts["P"][3] * (on_p == "monotone") + counts["N"][3] * (on_n == "monotone")
     if right_only:
         raise MonotonicityError(
@@ -444,7 +444,7 @@ def _general(forced: Any, candidate: Any, costs: Any, *, kinds: Any, assumption:
         matrix_of,
     )
 
-    assumption = assumption or "none"
+    assumption = "none" if assumption is None else assumption
     _check_assumption(assumption)
     if candidate is None:
         raise InputTypeError("bound needs the candidate's K x K confusion N[c, j] (model=)")

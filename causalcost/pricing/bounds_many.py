@@ -339,7 +339,7 @@ def bound_many(forced_p: Any = None, forced_n: Any = None,
 def _many_from_kinds(kinds: object, models: Any, costs: CostMatrix,
                      assumption: str | None, max_candidates: int | None) -> pd.DataFrame:
     counts = _read_kinds(kinds)
-    on_p, on_n = class_assumptions(costs, assumption or "none")
+    on_p, on_n = class_assumptions(costs, "none" if assumption is None else assumption)
     right_only = counts["P"][3] * (on_p == "monotone") + counts["N"][3] * (on_n == "monotone")
     if right_only:
         raise MonotonicityError(
@@ -408,7 +408,7 @@ def _many_general(forced: Any, candidates: Any, costs: Any, *, assumption: str |
     from causalcost.pricing.monotonicity import require_monotone
     from causalcost.pricing.views import binary_costs, binary_rates, matrix_of
 
-    assumption = assumption or "none"
+    assumption = "none" if assumption is None else assumption
     if candidates is None:
         raise InputTypeError("bound_many needs the candidates (an array of shape (n, K, K))")
     check_output_size("candidates", candidates, labels_of(candidates), max_candidates)
