@@ -78,7 +78,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import sparse
 from scipy.optimize import linear_sum_assignment, linprog
-from scipy.sparse.csgraph import maximum_bipartite_matching
+from scipy.sparse.csgraph import maximum_bipartite_matching, maximum_flow
 
 from causalcost.errors import InfeasibleInputError, InputTypeError, ValidationError
 
@@ -633,6 +633,33 @@ def _lp_optimum(problem: _Transport, maximize: bool) -> float:
     return sign * float(res.fun) / problem.total  # pragma: no cover - HiGHS returns a vertex
 
 
+def _flow_optimum(problem: _Transport, maximize: bool) -> float:
+    """A two-valued problem by a maximum flow on the pairs of the value sought (integer
+    capacities): the rest of the mass can only go to pairs of the other value, or the flow
+    was not maximum."""
+    low, high = np.unique(problem.cost)
+    sought, other = (high, low) if maximize else (low, high)
+    n_r, n_c = problem.cost.shape
+    rows, cols = np.nonzero(problem.cost == sought)
+    source, sink = n_r + n_c, n_r + n_c + 1
+    tails = np.r_[np.full(n_r, source), rows, n_r + np.arange(n_c)]
+    heads = np.r_[np.arange(n_r), n_r + cols, np.full(n_c, sink)]
+    capacity = np.r_[problem.supply, np.full(rows.size, problem.total), problem.demand]
+    graph = sparse.csr_matrix((capacity.astype(np.int32), (tails, heads)),
+                              shape=(n_r + n_c + 2, n_r + n_c + 2))
+    flow = int(maximum_flow(graph, source, sink).flow_value)
+    return math.fsum([flow * float(sought), (problem.total - flow) * float(other)]) \
+        / problem.total
+
+
+def _transport_optimum(problem: _Transport, maximize: bool) -> float:
+    """The maximum flow for two cost values (totals below 2^31), else the LP."""
+    if np.unique(problem.cost).size == 2 and problem.total < 2 ** 31 \
+            and min(problem.cost.shape) > 1:
+        return _flow_optimum(problem, maximize)
+    return _lp_optimum(problem, maximize)
+
+
 def _assignment_optimum(costs: np.ndarray, maximize: bool) -> float:
     return _total(costs, _assignment(costs, maximize)) / costs.shape[0]
 
@@ -681,8 +708,8 @@ def _grid_bounds(A: np.ndarray, offsets: np.ndarray, vectors: np.ndarray, row: n
     high, low = _cell_extremes(q, offsets, row, q_cell, r_cell)
     supply = np.bincount(r_cell).astype(np.int64) * vectors.shape[0]
     demand = np.bincount(q_cell).astype(np.int64) * offsets.shape[0]
-    worst = _lp_optimum(_Transport(high, supply, demand).merged(), True)
-    best = _lp_optimum(_Transport(low, supply, demand).merged(), False)
+    worst = _transport_optimum(_Transport(high, supply, demand).merged(), True)
+    best = _transport_optimum(_Transport(low, supply, demand).merged(), False)
     return ProbabilityBounds(worst, best)
 
 
@@ -703,7 +730,9 @@ def probability_bounds(A: Any, offsets: Any, vectors: Any, costs_row: Any, *,
         Row ``c`` of the cost matrix: the cost of each system output on this class.
     method : {"auto", "lp", "assignment", "grid"}
         ``"lp"``: the transportation problem on distinct offsets and vectors, rows and columns
-        of equal costs merged, by HiGHS (exact: the integral optimum is priced exactly).
+        of equal costs merged, by HiGHS (exact: the integral optimum is priced exactly); when
+        the costs take two values, by a maximum flow with integer capacities on the pairs of
+        the value sought (:func:`scipy.sparse.csgraph.maximum_flow`; exact, and fast).
         ``"assignment"``: equal sizes only, the assignment problem on the ``n x n`` costs
         (Birkhoff: a permutation attains the optimum; ``O(n^3)``). ``"grid"``: outward bounds
         on at most ``grid`` cells per side (the worst at least, the best at most the exact
@@ -750,7 +779,8 @@ def probability_bounds(A: Any, offsets: Any, vectors: Any, costs_row: Any, *,
     if method != "assignment":
         problem = _transport_of(a, r, v, row)
         if method == "lp" or problem.cost.size <= _LP_VARIABLES:
-            return ProbabilityBounds(_lp_optimum(problem, True), _lp_optimum(problem, False))
+            return ProbabilityBounds(_transport_optimum(problem, True),
+                                     _transport_optimum(problem, False))
         if not equal:
             raise ValidationError(
                 f"the transportation problem has {problem.cost.size:,} variables after merging "

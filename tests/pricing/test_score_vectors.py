@@ -462,3 +462,34 @@ def test_many_candidates_summed_match_one_at_a_time():
     counts = outcome_counts(0.5, offsets, stack)
     for row, candidate in zip(counts, stack):
         np.testing.assert_array_equal(row, pair_counts(0.5, offsets, candidate))
+
+
+@FEW
+@given(systems(ks=(2, 3, 4), max_rows=9), st.sampled_from([(0.0, 5.0), (-1.0, 2.0)]))
+def test_the_maximum_flow_of_two_cost_values_equals_the_linear_program(system, values):
+    A, offsets, vectors = system
+    costs_row = np.array([values[0]] + [values[1]] * (offsets.shape[1] - 1))
+    pair = pair_costs(A, offsets, vectors, costs_row)
+    b = probability_bounds(A, offsets, vectors, costs_row)
+    assert b.worst == pytest.approx(dense_lp(pair, True), rel=1e-12, abs=1e-12)
+    assert b.best == pytest.approx(dense_lp(pair, False), rel=1e-12, abs=1e-12)
+    problem = sv._transport_of(sv._slot_matrix(A, offsets.shape[1]), offsets, vectors,
+                               costs_row)
+    if np.unique(problem.cost).size == 2 and min(problem.cost.shape) > 1:
+        for maximize in (True, False):
+            assert sv._flow_optimum(problem, maximize) == pytest.approx(
+                sv._lp_optimum(problem, maximize), rel=1e-12, abs=1e-12)
+
+
+def test_the_maximum_flow_is_taken_and_agrees_at_a_moderate_size():
+    rng = np.random.default_rng(10)
+    offsets, vectors = 0.5 * rng.random((60, 3)), rng.dirichlet(np.ones(3), 90)
+    problem = sv._transport_of(sv._slot_matrix(0.5, 3), offsets, vectors,
+                               np.array([0.0, 5.0, 5.0]))
+    assert min(problem.cost.shape) > 1 and np.unique(problem.cost).size == 2
+    for maximize in (True, False):
+        assert sv._flow_optimum(problem, maximize) == pytest.approx(
+            sv._lp_optimum(problem, maximize), rel=1e-12)
+    best = probability_bounds(0.5, offsets, vectors, [0, 5, 5]).best
+    assert 0 < best == pytest.approx(dense_lp(pair_costs(0.5, offsets, vectors, [0, 5, 5]),
+                                              False), rel=1e-9)
