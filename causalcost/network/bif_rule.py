@@ -109,8 +109,8 @@ def score_properties(fusioner: Any) -> dict[str, str]:
     if r.kind == "function":
         return {}
     found = {"rule": r.kind, "threshold": repr(float(r.threshold))}
-    if r.weights is not None:
-        found["weights"] = " ".join(repr(float(w)) for w in r.weights)
+    if r.given_weights is not None:
+        found["weights"] = " ".join(repr(float(w)) for w in r.given_weights)
     if r.kind == "logistic":
         found["bias"] = repr(float(r.bias))
     found["scores"] = " | ".join(" ".join(repr(float(v)) for v in vs) for vs in fusioner.values)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -18,7 +19,12 @@ from typing import Any
 import numpy as np
 
 from causalcost.display import format_number
-from causalcost.errors import InputTypeError, MonotonicityError, ValidationError
+from causalcost.errors import (
+    InputTypeError,
+    MonotonicityError,
+    OverflowInputError,
+    ValidationError,
+)
 
 __all__ = ["KEY_HIGH", "KEY_LOW", "NUMPY_OPS", "SCORE_FUSIONERS", "Ops", "ScoreRule",
            "float_key", "key_float", "numpy_ops", "row_label", "score_rule"]
@@ -86,6 +92,11 @@ class ScoreRule:
     ``critical`` gives each row's critical score in the slot (before the exactness step of
     :func:`critical_scores`).
 
+    A ``"mean"`` rule computes with its weights scaled by a power of two, ``weights`` being
+    the given weights times ``2 ** -weight_exponent`` (:func:`score_rule` picks the exponent
+    so that the weights' sum cannot overflow); :attr:`given_weights` and :meth:`describe` show
+    the weights as given.
+
     Examples
     --------
     >>> rule = score_rule("mean", threshold=0.5, n_models=3)
@@ -102,19 +113,29 @@ class ScoreRule:
     function: Callable[[np.ndarray], Any] | None = None
     score_range: tuple[float, float] | None = None
     grid: int = 65
+    weight_exponent: int = 0
+
+    @property
+    def given_weights(self) -> tuple[float, ...] | None:
+        """The weights as given to :func:`score_rule` (``weights`` computes with them scaled
+        by ``2 ** -weight_exponent``)."""
+        if self.weights is None or not self.weight_exponent:
+            return self.weights
+        return tuple(math.ldexp(v, self.weight_exponent) for v in self.weights)
 
     def describe(self) -> str:
-        """The rule in words."""
+        """The rule in words (with the weights as given)."""
         tau = format_number(self.threshold)
-        w = "" if self.weights is None or len(set(self.weights)) == 1 else \
-            f", weights ({', '.join(format_number(v) for v in self.weights)})"
+        given = self.given_weights
+        w = "" if given is None or len(set(given)) == 1 else \
+            f", weights ({', '.join(format_number(v) for v in given)})"
         if self.kind == "mean":
-            n = len(self.weights) if self.weights else "the"
+            n = len(given) if given else "the"
             return f"mean of {n} scores >= {tau}{w}"
         if self.kind in ("max", "min"):
             return f"{self.kind} of the scores >= {tau}"
         if self.kind == "logistic":
-            ws = ", ".join(format_number(v) for v in self.weights or ())
+            ws = ", ".join(format_number(v) for v in given or ())
             return f"sigmoid({format_number(self.bias)} + weights ({ws}) . scores) >= {tau}"
         name = getattr(self.function, "__name__", "function")
         return (f"{name}(scores) >= {tau} on scores in [{format_number(self.score_range[0])}, "
@@ -152,8 +173,24 @@ class ScoreRule:
 
     @property
     def weight_sum(self) -> float:
-        """The sum of the weights (``"mean"`` divides by it)."""
-        return float(math.fsum(self.weights or ()))
+        """The sum of the weights (``"mean"`` divides by it), of the weights the rule computes
+        with (scaled by :func:`score_rule` so that it is finite).
+
+        Raises
+        ------
+        OverflowInputError
+            A rule built without :func:`score_rule` whose weights' sum overflows float64.
+        """
+        try:
+            total = math.fsum(self.weights or ())
+        except OverflowError:
+            total = math.inf
+        if not math.isfinite(total):
+            raise OverflowInputError(
+                f"weights: the sum of {list(self.weights or ())} overflows float64; build the "
+                "rule with score_rule(), which rescales a mean's weights by a power of two, or "
+                "divide the weights by a common factor")
+        return float(total)
 
     def rest(self, columns: Sequence[Any], slot: int, ops: Ops | None = None) -> Any:
         """Per row, what the other models contribute (every column but ``slot``): their
@@ -363,7 +400,10 @@ def score_rule(fusioner: str | Callable[[np.ndarray], Any] = "mean", *, threshol
         ``"logistic"``).
     weights : sequence of float, optional
         One per model: ``"mean"`` (default all 1, every weight > 0) and ``"logistic"``
-        (required; the slot's weight > 0).
+        (required; the slot's weight > 0). A mean computes with its weights scaled by a power
+        of two (the largest in [1, 2)): the same decisions and critical scores as the weights
+        given, and weights near 1e308, whose sum overflows, still give the mean. The rule
+        shows the weights as given (:attr:`ScoreRule.given_weights`).
     bias : float, default 0
         The logistic meta-model's intercept.
     n_models : int
@@ -381,6 +421,9 @@ def score_rule(fusioner: str | Callable[[np.ndarray], Any] = "mean", *, threshol
     ValidationError
         An unknown fusioner, a non-finite threshold, weights of the wrong length or a
         non-positive weight where one is required.
+    OverflowInputError
+        A logistic meta-model whose ``|bias| + sum |w| * max |score|`` (scores in
+        ``score_range``) overflows float64, or mean weights more than 2**1021 apart.
 
     Examples
     --------
@@ -421,6 +464,9 @@ def score_rule(fusioner: str | Callable[[np.ndarray], Any] = "mean", *, threshol
     if fusioner == "mean" and min(w) <= 0:
         raise ValidationError(f"weights: the 'mean' fusioner needs every weight > 0, got "
                               f"{list(w)}; drop a model of weight 0 from models")
+    if fusioner == "mean":
+        scaled, exponent = _scaled_weights(w)
+        return ScoreRule("mean", tau, scaled, weight_exponent=exponent)
     if fusioner == "logistic":
         if not 0 < tau < 1:
             raise ValidationError(f"threshold: a logistic meta-model's probability is in "
@@ -430,5 +476,64 @@ def score_rule(fusioner: str | Callable[[np.ndarray], Any] = "mean", *, threshol
                 f"weights: the slot's weight is {w[slot]!r}; the system must be "
                 "non-decreasing in the slot's score, so its weight must be > 0 (flip the "
                 "slot's score, 1 - s, if the meta-model weighs it negatively)")
-        return ScoreRule("logistic", tau, w, _finite("bias", bias))
-    return ScoreRule("mean", tau, w)
+        b = _finite("bias", bias)
+        _refuse_logistic_overflow(w, b, score_range)
+        return ScoreRule("logistic", tau, w, b)
+    raise AssertionError(fusioner)  # pragma: no cover - every kind returned above
+
+
+def _scaled_weights(w: tuple[float, ...]) -> tuple[tuple[float, ...], int]:
+    """A mean's weights divided by ``2 ** e`` so that the largest lies in [1, 2), and ``e``.
+
+    Why this is safe: the rule computes ``(w_1 s_1 + ... + w_m s_m) / (w_1 + ... + w_m)``
+    in floating point. Multiplying every weight by a power of two ``2 ** -e`` is exact, and so
+    multiplies every product ``w_m s_m``, every partial sum and the weights' sum by exactly
+    ``2 ** -e`` as well: binary floating point rounds ``x * 2 ** k`` to exactly
+    ``round(x) * 2 ** k`` as long as nothing overflows or falls into the subnormal range. The
+    quotient, where the two factors cancel, is then the same float, and so is every decision
+    and every critical score (the least float sum at which the rule says P is scaled
+    exactly too). Wherever the unscaled computation does not overflow (and its products are not
+    subnormal) the scaled rule decides exactly as the weights given; where it would overflow
+    (weights near 1e308, whose sum is infinite) the scaled rule still computes the mean.
+    Weights 1 (the default) are left as they are (``e = 0``).
+
+    Raises
+    ------
+    OverflowInputError
+        Weights so far apart that the smallest, scaled with the largest, leaves the normal
+        float range (it would count as 0, or lose digits).
+    """
+    exponent = math.frexp(max(abs(v) for v in w))[1] - 1  # max|w| = m * 2**(e+1), m in [.5, 1)
+    if not exponent:
+        return w, 0
+    scaled = tuple(math.ldexp(v, -exponent) for v in w)
+    lost = [v for v, s in zip(w, scaled, strict=True)
+            if abs(s) < sys.float_info.min or math.ldexp(s, exponent) != v]
+    if lost:
+        raise OverflowInputError(
+            f"weights: {lost[0]!r} is too small beside {max(w)!r} for float64 (their ratio "
+            f"exceeds 2**1021, so the mean would count it as 0); drop that model from models, "
+            "or give weights of comparable size")
+    return scaled, exponent
+
+
+def _refuse_logistic_overflow(w: tuple[float, ...], bias: float,
+                              score_range: tuple[float, float]) -> None:
+    """Refuse a logistic rule whose ``bias + w . s`` can overflow float64 for scores in
+    ``score_range`` (an overflowing sum would make the decision, and the critical scores,
+    wrong). A logistic rule cannot be rescaled: its bias and weights are on the log-odds
+    scale, where the size matters."""
+    big = max(abs(float(v)) for v in score_range) if score_range else 1.0
+    exponent = math.frexp(max(abs(v) for v in w))[1]
+    # the sum of |w| computed on weights scaled down, so that fsum itself cannot overflow
+    total = math.fsum(math.ldexp(abs(v), -exponent) for v in w)
+    try:
+        bound = math.ldexp(total, exponent) * big + abs(bias)
+    except OverflowError:
+        bound = math.inf
+    if not math.isfinite(bound):
+        raise OverflowInputError(
+            f"weights: the logistic meta-model's bias + weights . scores overflows float64 "
+            f"for weights {list(w)} and bias {bias!r} (|bias| + sum of |weights| x {big:g} "
+            "is infinite); log-odds cannot be rescaled: give weights and a bias that fit in "
+            "float64 (a fitted LogisticRegression's coef_[0] and intercept_[0])")

@@ -403,8 +403,8 @@ class ScoreFusioner:
 
     @property
     def weights(self) -> tuple[float, ...] | None:
-        """The rule's weights (``"mean"``, ``"logistic"``)."""
-        return self.rule.weights
+        """The rule's weights as given (``"mean"``, ``"logistic"``)."""
+        return self.rule.given_weights
 
     @cached_property
     def decisions(self) -> np.ndarray:
@@ -459,14 +459,15 @@ class ScoreFusioner:
         r = self.rule
         tau = "\u2265 " + format_number(r.threshold)
         if r.kind == "mean":
-            w = r.weights or ()
+            w = r.given_weights or ()
             if len(set(w)) > 1:
                 return [f"mean {tau}", "w " + ",".join(format_number(v) for v in w)]
             return [f"mean {tau}"]
         if r.kind in ("max", "min"):
             return [f"{r.kind} {tau}"]
         if r.kind == "logistic":
-            return [f"logistic {tau}", "w " + ",".join(format_number(v) for v in r.weights or ()),
+            return [f"logistic {tau}",
+                    "w " + ",".join(format_number(v) for v in r.given_weights or ()),
                     f"bias {format_number(r.bias)}"]
         name = getattr(r.function, "__name__", "function")
         return [f"{name}(scores)", tau]
@@ -482,7 +483,7 @@ class ScoreFusioner:
         """
         import pandas as pd
 
-        weights = self.rule.weights
+        weights = self.rule.given_weights
         rows = {m: {"bins": ", ".join(b), "scores": ", ".join(format_number(v) for v in vs),
                     "weight": None if weights is None else float(weights[i]),
                     "monotone": self.monotone_in(m)}

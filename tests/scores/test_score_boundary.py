@@ -1,0 +1,152 @@
+"""Bad input at the public boundary of the score path: a one-line CausalCostError naming the
+field and the fix, never a bare Python exception or a wrong number.
+
+Independent checks: the scaled weights of a mean against the rule computed with the weights as
+given, in plain numpy (decisions on every row; each critical score the least float at which
+that computation says P); weights near the float limit against the same rule with weights 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import causalcost as cc
+from causalcost.errors import CausalCostError, OverflowInputError
+from causalcost.network.score_rules import score_rule
+
+COSTS = cc.CostMatrix(fn=5, fp=1)
+PYTHON_WORDS = ("NoneType", "object is not", "unhashable", "has no attribute", "list indices",
+                "Traceback", "takes", "positional argument", "unexpected keyword")
+
+
+def one_line(exc: BaseException) -> str:
+    """The error's message, checked to be one line in the user's words."""
+    assert isinstance(exc, CausalCostError), repr(exc)
+    text = str(exc)
+    assert "\n" not in text and not any(w in text for w in PYTHON_WORDS), text
+    return text
+
+
+def score_log(n: int, seed: int, models: str = "ab") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    return pd.DataFrame({"y": y, **{m: rng.random(n) for m in models}})
+
+
+def runs_of(log: pd.DataFrame, **rule) -> cc.ScoreRuns:
+    models = [c for c in log.columns if c != "y"]
+    return cc.forced_runs(log, truth="y", models=models, slot=models[-1], **rule)
+
+
+# ------------------------------------------------------------- 1. weights near the float limit
+def test_mean_weights_near_the_float_limit_give_the_plain_mean() -> None:
+    log = score_log(3000, 0)
+    plain = runs_of(log, fusioner="mean", weights=[1, 1])
+    huge = runs_of(log, fusioner="mean", weights=[1e308, 1e308])  # their sum is not a float
+    # 1e308 is not a power of two times 1: the same rule up to the rounding of each product
+    assert np.max(np.abs(huge.critical - plain.critical)) <= 4 * np.finfo(float).eps
+    assert huge.observed == plain.observed
+    candidate = np.random.default_rng(1).random(len(log))
+    assert huge.with_candidate(candidate) == plain.with_candidate(candidate)
+    y = log["y"].to_numpy()
+    by_class = {"P": candidate[y], "N": candidate[~y]}
+    a = cc.sheet_from_data(plain, COSTS).price(by_class, same_instances=True)
+    b = cc.sheet_from_data(huge, COSTS).price(by_class, same_instances=True)
+    assert (a.eval1, a.worst_cost, a.best_cost) == (b.eval1, b.worst_cost, b.best_cost)
+    three = runs_of(score_log(500, 2, "abc"), fusioner="mean", weights=[1e308] * 3)
+    assert np.isfinite(three.critical).all()
+
+
+def _plain(x: np.ndarray, w: list[float], tau: float) -> np.ndarray | None:
+    """The mean rule with the weights as given, left to right over their fsum, in numpy;
+    None where that computation overflows."""
+    try:
+        weight_sum = math.fsum(w)
+    except OverflowError:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = x[:, 0] * w[0]
+        for j in range(1, len(w)):
+            total = total + x[:, j] * w[j]
+        if not (math.isfinite(weight_sum) and np.isfinite(total).all()):
+            return None
+        return total / weight_sum >= tau
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scaled_mean_decides_as_the_weights_given(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(2, 5))
+    names = list("abcd"[:m])
+    log = score_log(400, seed, "".join(names))
+    s = log[names].to_numpy()
+    base = rng.integers(1, 9, m) / float(rng.choice([1, 3, 7]))
+    tau = float(rng.choice([0.3, 0.5, 1 / 3]))
+    top = 1023 - math.frexp(float(base.max()))[1]  # the largest weight in [2**1022, 2**1023)
+    crit, overflowed = {}, 0
+    for k in (0, 600, -600, top):
+        w = [math.ldexp(float(v), k) for v in base]
+        rule = score_rule("mean", threshold=tau, weights=w, n_models=m)
+        assert rule.given_weights == tuple(w)
+        t = runs_of(log, fusioner="mean", weights=w, threshold=tau).critical
+        crit[k] = t
+        direct = _plain(s, w, tau)
+        if direct is None:  # only the largest weights can overflow: nothing to compare with
+            overflowed += 1
+            continue
+        assert np.array_equal(rule.decide(s), direct)
+        forced = s.copy()  # each t is the least float at which the given weights say P
+        forced[:, -1] = t
+        assert _plain(forced, w, tau).all()
+        forced[:, -1] = np.nextafter(t, -np.inf)
+        assert not _plain(forced, w, tau).any()
+    assert overflowed <= 1
+    for k in crit:  # a power of two on every weight changes no critical score, even near 1e308
+        assert np.array_equal(crit[k], crit[0])
+
+
+def test_the_rule_shows_and_exports_the_weights_as_given() -> None:
+    rule = score_rule("mean", weights=[2.0**600, 3 * 2.0**600], n_models=2)
+    assert rule.describe() == f"mean of 2 scores >= 0.5, weights ({2.0**600:g}, {3 * 2.0**600:g})"
+    assert score_rule("mean", weights=[1, 3], n_models=2).weights == \
+        score_rule("mean", weights=[2**600, 3 * 2**600], n_models=2).weights
+    from causalcost.network.scores import score_fusioner
+
+    f = score_fusioner("mean", ["a", "b"], [("lo", "hi")] * 2, [(0.25, 0.75)] * 2,
+                       weights=[1e308, 5e307])
+    assert f.weights == (1e308, 5e307)
+    assert f.to_frame()["weight"].tolist() == [1e308, 5e307]
+    assert f.decisions.tolist() == [[False, False], [True, True]]  # 2a + b >= 1.5 at .25/.75
+
+
+@pytest.mark.parametrize("kw", [
+    {"weights": [1e308, 1e308]},
+    {"weights": [1e308, 1.0], "bias": 1e308},
+    {"weights": [1.7e308, 1.7e307]},
+])
+def test_logistic_weights_that_overflow_are_refused(kw: dict) -> None:
+    with pytest.raises(OverflowInputError) as info:
+        score_rule("logistic", n_models=2, slot=1, **kw)
+    text = one_line(info.value)
+    assert text.startswith("weights:") and "overflows float64" in text
+    with pytest.raises(OverflowInputError, match="^weights: "):
+        runs_of(score_log(50, 3), fusioner="logistic", **kw)
+    assert score_rule("logistic", weights=[1e307, 1.0], n_models=2).kind == "logistic"
+
+
+def test_mean_weights_too_far_apart_are_refused() -> None:
+    with pytest.raises(OverflowInputError) as info:
+        score_rule("mean", weights=[1e308, 1e-300], n_models=2)
+    assert "1e-300 is too small beside 1e+308" in one_line(info.value)
+
+
+def test_a_rule_built_by_hand_refuses_a_weight_sum_that_overflows() -> None:
+    from causalcost.network.score_rules import ScoreRule
+
+    rule = ScoreRule("mean", 0.5, (1e308, 1e308))
+    with pytest.raises(OverflowInputError, match="weights: the sum of"):
+        rule.decide(np.array([[0.5, 0.5]]))
