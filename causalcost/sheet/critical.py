@@ -9,15 +9,41 @@ down, whichever keeps a bound valid.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from causalcost.errors import SheetError, ValidationError
+from causalcost.errors import InputTypeError, SheetError, ValidationError
 
-__all__ = ["CriticalScores"]
+__all__ = ["CriticalScores", "breakpoint_count"]
+
+
+def breakpoint_count(value: Any, name: str = "breakpoints") -> int:
+    """``breakpoints=``: the most finite critical scores kept per class, a whole number >= 2.
+
+    Examples
+    --------
+    >>> breakpoint_count(200), breakpoint_count(np.int64(3)), breakpoint_count(8.0)
+    (200, 3, 8)
+    >>> breakpoint_count(float("nan"))
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ValidationError: breakpoints must be a whole number >= 2 (the most finite critical scores kept per class), got nan; give e.g. breakpoints=200, or leave it out for an exact sheet
+    """  # noqa: E501
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise InputTypeError(f"{name} must be a whole number >= 2 (the most finite critical "
+                             f"scores kept per class), got {type(value).__name__} {value!r}; "
+                             f"give e.g. {name}=200, or leave it out for an exact sheet")
+    number = float(value) if isinstance(value, (float, np.floating)) else int(value)
+    if not (math.isfinite(number) and number == int(number) and number >= 2):
+        raise ValidationError(f"{name} must be a whole number >= 2 (the most finite critical "
+                              f"scores kept per class), got {number!r}; give e.g. {name}=200, "
+                              "or leave it out for an exact sheet")
+    return int(number)
 
 
 def _counts(values: Any, name: str, size: int) -> np.ndarray:
@@ -92,13 +118,10 @@ class CriticalScores:
         always, never = int((t == -np.inf).sum()), int((t == np.inf).sum())
         distinct = np.unique(finite)
         if breakpoints is not None:
-            if isinstance(breakpoints, bool) or int(breakpoints) != breakpoints \
-                    or breakpoints < 2:
-                raise ValidationError(f"breakpoints must be a whole number >= 2 (the most "
-                                      f"finite values kept per class), got {breakpoints!r}")
-            if distinct.size > breakpoints:
+            kept = breakpoint_count(breakpoints)
+            if distinct.size > kept:
                 ranks = np.unique(np.round(np.linspace(0, distinct.size - 1,
-                                                       int(breakpoints))).astype(int))
+                                                       kept)).astype(int))
                 distinct = distinct[ranks]
         if distinct.size == 0:
             return cls(np.zeros(0), np.zeros(0, int), np.zeros(0, int), always, never)

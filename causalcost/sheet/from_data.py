@@ -79,7 +79,7 @@ def sheet_from_data(
     breakpoints : int, optional
         Score runs only: keep at most this many finite critical scores per class, each one
         between two kept values rounded outward so every bound stays valid
-        (:class:`~causalcost.ScoreSheet`); all of them by default.
+        (:class:`~causalcost.ScoreSheet`); all of them by default. A whole number >= 2.
 
     Returns
     -------
@@ -93,6 +93,11 @@ def sheet_from_data(
     MonotonicityError
         ``assumption="monotone"`` while some instance fails only because the slot is right
         (for K labels: costs more with the slot right).
+    ValidationError
+        ``breakpoints`` not a whole number >= 2 (NaN, infinite, fractional, below 2), or
+        given for vote runs.
+    InputTypeError
+        ``breakpoints`` not a number (a string, a boolean).
 
     Examples
     --------
@@ -120,8 +125,11 @@ def sheet_from_data(
     (('ok', 'flu', 'covid'), 'counts', 600)
     """
     from causalcost.data.score_runs import ScoreRuns
+    from causalcost.sheet.critical import breakpoint_count
     from causalcost.sheet.score_sheet import score_sheet_from_runs
 
+    if breakpoints is not None:  # refused before any counting
+        breakpoints = breakpoint_count(breakpoints)
     if isinstance(data, (ForcedRuns, ScoreRuns)):
         runs = data
     else:

@@ -428,7 +428,9 @@ def score_sheet_from_runs(runs: ScoreRuns, costs: Any, *, breakpoints: int | Non
     costs : CostMatrix or (2, 2) matrix
     breakpoints : int, optional
         Keep at most this many finite values per class, rounding outward (see the module);
-        every critical score by default (exact).
+        every critical score by default (exact). A whole number >= 2, else
+        :class:`~causalcost.errors.ValidationError` (:class:`~causalcost.errors.InputTypeError`
+        for a string or a boolean).
     description : str, optional
         What the log is (recorded in the provenance).
     system_name : str

@@ -89,3 +89,14 @@ def test_json_of_a_huge_weight_sheet_is_finite(capsys, tmp_path, logs) -> None:
                "mean", "--weights", "1e308,1.5e308,1e308", *COSTS, "-o", path)[0] == 0
     sheet = json.loads(path.read_text())
     assert sheet["rule"] == "mean of 3 scores >= 0.5, weights (1e+308, 1.5e+308, 1e+308)"
+
+
+# ------------------------------------------------------------------------------ 2. breakpoints
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "2.5", "true", "1", "0", "-4", "1e400",
+                                   "", "0x10"])
+def test_bad_breakpoints_are_one_line(capsys, tmp_path, logs, value) -> None:
+    line = one_line_error(capsys, "derive", "--data", logs["scores"], "--scores", *SCORE,
+                          "--fusioner", "mean", "--breakpoints", value, *COSTS, "-o",
+                          tmp_path / "o.json")
+    assert "--breakpoints" in line
+    assert not (tmp_path / "o.json").exists()

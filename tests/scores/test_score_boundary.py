@@ -15,7 +15,12 @@ import pandas as pd
 import pytest
 
 import causalcost as cc
-from causalcost.errors import CausalCostError, OverflowInputError
+from causalcost.errors import (
+    CausalCostError,
+    InputTypeError,
+    OverflowInputError,
+    ValidationError,
+)
 from causalcost.network.score_rules import score_rule
 
 COSTS = cc.CostMatrix(fn=5, fp=1)
@@ -150,3 +155,29 @@ def test_a_rule_built_by_hand_refuses_a_weight_sum_that_overflows() -> None:
     rule = ScoreRule("mean", 0.5, (1e308, 1e308))
     with pytest.raises(OverflowInputError, match="weights: the sum of"):
         rule.decide(np.array([[0.5, 0.5]]))
+
+
+# ------------------------------------------------------------------------------ 2. breakpoints
+@pytest.mark.parametrize(("value", "error"), [
+    (float("nan"), ValidationError), (float("inf"), ValidationError),
+    (-float("inf"), ValidationError), (2.5, ValidationError), (1, ValidationError),
+    (0, ValidationError), (-3, ValidationError), (np.float64("nan"), ValidationError),
+    (True, InputTypeError), (np.bool_(True), InputTypeError), ("3", InputTypeError),
+    ([5], InputTypeError), (1 + 0j, InputTypeError),
+])
+def test_bad_breakpoints_are_refused_naming_them(value: object, error: type) -> None:
+    runs = runs_of(score_log(200, 4), fusioner="mean")
+    with pytest.raises(error) as info:
+        cc.sheet_from_data(runs, COSTS, breakpoints=value)
+    assert one_line(info.value).startswith("breakpoints must be a whole number >= 2")
+    with pytest.raises(error, match="^breakpoints must be"):  # refused before any counting
+        cc.sheet_from_data(score_log(200, 4), COSTS, truth="y", models=["a", "b"], slot="b",
+                           fusioner="mean", breakpoints=value)
+
+
+def test_good_breakpoints_are_taken() -> None:
+    runs = runs_of(score_log(200, 4), fusioner="mean")
+    small = cc.sheet_from_data(runs, COSTS, breakpoints=np.int64(5))
+    assert not small.exact and max(c.breakpoints.size for c in small.critical) == 5
+    assert cc.sheet_from_data(runs, COSTS, breakpoints=5.0) == small
+    assert cc.sheet_from_data(runs, COSTS, breakpoints=10**6).exact
