@@ -18,7 +18,7 @@ import numpy as np
 
 from causalcost.errors import InputTypeError, SheetError, ValidationError
 
-__all__ = ["CriticalScores", "breakpoint_count"]
+__all__ = ["MAX_COUNT", "CriticalScores", "breakpoint_count", "json_kind"]
 
 
 def breakpoint_count(value: Any, name: str = "breakpoints") -> int:
@@ -161,18 +161,102 @@ class CriticalScores:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], name: str = "critical") -> CriticalScores:
-        """Read :meth:`to_dict`'s form, refusing unknown or missing keys."""
-        keys = {"breakpoints", "at", "between", "always", "never"}
+        """Read :meth:`to_dict`'s form, refusing unknown or missing keys and checking every
+        value's JSON type before use (:class:`~causalcost.errors.SheetError` naming the
+        field, e.g. ``critical.P.at``).
+
+        Examples
+        --------
+        >>> CriticalScores.from_dict({"breakpoints": [0.5], "at": [None], "between": [],
+        ...                           "always": 0, "never": 0}, "critical.P")
+        Traceback (most recent call last):
+        ...
+        causalcost.errors.SheetError: critical.P.at: a list of counts (whole numbers >= 0), got null at position 0
+        """  # noqa: E501
+        keys = ("breakpoints", "at", "between", "always", "never")
         if not isinstance(data, Mapping):
-            raise SheetError(f"{name}: an object with keys {sorted(keys)}")
-        unknown, missing = set(data) - keys, keys - set(data)
+            raise SheetError(f"{name}: an object with keys {list(keys)}, got "
+                             f"{json_kind(data)}")
+        unknown = sorted(str(k) for k in set(data) - set(keys))
+        missing = [k for k in keys if k not in data]
         if unknown or missing:
-            raise SheetError(f"{name}: unknown keys {sorted(unknown)}, missing "
-                             f"{sorted(missing)}; the keys are {sorted(keys)}")
+            raise SheetError(f"{name}: unknown keys {unknown}, missing {missing}; the keys are "
+                             f"{list(keys)}")
+        b = data["breakpoints"]
+        if not isinstance(b, list):
+            raise SheetError(f"{name}.breakpoints: a list of finite numbers in increasing "
+                             f"order, got {json_kind(b)}")
+        for k, v in enumerate(b):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) \
+                    or not math.isfinite(float(v)):
+                raise SheetError(f"{name}.breakpoints: finite numbers in increasing order, got "
+                                 f"{json_kind(v)} at position {k}")
+            if k and not float(b[k - 1]) < float(v):
+                raise SheetError(f"{name}.breakpoints: finite numbers in strictly increasing "
+                                 f"order, got {b[k - 1]!r} then {v!r} at position {k}")
+        at = _json_counts(data["at"], f"{name}.at", len(b))
+        between = _json_counts(data["between"], f"{name}.between", max(len(b) - 1, 0))
+        always, never = (_json_count(data[k], f"{name}.{k}") for k in ("always", "never"))
+        if sum(at) + sum(between) + always + never > MAX_COUNT:
+            raise SheetError(f"{name}: more than 2**53 instances in all; counts of a sheet are "
+                             "exact whole numbers below 2**53")
+        return cls(np.array(b, dtype=float), np.array(at, dtype=np.int64),
+                   np.array(between, dtype=np.int64), always, never)
+
+
+#: The largest count a sheet file may hold (float64 counts every whole number up to it).
+MAX_COUNT = 2**53
+
+
+def json_kind(value: Any) -> str:
+    """A JSON value described in a message: ``null``, ``true``, ``the number 3``, ``the string
+    'x'``, ``a list of 2 values``, ``an object``, shortened (never Python's type names).
+
+    >>> json_kind(None), json_kind([1, 2]), json_kind("x" * 60)[:24]
+    ('null', 'a list of 2 values', "the string 'xxxxxxxxxxxx")
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value) if isinstance(value, float) or abs(value) < 10**15 else \
+            f"an integer of {len(str(abs(value)))} digits"
+        return f"the number {text}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} value{'' if len(value) == 1 else 's'}"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a value that is not JSON"
+
+
+def _json_count(value: Any, name: str) -> int:
+    """A count read from JSON: a whole number in [0, 2**53] (``3.0`` reads as 3)."""
+    ok = not isinstance(value, bool) and (
+        isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
+    if not ok or not 0 <= value <= MAX_COUNT:
+        raise SheetError(f"{name}: a count of instances (a whole number from 0 to 2**53), got "
+                         f"{json_kind(value)}")
+    return int(value)
+
+
+def _json_counts(values: Any, name: str, size: int) -> list[int]:
+    if not isinstance(values, list):
+        raise SheetError(f"{name}: a list of {size} counts (whole numbers >= 0), got "
+                         f"{json_kind(values)}")
+    out = []
+    for k, v in enumerate(values):
         try:
-            return cls(**{k: data[k] for k in keys})
-        except (ValidationError, TypeError, ValueError) as exc:
-            raise SheetError(f"{name}: {exc}") from None
+            out.append(_json_count(v, name))
+        except SheetError:
+            raise SheetError(f"{name}: a list of counts (whole numbers >= 0), got "
+                             f"{json_kind(v)} at position {k}") from None
+    if len(out) != size:
+        raise SheetError(f"{name}: {len(out)} counts where the breakpoints need {size}")
+    return out
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

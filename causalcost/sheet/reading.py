@@ -32,8 +32,10 @@ def sheet_fields(data: Any) -> tuple[dict[str, Any], Callable[[Any], None]]:
         raise SheetError(f"missing required field 'format': not a causalcost cost sheet "
                          f"(expected format {SHEET_FORMAT!r})")
     if data["format"] != SHEET_FORMAT:
-        raise SheetError(f"field 'format' is {data['format']!r}: not a causalcost cost sheet "
-                         f"(expected {SHEET_FORMAT!r})")
+        from causalcost.sheet.critical import json_kind
+
+        raise SheetError(f"field 'format' is {json_kind(data['format'])}: not a causalcost "
+                         f"cost sheet (expected {SHEET_FORMAT!r})")
     versions = ", ".join(map(str, READ_VERSIONS))
     if "version" not in data:
         raise SheetError(f"missing required field 'version' (this causalcost reads versions "

@@ -18,7 +18,8 @@ from typing import Any
 
 from causalcost.confusion import CLASSES, CostMatrix
 from causalcost.errors import CausalCostError, SheetError
-from causalcost.sheet.critical import CriticalScores
+from causalcost.sheet.critical import CriticalScores, json_kind
+from causalcost.sheet.instances import FINGERPRINT_KEY
 
 __all__ = ["OPTIONAL_SCORE_KEYS", "SCORE_KEYS", "SCORE_SHEET_FORMAT", "SCORE_SHEET_VERSION",
            "score_range_json", "score_sheet_fields"]
@@ -38,14 +39,67 @@ OPTIONAL_SCORE_KEYS = ("score_range",)
 def _string(data: Mapping[str, Any], key: str) -> str:
     value = data[key]
     if not isinstance(value, str):
-        raise SheetError(f"{key}: a string, got {type(value).__name__}")
+        raise SheetError(f"{key}: a string, got {json_kind(value)}")
     return value
 
 
+#: Provenance entries a score sheet writes, and the JSON type each must have.
+_PROVENANCE_COUNTS = ("rows", "adjusted")
+_PROVENANCE_TEXT = ("source", "description", FINGERPRINT_KEY, "repriced_from")
+
+
+def _costs(value: Any) -> CostMatrix:
+    if not isinstance(value, Mapping):
+        raise SheetError(f"costs: an object of the four cells such as {{'fn': 5, 'fp': 1}}, "
+                         f"got {json_kind(value)}")
+    for cell, cost in value.items():
+        if isinstance(cost, bool) or not isinstance(cost, (int, float)):
+            raise SheetError(f"costs.{cell}: a number, got {json_kind(cost)}")
+    try:
+        return CostMatrix.from_mapping(value)
+    except CausalCostError as exc:
+        raise SheetError(f"costs: {exc}") from None
+
+
+def _models(value: Any, slot: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise SheetError(f"models: a list of the score columns' names, got {json_kind(value)}")
+    for k, m in enumerate(value):
+        if not isinstance(m, str) or not m:
+            raise SheetError(f"models: the score columns' names (non-empty strings), got "
+                             f"{json_kind(m)} at position {k}")
+    twice = sorted({m for m in value if value.count(m) > 1})
+    if twice:
+        raise SheetError(f"models: {twice[0]!r} is listed twice; each score column once")
+    if value and slot not in value:
+        raise SheetError(f"models: the slot {slot!r} is not among the models {value}; the "
+                         "models are the score columns the rule fuses, the slot among them")
+    return tuple(value)
+
+
+def _provenance(value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise SheetError(f"provenance: an object (where the critical scores come from), got "
+                         f"{json_kind(value)}")
+    for key in _PROVENANCE_COUNTS:
+        v = value.get(key)
+        if key in value and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise SheetError(f"provenance.{key}: a whole number >= 0, got {json_kind(v)}")
+    for key in _PROVENANCE_TEXT:
+        if key in value and not isinstance(value[key], str):
+            raise SheetError(f"provenance.{key}: a string, got {json_kind(value[key])}")
+    return dict(value)
+
+
 def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
-    """The constructor's fields of a :class:`ScoreSheet` and the digest the file states."""
+    """The constructor's fields of a :class:`ScoreSheet` and the digest the file states.
+
+    Every field's JSON type is checked before it is used: a wrong one is a
+    :class:`~causalcost.errors.SheetError` naming the field (``labels: a list ["P", "N"], got
+    null``), never a Python error.
+    """
     if not isinstance(data, Mapping):
-        raise SheetError("a score sheet is a JSON object")
+        raise SheetError(f"a score sheet is a JSON object, got {json_kind(data)}")
     unknown = sorted(set(map(str, data)) - set(SCORE_KEYS) - set(OPTIONAL_SCORE_KEYS))
     missing = [k for k in SCORE_KEYS if k not in data]
     if unknown:
@@ -54,37 +108,47 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
     if missing:
         raise SheetError(f"missing keys {missing} in the score sheet")
     if data["format"] != SCORE_SHEET_FORMAT:
-        raise SheetError(f"format: {data['format']!r} is not {SCORE_SHEET_FORMAT!r}")
-    if isinstance(data["version"], bool) or data["version"] != SCORE_SHEET_VERSION:
+        shown = data["format"]
+        shown = repr(shown) if isinstance(shown, str) and len(shown) <= 60 else json_kind(shown)
+        raise SheetError(f"format: {shown} is not {SCORE_SHEET_FORMAT!r}")
+    version = data["version"]
+    if isinstance(version, bool) or not isinstance(version, int) \
+            or version != SCORE_SHEET_VERSION:
+        shown = repr(version) if isinstance(version, int) and not isinstance(version, bool) \
+            and abs(version) < 10**6 else json_kind(version)
         raise SheetError(f"version: this causalcost reads score sheets of version "
-                         f"{SCORE_SHEET_VERSION}, not {data['version']!r}; upgrade causalcost")
-    if list(data["labels"]) != list(CLASSES):
-        raise SheetError(f"labels: a score sheet's labels are {list(CLASSES)}")
+                         f"{SCORE_SHEET_VERSION}, not {shown}; upgrade causalcost")
+    labels = data["labels"]
+    if not isinstance(labels, list) or labels != list(CLASSES):
+        raise SheetError(f"labels: a score sheet's labels are the list {list(CLASSES)}, got "
+                         f"{json_kind(labels)}")
+    slot = _string(data, "slot")
+    if not slot:
+        raise SheetError("slot: the slot's name, a non-empty string")
     critical = data["critical"]
     if not isinstance(critical, Mapping) or set(critical) != set(CLASSES):
-        raise SheetError("critical: an object with one entry per class, 'P' and 'N'")
-    try:
-        costs = CostMatrix.from_mapping(data["costs"])
-    except CausalCostError as exc:
-        raise SheetError(f"costs: {exc}") from None
-    models = data["models"]
-    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        raise SheetError("models: a list of the score columns' names")
-    provenance = data["provenance"]
-    if not isinstance(provenance, Mapping):
-        raise SheetError("provenance: an object")
+        raise SheetError(f"critical: an object with one entry per class, 'P' and 'N', got "
+                         f"{json_kind(critical)}" + (
+                             f" with keys {sorted(map(str, critical))}"
+                             if isinstance(critical, Mapping) else ""))
     digest = data["digest"]
     stated = digest.get("sha256") if isinstance(digest, Mapping) else None
-    if not isinstance(stated, str):
-        raise SheetError("digest: an object {'sha256': 'sha256:<hex>'}")
+    if not isinstance(stated, str) or set(digest) != {"sha256"}:
+        raise SheetError(f"digest: an object {{'sha256': 'sha256:<hex>'}}, got "
+                         f"{json_kind(digest)}")
+    signature = data["signature"]
+    if signature is not None and not isinstance(signature, Mapping):
+        raise SheetError(f"signature: null or an object {{'algorithm', 'public_key', "
+                         f"'value'}}, got {json_kind(signature)}")
     fields = {
-        "slot": _string(data, "slot"), "system_name": _string(data, "system_name"),
-        "costs": costs, "rule": _string(data, "rule"), "models": tuple(models),
+        "slot": slot, "system_name": _string(data, "system_name"),
+        "costs": _costs(data["costs"]), "rule": _string(data, "rule"),
+        "models": _models(data["models"], slot),
         "critical": tuple(CriticalScores.from_dict(critical[c], f"critical.{c}")
                           for c in CLASSES),
-        "provenance": dict(provenance), "created": _string(data, "created"),
+        "provenance": _provenance(data["provenance"]), "created": _string(data, "created"),
         "causalcost_version": _string(data, "causalcost_version"),
-        "signature": data["signature"]}
+        "signature": signature}
     if "score_range" in data:
         fields["score_range"] = _score_range(data["score_range"])
     return fields, stated
@@ -98,7 +162,8 @@ def _score_range(value: Any) -> tuple[float, float]:
     if not isinstance(value, list) or len(value) != 2 or not all(
             v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
             for v in value):
-        raise SheetError("score_range: a list [low, high] of numbers (null for an open end)")
+        raise SheetError(f"score_range: a list [low, high] of numbers (null for an open "
+                         f"end), got {json_kind(value)}")
     ends = (-math.inf if value[0] is None else value[0],
             math.inf if value[1] is None else value[1])
     try:

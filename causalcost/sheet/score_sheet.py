@@ -154,7 +154,24 @@ class ScoreSheet(SignedSheet):
         object.__setattr__(self, "provenance", dict(self.provenance))
         if sum(c.size for c in self.critical) == 0:
             raise ValidationError("critical: a score sheet needs at least one instance")
+        self._refuse_cost_overflow()
         self._take_signature()
+
+    def _refuse_cost_overflow(self) -> None:
+        """The system cost of the sheet's instances, at most each class's size times its
+        largest cost, must fit in float64: every price is a sum of such terms."""
+        import math
+
+        from causalcost.errors import OverflowInputError
+
+        rows = np.abs(self.costs.to_numpy()).max(axis=1)
+        with np.errstate(over="ignore"):
+            bound = float(sum(float(n) * float(r) for n, r in zip(self.class_sizes, rows)))
+        if not math.isfinite(bound):
+            raise OverflowInputError(
+                f"costs: {format_cells(self.costs)} on {sum(self.class_sizes)} instances "
+                "give system costs beyond float64; rescale the costs (divide them all by a "
+                "common factor)")
 
     # -- what it holds ----------------------------------------------------------------------
     @property

@@ -181,3 +181,14 @@ def test_good_breakpoints_are_taken() -> None:
     assert not small.exact and max(c.breakpoints.size for c in small.critical) == 5
     assert cc.sheet_from_data(runs, COSTS, breakpoints=5.0) == small
     assert cc.sheet_from_data(runs, COSTS, breakpoints=10**6).exact
+
+
+# ---------------------------------------------------------------- 3. a sheet's costs overflow
+def test_costs_whose_system_cost_overflows_are_refused() -> None:
+    runs = runs_of(score_log(300, 5), fusioner="mean")
+    with pytest.raises(OverflowInputError) as info:
+        cc.sheet_from_data(runs, cc.CostMatrix(fn=1e308, fp=1))
+    assert one_line(info.value).startswith("costs: tp=0 fn=1e+308 fp=1 tn=0 on 300 instances")
+    sheet = cc.sheet_from_data(runs, COSTS)
+    with pytest.raises(OverflowInputError, match="^costs: "):
+        sheet.with_costs(cc.CostMatrix(fn=5, fp=1e307))

@@ -237,14 +237,14 @@ def _body(seed: int = 10) -> dict:
     (lambda d: d.update(version=True), "version: "),
     (lambda d: d.update(labels=["N", "P"]), "labels: "),
     (lambda d: d["critical"]["P"].update(at=[-1] + d["critical"]["P"]["at"][1:]),
-     "critical.P: at: counts cannot be negative"),
-    (lambda d: d["critical"]["N"].update(never=-2), "critical.N: never: a count"),
+     r"critical.P.at: a list of counts \(whole numbers >= 0\), got the number -1 "),
+    (lambda d: d["critical"]["N"].update(never=-2), "critical.N.never: a count of instances"),
     (lambda d: d["critical"]["P"].update(
         breakpoints=d["critical"]["P"]["breakpoints"][::-1]),
-     "critical.P: breakpoints must be strictly increasing"),
+     "critical.P.breakpoints: finite numbers in strictly increasing order"),
     (lambda d: d["critical"]["P"].update(
         breakpoints=[float("nan")] + d["critical"]["P"]["breakpoints"][1:]),
-     "critical.P: breakpoints must be finite"),
+     "critical.P.breakpoints: finite numbers .* got the number nan"),
     (lambda d: d["critical"]["N"].update(extra=0), r"critical.N: unknown keys \['extra'\]"),
     (lambda d: d["critical"].pop("N"), "critical: an object with one entry per class"),
     (lambda d: d["costs"].update(fn=float("nan")), "costs: "),
