@@ -37,6 +37,10 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if not candidates:
         raise ValidationError("--candidates must list the candidates' prediction columns, "
                               "e.g. new1,new2")
+    twice = sorted({c for c in candidates if candidates.count(c) > 1})
+    if twice:
+        raise ValidationError(f"--candidates {args.candidates} names {', '.join(twice)} twice: "
+                              "list each candidate column once")
     clash = sorted(set(candidates) & {*model_names(args.models), args.truth})
     if clash:
         raise ValidationError(f"--candidates {', '.join(clash)} also named in --models or "

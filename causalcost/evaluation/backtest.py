@@ -166,7 +166,8 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     SheetError
         A sheet of another slot.
     ValidationError
-        No candidates, no costs, or costs that differ from the sheet's.
+        No candidates, two candidates whose names are the same text (``1`` and ``"1"``), no
+        costs, or costs that differ from the sheet's.
 
     Examples
     --------
@@ -190,7 +191,10 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
     ('perfect', 0.0)
     """
     from causalcost.data.score_runs import ScoreRuns
+    from causalcost.evaluation.candidates import _refuse_twins
 
+    if isinstance(candidates, Mapping):  # one row per name: 1 and "1" would be two rows "1"
+        _refuse_twins([str(name) for name in candidates])
     if isinstance(runs, ScoreRuns):  # a score slot: the candidates' scores plugged in
         from causalcost.evaluation.score_backtest import backtest_scores
 

@@ -261,7 +261,10 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     if not isinstance(scores, Mapping) or not scores:
         raise ValidationError("scores must be a non-empty mapping name -> the candidate's "
                               "scores on y_true's rows")
+    from causalcost.evaluation.candidates import _refuse_twins
+
     names = list(scores)
+    _refuse_twins([str(n) for n in names])  # one row per name: 1 and "1" would be two "1"
     blocks = _split(y_true, scores, names, positive, sheet.score_range)
     own = {n for n in names if isinstance(scores[n], tuple)}
     same = _declared(names, same_instances)

@@ -250,7 +250,15 @@ class ScoreSheet(SignedSheet):
                    confidence: float | None = None,
                    names: Sequence[Any] | None = None) -> pd.DataFrame:
         """:meth:`price` for many candidates (per class a (candidates, n_c) array), one row
-        per candidate (:func:`~causalcost.pricing.scores.price_scores_many`)."""
+        per candidate (:func:`~causalcost.pricing.scores.price_scores_many`); ``names`` name
+        the rows, each once (as text: ``1`` and ``"1"`` are one name)."""
+        if names is not None:
+            shown = [str(n) for n in names]
+            twice = next((n for k, n in enumerate(shown) if n in shown[:k]), None)
+            if twice is not None:
+                raise ValidationError(f"names: two candidates are named {twice!r} (names are "
+                                      "compared as text, so 1 and '1' are one name); rename "
+                                      "one")
         worse = price_scores_many(self.critical_by_class("worse"), scores, self.costs,
                                   same_instances=same_instances, confidence=confidence,
                                   names=names, score_range=self.score_range)

@@ -100,3 +100,15 @@ def test_bad_breakpoints_are_one_line(capsys, tmp_path, logs, value) -> None:
                           tmp_path / "o.json")
     assert "--breakpoints" in line
     assert not (tmp_path / "o.json").exists()
+
+
+# ----------------------------------------------------------------- 4. candidates named twice
+@pytest.mark.parametrize(("log", "rule", "candidates"), [
+    ("scores", "mean", "new1,new1"), ("scores", "logistic", "new1,new2,new1"),
+    ("votes", "majority", "new1,new1"), ("votes", "and", "new2,new1,new2"),
+])
+def test_backtest_refuses_a_candidate_named_twice(capsys, logs, log, rule, candidates) -> None:
+    extra = ["--weights", "1,2,1"] if rule == "logistic" else []
+    line = one_line_error(capsys, "backtest", logs[log], *SCORE, "--fusioner", rule, *extra,
+                          "--candidates", candidates, *COSTS)
+    assert f"--candidates {candidates} names " in line and "twice" in line

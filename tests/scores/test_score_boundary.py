@@ -192,3 +192,53 @@ def test_costs_whose_system_cost_overflows_are_refused() -> None:
     sheet = cc.sheet_from_data(runs, COSTS)
     with pytest.raises(OverflowInputError, match="^costs: "):
         sheet.with_costs(cc.CostMatrix(fn=5, fp=1e307))
+
+
+# ----------------------------------------------------------------- 4. candidates named twice
+def _vote_log(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    return pd.DataFrame({"y": y, **{m: np.where(rng.random(n) < 0.8, y, ~y)
+                                    for m in ("a", "b", "c")}})
+
+
+@pytest.mark.parametrize("kind", ["scores", "votes", "labels"])
+def test_backtest_refuses_two_candidates_with_one_name(kind: str) -> None:
+    rng = np.random.default_rng(6)
+    if kind == "scores":
+        log = score_log(120, 6, "abc")
+        runs = cc.forced_runs(log, truth="y", models=list("abc"), slot="b", fusioner="mean")
+        one, two = rng.random(120), rng.random(120)
+        costs = COSTS
+    elif kind == "votes":
+        log = _vote_log(120, 6)
+        runs = cc.forced_runs(log, truth="y", models=list("abc"), slot="b",
+                              fusioner="majority")
+        one, two = rng.random(120) < 0.5, rng.random(120) < 0.5
+        costs = COSTS
+    else:
+        labels = ["x", "y", "z"]
+        log = pd.DataFrame({m: rng.choice(labels, 120) for m in ("t", "a", "b", "c")})
+        runs = cc.forced_runs(log, truth="t", models=list("abc"), slot="b",
+                              fusioner="plurality", labels=labels)
+        one, two = rng.choice(labels, 120), rng.choice(labels, 120)
+        costs = 1 - np.eye(3)
+    assert len(cc.backtest(runs, {"1": one, "2": two}, costs=costs).frame) == 2
+    with pytest.raises(ValidationError) as info:
+        cc.backtest(runs, {1: one, "1": two}, costs=costs)
+    assert one_line(info.value).startswith("two candidates are named '1'")
+
+
+def test_score_compare_and_price_many_refuse_a_name_used_twice() -> None:
+    log = score_log(100, 7, "abc")
+    runs = cc.forced_runs(log, truth="y", models=list("abc"), slot="b", fusioner="mean")
+    sheet = cc.sheet_from_data(runs, COSTS)
+    y = log["y"].to_numpy()
+    rng = np.random.default_rng(7)
+    with pytest.raises(ValidationError) as info:
+        cc.compare(sheet, y_true=y, scores={1: rng.random(100), "1": rng.random(100)})
+    assert "two candidates are named '1'" in one_line(info.value)
+    p, n = sheet.class_sizes
+    with pytest.raises(ValidationError) as info:
+        sheet.price_many((rng.random((2, p)), rng.random((2, n))), names=["x", "x"])
+    assert one_line(info.value).startswith("names: two candidates are named 'x'")
