@@ -65,17 +65,16 @@ class EnsembleMismatchError(CausalCostError, RuntimeError):
 
 
 # ----------------------------------------------------------------------------- reading
-def _ensemble_of(estimator: Any, x: Any) -> tuple[Any, Any]:
-    """The ensemble and the features it receives (a Pipeline's earlier steps applied)."""
+def _ensemble_of(estimator: Any) -> Any:
+    """The ensemble (the last step of a Pipeline), checked: fitted, soft, two classes."""
     from sklearn.ensemble import StackingClassifier, VotingClassifier
     from sklearn.pipeline import Pipeline
 
-    model, features = estimator, x
+    model = estimator
     if isinstance(estimator, Pipeline):
         model = estimator.steps[-1][1]
         if isinstance(model, (VotingClassifier, StackingClassifier)):
             _require_fitted(estimator)
-            features = estimator[:-1].transform(x) if len(estimator.steps) > 1 else x
     if not isinstance(model, (VotingClassifier, StackingClassifier)):
         raise InputTypeError(
             f"estimator must be a fitted scikit-learn VotingClassifier(voting='soft') or "
@@ -92,7 +91,115 @@ def _ensemble_of(estimator: Any, x: Any) -> tuple[Any, Any]:
             f"estimator: fitted on {len(model.classes_)} classes {list(model.classes_)}; a "
             "score slot is binary (the slot's score is its probability of the positive class "
             "classes_[1]): fit the ensemble on two classes")
-    return model, features
+    return model
+
+
+def _features(estimator: Any, x: Any) -> Any:
+    """The features the ensemble receives: ``x`` through a Pipeline's earlier steps."""
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(estimator, Pipeline) and len(estimator.steps) > 1:
+        return _call(lambda: estimator[:-1].transform(x), x,
+                     "the pipeline's steps before the ensemble (transform)")
+    return x
+
+
+# ------------------------------------------------------------------ the rows X and y
+def _rows(x: Any) -> int:
+    """How many rows ``X`` has; refuses something without rows, and no rows at all."""
+    shape = getattr(x, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        n = int(shape[0])
+    elif shape is None and hasattr(x, "__len__") and not isinstance(x, (str, bytes, dict)):
+        n = len(x)
+    else:
+        raise InputTypeError(f"X must be the rows to count (a numpy array, a pandas DataFrame, "
+                             f"a list of rows), got {'None' if x is None else type(x).__name__}")
+    if n == 0:
+        raise DataError("X: no rows; give the rows to count (at least one, not those the "
+                        "ensemble was fitted on) with their true classes in y")
+    return n
+
+
+def _truth_values(y: Any, index: Any, n: int) -> np.ndarray:
+    """``y`` in X's row order, one value per row of X (checked before any estimator runs)."""
+    if y is None:
+        raise DataError(f"y: the true class of each of the {n} rows of X is needed")
+    values = np.asarray(align_by_index(y, index, "y", against="X"))
+    if values.ndim != 1 or values.size != n:
+        got = f"{values.size} values" if values.ndim == 1 else f"shape {values.shape}"
+        raise DataError(f"y: {got} for {n} rows of X; give one true class per row of X, in its "
+                        "order")
+    return values
+
+
+def _first_bad_cell(x: Any) -> str | None:
+    """Where ``X`` first holds NaN or an infinity (row, then column), in words, or None
+    (none, or X is not numbers: text for a vectoriser, say)."""
+    import pandas as pd
+
+    try:
+        if isinstance(x, pd.DataFrame):
+            cells = x.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float,
+                                                                   na_value=np.nan)
+            missing = x.isna().to_numpy() | ~np.isfinite(cells) & ~np.isnan(cells)
+            if not missing.any():
+                return None
+            i, j = (int(v) for v in np.argwhere(missing)[0])
+            value = x.iat[i, j]
+            return (f"row {_label(x.index, i)!r}, column {_label(x.columns, j)!r} is "
+                    f"{_what_value(value)}")
+        if hasattr(x, "tocoo"):  # a scipy sparse matrix: only its stored values
+            coo = x.tocoo()
+            bad = ~np.isfinite(np.asarray(coo.data, dtype=float))
+            if not bad.any():
+                return None
+            order = np.lexsort((coo.col[bad], coo.row[bad]))[0]
+            i, j = int(coo.row[bad][order]), int(coo.col[bad][order])
+            return f"row {i}, column {j} is {_what_value(coo.data[bad][order])}"
+        cells = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if cells.ndim != 2:
+        return None
+    bad = ~np.isfinite(cells)
+    if not bad.any():
+        return None
+    i, j = (int(v) for v in np.argwhere(bad)[0])
+    return f"row {i}, column {j} is {_what_value(cells[i, j])}"
+
+
+def _what_value(value: Any) -> str:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "missing"
+    return "NaN" if math.isnan(v) else "infinite" if math.isinf(v) else "missing"
+
+
+def _call(run: Callable[[], Any], x: Any, what: str) -> Any:
+    """Run one of the estimator's own methods on ``X``; its ValueError (or TypeError) is the
+    user's data, told in one line: a :class:`DataError` naming X, the first NaN or infinite
+    cell, and the fix. An estimator that accepts NaN (HistGradientBoosting) raises nothing."""
+    try:
+        return run()
+    except CausalCostError:
+        raise
+    except (ValueError, TypeError) as exc:
+        said = " ".join(str(exc).split())
+        said = said if len(said) <= 160 else said[:157] + "..."
+        cell = _first_bad_cell(x)
+        if cell is not None and "inf" in cell:
+            fix = ("replace the infinite values (or drop those rows); the rows must be the "
+                   "features the ensemble was fitted on")
+        elif cell is not None:
+            fix = ("fill or drop the missing values (e.g. a SimpleImputer step in a Pipeline "
+                   "before the ensemble), or use members that accept NaN "
+                   "(HistGradientBoostingClassifier)")
+        else:
+            fix = "give X as the ensemble was fitted on (the same features, in the same order)"
+        where = f"; X's {cell}" if cell is not None else ""
+        raise DataError(f"X: {what} refused it, saying \"{said}\"{where}; {fix}") from None
 
 
 def _require_fitted(model: Any) -> None:
@@ -120,11 +227,7 @@ def _members(model: Any, slot: Any) -> tuple[list[str], int]:
     return names, names.index(slot)
 
 
-def _truth(y: Any, index: Any, n: int, classes: np.ndarray) -> np.ndarray:
-    values = np.asarray(align_by_index(y, index, "y", against="X"))
-    if values.ndim != 1 or values.size != n:
-        raise DataError(f"y: {values.size} values for {n} rows of X; give one true class per "
-                        "row of X, in its order")
+def _truth(values: np.ndarray, classes: np.ndarray) -> np.ndarray:
     unknown = ~np.isin(values, classes)
     if unknown.any():
         bad = sorted({str(v) for v in values[unknown]})[:5]
@@ -138,7 +241,10 @@ def _truth(y: Any, index: Any, n: int, classes: np.ndarray) -> np.ndarray:
 def _voting(model: Any, x: Any, pos: int, slot: str
             ) -> tuple[np.ndarray, Callable[..., Any], str, np.ndarray]:
     """Soft voting as a rule on ``[p1 of every member, p0 of every member]``."""
-    probas = np.asarray([e.predict_proba(x) for e in model.estimators_], dtype=float)
+    names = [n for n, e in model.estimators if not (isinstance(e, str) and e == "drop")]
+    probas = np.asarray([_call(lambda e=e: e.predict_proba(x), x,
+                               f"member {name!r} ({type(e).__name__}.predict_proba)")
+                         for name, e in zip(names, model.estimators_)], dtype=float)
     m = probas.shape[0]
     weights = None if model.weights is None else [
         float(w) for (_, e), w in zip(model.estimators, model.weights)
@@ -224,7 +330,9 @@ def _stacking(model: Any, x: Any, pos: int, slot: str, index: Any
             f"slot {slot!r} enters the meta-model through {method} (stack_method_), not as a "
             "probability in [0, 1]; refit the StackingClassifier with stack_method="
             "'predict_proba' so the slot's score is its probability of classes_[1]")
-    table = np.asarray(model.transform(x), dtype=float)
+    table = np.asarray(_call(lambda: model.transform(x), x,
+                             "the stacking's members (StackingClassifier.transform)"),
+                       dtype=float)
     col = pos  # two classes: one column per member, in the order of estimators_
     if not np.array_equal(table[:, col], model.estimators_[pos].predict_proba(x)[:, 1]):
         raise EnsembleMismatchError(  # pragma: no cover - scikit-learn's stacking layout
@@ -260,7 +368,8 @@ def _stacking(model: Any, x: Any, pos: int, slot: str, index: Any
 
 
 # ------------------------------------------------------------------------------ public
-def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  # noqa: N803
+def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str,  # noqa: N803
+                  labels: Any = None) -> ScoreRuns:
     """Critical scores of one member of a fitted soft-voting or stacking ensemble, on data.
 
     Intervenes on the member ``slot`` inside the real ensemble (``do(S_slot = s)``, the other
@@ -283,6 +392,9 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
         The true class per row, labels among ``estimator.classes_``.
     slot : str
         The member's name, as in ``estimator.estimators``.
+    labels : None
+        Not taken: a score slot is binary at present (its score is the member's probability
+        of ``classes_[1]``); giving labels is refused with a message saying what to do.
 
     Returns
     -------
@@ -296,14 +408,19 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
         Not a VotingClassifier / StackingClassifier (or a Pipeline ending in one).
     ValidationError
         Not fitted, hard voting, more than two classes, a slot stacked by
-        ``decision_function`` or ``predict``.
+        ``decision_function`` or ``predict``, ``labels=`` given.
     UnknownNameError
         ``slot`` is not a fitted member's name (the names are listed).
     MonotonicityError
         The ensemble is not non-decreasing in the slot's score (a negative vote weight or
         meta-model coefficient, a meta-model that turns P into N on some row).
     DataError
-        ``y`` of another length than ``X`` or with labels outside ``classes_``.
+        ``X`` with no rows; ``y`` of another length than ``X`` or with labels outside
+        ``classes_``; ``X`` refused by the estimator's own ``predict_proba`` / ``transform``
+        / ``predict`` (NaN for members that do not accept it, the wrong number of features):
+        the estimator's message in one line, with the first NaN or infinite cell of ``X``
+        (a DataFrame's row label and column name). Checked before any estimator runs: the
+        rows of ``X`` and ``y``.
     EnsembleMismatchError
         Never expected: the critical scores disagree with the ensemble's own ``predict``.
 
@@ -327,12 +444,23 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str) -> ScoreRuns:  #
     >>> runs.with_candidate(weak.predict_proba(X[200:])[:, 1])
     Confusion(tp=47, fn=7, fp=3, tn=43)
     """
-    model, features = _ensemble_of(estimator, X)
+    if labels is not None:
+        raise ValidationError(
+            "labels: ensemble_runs takes no labels=; a score slot is binary at present (the "
+            "slot's score is its probability of the ensemble's classes_[1], the system's P, "
+            "and y's labels are read through estimator.classes_): leave labels= out with an "
+            "ensemble fitted on two classes, or price a K-label slot from the members' votes "
+            "with cc.forced_runs(log, truth=..., models=[...], slot=..., labels=[...])")
+    model = _ensemble_of(estimator)
     names, pos = _members(model, slot)
     index = getattr(X, "index", None)
-    n = X.shape[0] if hasattr(X, "shape") else len(X)
-    truth = _truth(y, index, n, np.asarray(model.classes_))
-    says_real = np.asarray(estimator.predict(X)) == model.classes_[1]
+    n = _rows(X)
+    values = _truth_values(y, index, n)
+    features = _features(estimator, X)
+    truth = _truth(values, np.asarray(model.classes_))
+    says_real = np.asarray(_call(lambda: estimator.predict(X), X,
+                                 f"the ensemble's predict ({type(estimator).__name__})")
+                           ) == model.classes_[1]
     if hasattr(model, "voting"):
         table, rule_fn, rule, real = _voting(model, features, pos, slot)
         if not np.array_equal(real, says_real):

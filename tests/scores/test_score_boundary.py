@@ -17,6 +17,7 @@ import pytest
 import causalcost as cc
 from causalcost.errors import (
     CausalCostError,
+    DataError,
     InputTypeError,
     OverflowInputError,
     ValidationError,
@@ -25,7 +26,7 @@ from causalcost.network.score_rules import score_rule
 
 COSTS = cc.CostMatrix(fn=5, fp=1)
 PYTHON_WORDS = ("NoneType", "object is not", "unhashable", "has no attribute", "list indices",
-                "Traceback", "takes", "positional argument", "unexpected keyword")
+                "Traceback", "positional argument", "unexpected keyword")
 
 
 def one_line(exc: BaseException) -> str:
@@ -242,3 +243,102 @@ def test_score_compare_and_price_many_refuse_a_name_used_twice() -> None:
     with pytest.raises(ValidationError) as info:
         sheet.price_many((rng.random((2, p)), rng.random((2, n))), names=["x", "x"])
     assert one_line(info.value).startswith("names: two candidates are named 'x'")
+
+
+# -------------------------------------------------------------- 5. ensemble_runs and its rows
+@pytest.fixture(scope="module")
+def fitted() -> dict:
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import (
+        HistGradientBoostingClassifier,
+        StackingClassifier,
+        VotingClassifier,
+    )
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    x, y = make_classification(n_samples=300, n_features=4, random_state=0)
+    fit = (x[:200], y[:200])
+    pair = [("lr", LogisticRegression()), ("nb", GaussianNB())]
+    return {
+        "vote": VotingClassifier(pair, voting="soft").fit(*fit),
+        "stack": StackingClassifier(pair).fit(*fit),
+        "pipe": make_pipeline(StandardScaler(), VotingClassifier(pair, voting="soft")).fit(*fit),
+        "hist": VotingClassifier([("h", HistGradientBoostingClassifier(max_iter=5)),
+                                  ("h2", HistGradientBoostingClassifier(max_iter=9))],
+                                 voting="soft").fit(*fit),
+        "mixed": VotingClassifier([("h", HistGradientBoostingClassifier(max_iter=5)),
+                                   ("nb", GaussianNB())], voting="soft").fit(*fit),
+        "x": x[200:], "y": y[200:],
+    }
+
+
+@pytest.mark.parametrize("kind", ["vote", "stack", "pipe"])
+@pytest.mark.parametrize("frame", [False, True])
+def test_x_with_nan_is_one_data_error_naming_the_cell(fitted: dict, kind: str,
+                                                     frame: bool) -> None:
+    x = fitted["x"].copy()
+    x[7, 2] = np.nan
+    x[9, 0] = np.nan
+    y: object = fitted["y"]
+    if frame:
+        x = pd.DataFrame(x, columns=["age", "bmi", "dose", "heart"], index=range(500, 600))
+        y = pd.Series(fitted["y"], index=x.index)
+    with pytest.raises(DataError) as info:
+        cc.ensemble_runs(fitted[kind], x, y, slot="nb")
+    text = one_line(info.value)
+    assert text.startswith("X: ") and "refused it, saying \"Input X contains NaN." in text
+    where = "row 507, column 'dose' is NaN" if frame else "row 7, column 2 is NaN"
+    assert f"X's {where}; fill or drop the missing values" in text, text
+
+
+def test_x_with_an_infinity_or_the_wrong_columns(fitted: dict) -> None:
+    x = fitted["x"].copy()
+    x[3, 1] = np.inf
+    with pytest.raises(DataError) as info:
+        cc.ensemble_runs(fitted["vote"], x, fitted["y"], slot="nb")
+    assert "X's row 3, column 1 is infinite; replace the infinite values" in one_line(info.value)
+    with pytest.raises(DataError) as info:
+        cc.ensemble_runs(fitted["stack"], fitted["x"][:, :3], fitted["y"], slot="nb")
+    text = one_line(info.value)
+    assert "X has 3 features, but" in text and "give X as the ensemble was fitted on" in text
+
+
+def test_members_that_accept_nan_still_count(fitted: dict) -> None:
+    x = fitted["x"].copy()
+    x[4, 0] = np.nan  # HistGradientBoosting accepts NaN: the ensemble's own rule decides
+    runs = cc.ensemble_runs(fitted["hist"], x, fitted["y"], slot="h")
+    assert ((runs.observed_scores >= runs.critical) == (fitted["hist"].predict(x) == 1)).all()
+    with pytest.raises(DataError) as info:  # beside a member that does not
+        cc.ensemble_runs(fitted["mixed"], x, fitted["y"], slot="h")
+    assert "GaussianNB does not accept missing values" in one_line(info.value)
+
+
+@pytest.mark.parametrize(("x", "y", "error", "words"), [
+    ("empty", "empty", DataError, "X: no rows; give the rows to count"),
+    ("all", "short", DataError, "y: 50 values for 100 rows of X"),
+    ("all", "long", DataError, "y: 150 values for 100 rows of X"),
+    ("none", "all", InputTypeError, "X must be the rows to count"),
+    ("all", "none", DataError, "y: the true class of each of the 100 rows of X is needed"),
+])
+@pytest.mark.parametrize("kind", ["vote", "pipe"])
+def test_empty_x_and_y_of_another_length_are_refused_up_front(fitted: dict, kind: str, x: str,
+                                                              y: str, error: type,
+                                                              words: str) -> None:
+    xs = {"empty": fitted["x"][:0], "all": fitted["x"], "none": None}
+    ys = {"empty": fitted["y"][:0], "all": fitted["y"], "short": fitted["y"][:50],
+          "long": np.r_[fitted["y"], fitted["y"][:50]], "none": None}
+    with pytest.raises(error) as info:
+        cc.ensemble_runs(fitted[kind], xs[x], ys[y], slot="nb")
+    assert one_line(info.value).startswith(words)
+
+
+def test_labels_are_refused_with_what_to_do(fitted: dict) -> None:
+    with pytest.raises(ValidationError) as info:
+        cc.ensemble_runs(fitted["vote"], fitted["x"], fitted["y"], slot="nb", labels=[0, 1])
+    text = one_line(info.value)
+    assert text.startswith("labels: ensemble_runs takes no labels=; a score slot is binary")
+    assert "cc.forced_runs(" in text and "labels=[...]" in text
