@@ -36,13 +36,19 @@ from causalcost.data.counting import count_arrays, count_votes
 from causalcost.data.frames import (
     Frame,
     align_series,
+    as_frame,
     collect,
     fills_nulls,
     is_lazy,
     log_columns,
     require_columns,
 )
-from causalcost.data.labels import LabelRule, label_rule, votes_from_values
+from causalcost.data.labels import (
+    LabelRule,
+    label_rule,
+    refuse_unknown_positive,
+    votes_from_values,
+)
 from causalcost.data.patterns import PatternCounter
 from causalcost.data.runs import (
     ForcedRuns,
@@ -206,7 +212,9 @@ def forced_runs(
     positive : optional
         The positive label of string columns (bool and 0/1 columns: ``True``/``1``). A binary
         log's option: with ``labels=`` the first label is the positive one, and ``positive=``
-        is refused.
+        is refused. A named label that no column of the log holds (a 0/1 truth beside 0/1
+        predictions, or the truth of a score log, with ``positive="7"``) is refused with a
+        :class:`~causalcost.errors.DataError`, never dropped for ``1``.
     observed : bool, optional
         Whether to count the system as deployed from the slot's own column. ``None``
         (default): when the data has a column named after the slot; ``True``: that column is
@@ -322,6 +330,9 @@ def forced_runs(
                                   f"{shown} fusioner reads score columns: drop {given[0]}=")
         from causalcost.data.score_log import score_log_runs
 
+        if isinstance(positive, str) and isinstance(truth, str):  # names a label of the truth
+            frame, _ = as_frame(data)
+            refuse_unknown_positive(truth, require_columns(frame, [truth]), positive, frame)
         return score_log_runs(
             data, truth=truth, models=models if models is not None else [], slot=slot,
             fusioner=fusioner, threshold=0.5 if threshold is None else threshold,
@@ -349,6 +360,7 @@ def forced_runs(
                                   tie=tie, function=function)
     frame, source, use_slot, dtypes = log_columns(data, truth=truth, models=names, slot=slot,
                                                   observed=observed)
+    refuse_unknown_positive(truth, dtypes, positive, frame)
     rules = {c: label_rule(c, dtype, positive) for c, dtype in dtypes.items()}
     counter = DataCounter(frame, rules.pop(truth), rules, fus, slot, positive, source["engine"])
     counts = counter.count([rules[slot]] if use_slot else [])

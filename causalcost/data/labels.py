@@ -16,7 +16,10 @@ or their text) picks the positive side of bool, 0/1 and 0/1-or-true/false text c
 is the only label such columns take; any other string names the positive label of string
 columns and leaves bool and 0/1 columns to their convention (``True`` / ``1`` positive); a
 string column may not mix that label with ``1`` / ``true`` spellings. A value that can be
-neither (``positive=2``, ``positive=0.5``) is refused.
+neither (``positive=2``, ``positive=0.5``) is refused, and so is a named label that no column
+of the log holds (a 0/1 truth and 0/1 predictions with ``positive="7"``; a score log's truth,
+its one label column): it is never dropped in favour of ``1``
+(:func:`refuse_unknown_positive`).
 
 Anything else is a :class:`~causalcost.errors.DataError` naming the column and a few of the
 offending values: nulls, empty strings, a third label, fractional numbers such as 0.5 or
@@ -38,7 +41,7 @@ from causalcost.data.frames import Frame, collect
 from causalcost.errors import DataError
 
 __all__ = ["LabelRule", "label_rule", "raise_label_errors", "votes_from_values", "show_values",
-           "is_missing", "TRUE_TEXT", "FALSE_TEXT"]
+           "is_missing", "refuse_unknown_positive", "TRUE_TEXT", "FALSE_TEXT"]
 
 #: Offending values quoted in an error message.
 SHOWN = 5
@@ -186,6 +189,63 @@ def label_rule(column: str, dtype: Any, positive: Any = None) -> LabelRule:
                     f"hold {_FORMS}")
 
 
+def refuse_unknown_positive(truth: str, dtypes: Mapping[str, Any], positive: Any,
+                            frame: Frame | None = None) -> None:
+    """Refuse a ``positive=`` that names no label of the log: the truth column ``truth`` and
+    the other label columns of ``dtypes`` (column -> narwhals dtype; the truth among them).
+
+    A string that is not a boolean spelling (``"sick"``, ``"7"``) names the positive label of
+    string columns; bool and 0/1 columns keep ``True`` / ``1`` positive (a log may mix a 0/1
+    truth with string predictions). A bool or 0/1 column cannot hold the label, and neither
+    can a text column of only the 0/1 and true/false spellings (a CSV read as text). When no
+    column of the log holds it (a score log has one label column, its truth), the label the
+    caller gave would be silently dropped, ``1`` counted positive instead: refused. With
+    ``frame``, text columns are looked at (one query: does one hold a label other than those
+    spellings?).
+
+    Examples
+    --------
+    >>> import narwhals as nw, pandas as pd
+    >>> refuse_unknown_positive("y", {"y": nw.String()}, "sick")  # names a string label
+    >>> refuse_unknown_positive("y", {"y": nw.Int64(), "m": nw.String()}, "sick")  # m's
+    >>> refuse_unknown_positive("y", {"y": nw.Int64()}, "7")
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.DataError: positive='7' is not a label of the truth column 'y' (0/1 numbers, 1 positive): leave positive= out for 1 as the positive label, pass positive=0 for 0, or name the truth column that holds '7'
+    >>> text = nw.from_native(pd.DataFrame({"y": ["1", "0", "1"]}))
+    >>> refuse_unknown_positive("y", {"y": nw.String()}, "sick", text)
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.DataError: positive='sick' is not a label of the truth column 'y' (0/1 or true/false text, 1 positive): leave positive= out for 1 as the positive label, pass positive=0 for 0, or name the truth column that holds 'sick'
+    """  # noqa: E501
+    if positive is None or not isinstance(positive, str) or _boolean(positive) is not None:
+        return
+    rules = {c: label_rule(c, dtype, positive) for c, dtype in dtypes.items()}
+    named = [r for r in rules.values() if r.kind == "string"]
+    if named and frame is not None:
+        try:
+            found = collect(frame.select(*(r.flags()["named"].max().alias(f"__named{i}")
+                                           for i, r in enumerate(named))),
+                            "reading the columns' labels").row(0)
+        except Exception:  # the counting query names what the engine cannot read
+            return
+        if any(v is None or is_missing(v) or bool(v) for v in found):
+            return  # a named label (or nothing to look at): the string convention holds
+        rules = {c: LabelRule(c, "text", True) if r.kind == "string" else r
+                 for c, r in rules.items()}
+    elif named:
+        return
+    kind = rules[truth].kind
+    what, one, zero = {"bool": ("booleans, True positive", "True", "False"),
+                       "text": ("0/1 or true/false text, 1 positive", "1", "0")}.get(
+        kind, ("0/1 numbers, 1 positive", "1", "0"))
+    others = " nor any other column of the log" if len(rules) > 1 else ""
+    raise DataError(f"positive={positive!r} is not a label of the truth column {truth!r} "
+                    f"({what}){others}: leave positive= out for {one} as the positive label, "
+                    f"pass positive={zero} for {zero}, or name the truth column that holds "
+                    f"{positive!r}")
+
+
 def _plain(value: Any) -> Any:
     """A plain Python value; every engine's null (None, NaN, pandas NA) becomes ``None``."""
     return None if is_missing(value) else nw.to_py_scalar(value)
@@ -310,8 +370,12 @@ def _expected(rule: LabelRule) -> str:
     return _FORMS
 
 
-def votes_from_values(values: Any, name: str = "predictions", positive: Any = None) -> np.ndarray:
+def votes_from_values(values: Any, name: str = "predictions", positive: Any = None, *,
+                      truth: bool = False) -> np.ndarray:
     """An array-like of labels as a boolean vote array, with the same rules as columns.
+
+    With ``truth=True`` the values are a truth column, which must hold the label ``positive``
+    names (:func:`refuse_unknown_positive`).
 
     Examples
     --------
@@ -332,6 +396,8 @@ def votes_from_values(values: Any, name: str = "predictions", positive: Any = No
     if array.ndim != 1:
         raise DataError(f"{name} must be one-dimensional, got shape {array.shape}")
     if array.dtype == bool:
+        if truth:
+            refuse_unknown_positive(name, nw.Boolean(), positive)
         rule = label_rule(name, nw.Boolean(), positive)
         return array.copy() if rule.positive else ~array
     if array.dtype.kind in "US":
@@ -340,6 +406,8 @@ def votes_from_values(values: Any, name: str = "predictions", positive: Any = No
     if array.dtype == object:
         series = series.convert_dtypes()
     frame = nw.from_native(pd.DataFrame({name: series}))
+    if truth:
+        refuse_unknown_positive(name, {name: frame.schema[name]}, positive, frame)
     rule = label_rule(name, frame.schema[name], positive)
     extra = rule.flags()
     flags = frame.select(rule.bad().alias("bad"), rule.vote().alias("vote"),

@@ -342,7 +342,8 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
     scores : array-like of float
         The candidate's score per instance; higher means more positive.
     positive : optional
-        The positive label of ``y_true`` when it holds strings.
+        The positive label of ``y_true`` when it holds strings; a named label ``y_true``
+        does not hold (``"7"`` on 0/1 labels) is refused with a ``DataError``.
     thresholds : array-like of float, optional
         The thresholds to price (default: every distinct score and ``inf``).
     same_instances : bool, default False
@@ -391,7 +392,7 @@ def system_thresholds(sheet: CostSheet, y_true: Any, scores: Any, *, positive: A
         raise InputTypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     if positive is None and tuple(sheet.label_names) != ("P", "N"):
         positive = sheet.label_names[0]  # a sheet of two named labels: its first, by name
-    truth = votes_from_values(y_true, "y_true", positive)
+    truth = votes_from_values(y_true, "y_true", positive, truth=True)
     values = _scores(scores, len(truth))
     n_p = int(truth.sum())
     n_n = truth.size - n_p

@@ -112,3 +112,67 @@ def test_backtest_refuses_a_candidate_named_twice(capsys, logs, log, rule, candi
     line = one_line_error(capsys, "backtest", logs[log], *SCORE, "--fusioner", rule, *extra,
                           "--candidates", candidates, *COSTS)
     assert f"--candidates {candidates} names " in line and "twice" in line
+
+
+# --------------------------------------------------- 6. a positive label the truth does not hold
+POSITIVE_COMMANDS = {
+    "derive_scores": ["derive", "--data", "{scores}", "--scores", *SCORE, "--fusioner", "mean",
+                      *COSTS, "-o", "{out}"],
+    "derive_votes": ["derive", "--data", "{votes}", *SCORE, "--fusioner", "majority", *COSTS,
+                     "-o", "{out}"],
+    "runs_scores": ["runs", "{scores}", *SCORE, "--fusioner", "mean"],
+    "runs_votes": ["runs", "{votes}", *SCORE, "--fusioner", "majority"],
+    "backtest_scores": ["backtest", "{scores}", *SCORE, "--fusioner", "mean", "--candidates",
+                        "new1", *COSTS],
+    "backtest_votes": ["backtest", "{votes}", *SCORE, "--fusioner", "majority", "--candidates",
+                       "new1", *COSTS],
+    "importance_votes": ["importance", "{votes}", "--truth", "y", "--models", "a,b,c",
+                         "--fusioner", "majority", *COSTS],
+    "draw_votes": ["draw", "--data", "{votes}", *SCORE, "--fusioner", "majority", "-o",
+                   "{svg}"],
+    "roc_scores": ["roc", "{sheet}", "--scores", "{scores}", "--truth", "y", "--score", "new1"],
+}
+
+
+@pytest.fixture(scope="module")
+def vote_sheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return cc.sheet_from_network("thesis_and", cc.CostMatrix(fn=5, fp=1)).save(
+        tmp_path_factory.mktemp("sheet") / "thesis.json")
+
+
+def _argv(command: str, logs: dict[str, Path], tmp_path: Path, sheet: Path) -> list[str]:
+    return [a.format(scores=logs["scores"], votes=logs["votes"], out=tmp_path / "o.json",
+                     svg=tmp_path / "d.svg", sheet=sheet) for a in POSITIVE_COMMANDS[command]]
+
+
+@pytest.mark.parametrize("label", ["7", "sick"])
+@pytest.mark.parametrize("command", sorted(POSITIVE_COMMANDS))
+def test_a_positive_label_the_log_does_not_hold_is_one_line(capsys, tmp_path, logs, vote_sheet,
+                                                            command, label) -> None:
+    argv = _argv(command, logs, tmp_path, vote_sheet)
+    line = one_line_error(capsys, *argv, "--positive-label", label)
+    assert f"--positive-label {label!r} is not a label of the truth column" in line, line
+    assert "leave --positive-label out for 1 as the positive label" in line
+    assert not (tmp_path / "o.json").exists() and not (tmp_path / "d.svg").exists()
+
+
+@pytest.mark.parametrize("command", sorted(POSITIVE_COMMANDS))
+def test_a_boolean_spelling_is_still_a_positive_label(capsys, tmp_path, logs, vote_sheet,
+                                                      command) -> None:
+    argv = _argv(command, logs, tmp_path, vote_sheet)
+    code, _, err = run(capsys, *argv, "--positive-label", "1")
+    assert code == 0, err
+
+
+def test_a_named_truth_label_is_taken(capsys, tmp_path, logs) -> None:
+    named = tmp_path / "named.csv"
+    frame = pd.read_csv(logs["scores"])
+    frame.assign(y=frame["y"].map({1: "sick", 0: "well"})).to_csv(named, index=False)
+    code, out, err = run(capsys, "runs", named, *SCORE, "--fusioner", "mean",
+                         "--positive-label", "sick", "--json")
+    assert code == 0, err
+    want = cc.forced_runs(frame, truth="y", models=["a", "b", "c"], slot="b", fusioner="mean")
+    assert json.loads(out)["observed"] == want.observed.to_dict()
+    line = one_line_error(capsys, "runs", named, *SCORE, "--fusioner", "mean",
+                          "--positive-label", "ill")
+    assert "'ill'" in line

@@ -342,3 +342,55 @@ def test_labels_are_refused_with_what_to_do(fitted: dict) -> None:
     text = one_line(info.value)
     assert text.startswith("labels: ensemble_runs takes no labels=; a score slot is binary")
     assert "cc.forced_runs(" in text and "labels=[...]" in text
+
+
+# --------------------------------------------------- 6. a positive label the truth does not hold
+@pytest.mark.parametrize("encoding", ["int", "bool", "text"])
+@pytest.mark.parametrize("kind", ["scores", "votes"])
+def test_a_positive_label_no_column_holds_is_refused(kind: str, encoding: str) -> None:
+    log = score_log(80, 8, "abc") if kind == "scores" else _vote_log(80, 8)
+    log = log.assign(y={"int": log["y"].astype(int), "bool": log["y"],
+                        "text": log["y"].astype(int).astype(str)}[encoding])
+    if kind == "votes" and encoding == "text":  # every label column text of 0/1
+        log = log.assign(**{m: log[m].astype(int).astype(str) for m in "abc"})
+    rule = {"fusioner": "mean"} if kind == "scores" else {"fusioner": "majority"}
+    for engine in ("pandas", "polars"):
+        data = log if engine == "pandas" else pytest.importorskip("polars").from_pandas(log)
+        for positive in ("7", "sick"):
+            with pytest.raises(DataError) as info:
+                cc.forced_runs(data, truth="y", models=list("abc"), slot="b",
+                               positive=positive, **rule)
+            text = one_line(info.value)
+            assert text.startswith(f"positive={positive!r} is not a label of the truth "
+                                   "column 'y'"), text
+            assert "leave positive= out" in text
+        zero = "False" if encoding == "bool" else "0"  # a boolean spelling is still taken
+        runs = cc.forced_runs(data, truth="y", models=list("abc"), slot="b", positive=zero,
+                              **rule)
+        flipped = cc.forced_runs(data, truth="y", models=list("abc"), slot="b", **rule)
+        if kind == "scores":
+            assert runs.class_sizes == flipped.class_sizes[::-1]
+
+
+def test_a_named_label_of_a_prediction_column_is_still_taken() -> None:
+    # the documented mix: a 0/1 truth beside string predictions whose positive label is named
+    log = _vote_log(60, 9)
+    named = log.assign(b=np.where(log["b"], "pos", "neg"), y=log["y"].astype(int))
+    plain = log.assign(y=log["y"].astype(int))
+    got = cc.forced_runs(named, truth="y", models=list("abc"), slot="b", fusioner="majority",
+                         positive="pos")
+    assert got == cc.forced_runs(plain, truth="y", models=list("abc"), slot="b",
+                                 fusioner="majority")
+
+
+def test_system_thresholds_refuses_a_positive_label_y_does_not_hold() -> None:
+    runs = runs_of(score_log(100, 10), fusioner="mean")
+    vote_sheet = cc.sheet_from_network("thesis_and", COSTS)
+    y = runs.truth.astype(int)
+    scores = np.random.default_rng(10).random(y.size)
+    with pytest.raises(DataError) as info:
+        cc.system_thresholds(vote_sheet, y, scores, positive="7")
+    assert one_line(info.value).startswith("positive='7' is not a label of the truth column")
+    labelled = np.where(y == 1, "sick", "well")
+    assert cc.system_thresholds(vote_sheet, labelled, scores, positive="sick").positives == \
+        int(y.sum())
