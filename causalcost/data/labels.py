@@ -220,7 +220,10 @@ def refuse_unknown_positive(truth: str, dtypes: Mapping[str, Any], positive: Any
     """  # noqa: E501
     if positive is None or not isinstance(positive, str) or _boolean(positive) is not None:
         return
-    rules = {c: label_rule(c, dtype, positive) for c, dtype in dtypes.items()}
+    try:
+        rules = {c: label_rule(c, dtype, positive) for c, dtype in dtypes.items()}
+    except DataError:
+        return  # a column that is not labels: the reading itself refuses it, in its words
     named = [r for r in rules.values() if r.kind == "string"]
     if named and frame is not None:
         try:
