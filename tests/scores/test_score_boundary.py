@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from engine_frames import ENGINES as SHARED_ENGINES
 
 import causalcost as cc
 from causalcost.errors import (
@@ -394,3 +395,20 @@ def test_system_thresholds_refuses_a_positive_label_y_does_not_hold() -> None:
     labelled = np.where(y == 1, "sick", "well")
     assert cc.system_thresholds(vote_sheet, labelled, scores, positive="sick").positives == \
         int(y.sum())
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("engine", sorted(SHARED_ENGINES))
+@pytest.mark.parametrize("kind", ["scores", "votes"])
+def test_every_engine_refuses_a_label_of_no_column(engine: str, kind: str) -> None:
+    # a CSV read as text: truth (and votes) are the text "1" / "0", looked at in the engine
+    rng = np.random.default_rng(12)
+    y = rng.random(60) < 0.4
+    text = {True: "1", False: "0"}
+    frame = pd.DataFrame({"y": [text[v] for v in y], **{
+        m: (rng.random(60) if kind == "scores" else [text[v] for v in rng.random(60) < 0.5])
+        for m in ("a", "b")}})
+    rule = "mean" if kind == "scores" else "or"
+    with pytest.raises(DataError, match="^positive='7' is not a label of the truth column 'y'"):
+        cc.forced_runs(SHARED_ENGINES[engine](frame), truth="y", models=["a", "b"], slot="b",
+                       fusioner=rule, positive="7")
