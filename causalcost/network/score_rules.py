@@ -423,7 +423,8 @@ def score_rule(fusioner: str | Callable[[np.ndarray], Any] = "mean", *, threshol
         non-positive weight where one is required.
     OverflowInputError
         A logistic meta-model whose ``|bias| + sum |w| * max |score|`` (scores in
-        ``score_range``) overflows float64, or mean weights more than 2**1021 apart.
+        ``score_range``; 1 when the range is unbounded) overflows float64, or mean weights
+        more than 2**1021 apart.
 
     Examples
     --------
@@ -522,8 +523,10 @@ def _refuse_logistic_overflow(w: tuple[float, ...], bias: float,
     """Refuse a logistic rule whose ``bias + w . s`` can overflow float64 for scores in
     ``score_range`` (an overflowing sum would make the decision, and the critical scores,
     wrong). A logistic rule cannot be rescaled: its bias and weights are on the log-odds
-    scale, where the size matters."""
-    big = max(abs(float(v)) for v in score_range) if score_range else 1.0
+    scale, where the size matters. A range with an infinite end bounds no score: the weights
+    and bias are then checked at scores of size 1 (probabilities)."""
+    ends = [abs(float(v)) for v in score_range] if score_range else []
+    big = max(ends) if ends and all(math.isfinite(v) for v in ends) else 1.0
     exponent = math.frexp(max(abs(v) for v in w))[1]
     # the sum of |w| computed on weights scaled down, so that fsum itself cannot overflow
     total = math.fsum(math.ldexp(abs(v), -exponent) for v in w)
