@@ -51,15 +51,20 @@ def _log(seed: int, n: int = 120) -> pd.DataFrame:
 
 
 def _make(kind: str) -> ScoreSheet:
-    log = _log({"exact": 0, "breakpoints": 1, "max": 2}[kind])
+    log = _log({"exact": 0, "breakpoints": 1, "max": 2, "margins": 3}[kind])
     rule = {"fusioner": "max", "threshold": 0.7} if kind == "max" else \
         {"fusioner": "mean", "weights": [1, 2, 1]}
+    if kind == "margins":  # scores that are not probabilities: the sheet records their range
+        log = log.assign(**{m: 10 * log[m] - 5 for m in "abc"})
+        rule = {"fusioner": "logistic", "weights": [0.5, 1.5, -0.5], "bias": 0.2,
+                "score_range": (-5, 5)}
     runs = cc.forced_runs(log, truth="y", models=["a", "b", "c"], slot="b", **rule)
     return cc.sheet_from_data(runs, COSTS, breakpoints=8 if kind == "breakpoints" else None,
                               row_ids=log.index, description=f"a {kind} sheet")
 
 
-NAMES = ("exact", "breakpoints", "max")  # max: critical scores -inf / +inf (always, never)
+NAMES = ("exact", "breakpoints", "max", "margins")  # max: critical scores -inf / +inf;
+# margins: a declared score range (the optional key score_range)
 
 
 class _Sheets(dict):
@@ -154,7 +159,8 @@ def _check_message(exc: CausalCostError, file: str) -> None:
 def _candidate(sheet: ScoreSheet) -> dict[str, np.ndarray]:
     p, n = sheet.class_sizes
     rng = np.random.default_rng(0)
-    return {"P": rng.random(p), "N": rng.random(n)}
+    low, high = (max(v, -9.0) if v < 0 else min(v, 9.0) for v in sheet.score_range)
+    return {"P": rng.uniform(low, high, p), "N": rng.uniform(low, high, n)}
 
 
 def _usable(loaded: ScoreSheet) -> None:
