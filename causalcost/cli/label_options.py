@@ -242,7 +242,12 @@ def breakpoint_count(text: str) -> int:
     """
     from causalcost.cli.parsing import count
 
-    value = count(text)
+    try:
+        value = count(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number >= 2 (the most critical scores kept per class), "
+            "e.g. 200; leave --breakpoints out for an exact sheet") from None
     if value < 2:
         raise argparse.ArgumentTypeError(f"{text!r}: keep at least 2 breakpoints per class")
     return value

@@ -99,6 +99,8 @@ def test_bad_breakpoints_are_one_line(capsys, tmp_path, logs, value) -> None:
                           "--fusioner", "mean", "--breakpoints", value, *COSTS, "-o",
                           tmp_path / "o.json")
     assert "--breakpoints" in line
+    assert "is not a whole number >= 2 (the most critical scores kept per class)" in line \
+        or "keep at least 2 breakpoints per class" in line, line
     assert not (tmp_path / "o.json").exists()
 
 
