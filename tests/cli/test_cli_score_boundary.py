@@ -96,7 +96,7 @@ def test_json_of_a_huge_weight_sheet_is_finite(capsys, tmp_path, logs) -> None:
                                    "", "0x10"])
 def test_bad_breakpoints_are_one_line(capsys, tmp_path, logs, value) -> None:
     line = one_line_error(capsys, "derive", "--data", logs["scores"], "--scores", *SCORE,
-                          "--fusioner", "mean", "--breakpoints", value, *COSTS, "-o",
+                          "--fusioner", "mean", f"--breakpoints={value}", *COSTS, "-o",
                           tmp_path / "o.json")
     assert "--breakpoints" in line
     assert "is not a whole number >= 2 (the most critical scores kept per class)" in line \
