@@ -98,6 +98,15 @@ class ScoreSheet(SignedSheet):
         The scores the rule takes (``(0, 1)``, probabilities, unless the log's rule declared
         another): a candidate's scores outside it are refused.
 
+    Raises
+    ------
+    ValidationError
+        Fields of the wrong type or shape (read from a file: a
+        :class:`~causalcost.errors.SheetError` naming the field).
+    OverflowInputError
+        Costs whose system cost on the sheet's instances (a class's size times its largest
+        cost) overflows float64.
+
     Examples
     --------
     >>> import causalcost as cc
