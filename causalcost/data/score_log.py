@@ -221,7 +221,10 @@ def _score_column(frame: Frame, name: str, dtype: Any, text_ok: bool, index: Any
         if text_ok and dtype == nw.String:  # a text file's cells: each must parse
             parse_text_scores(values, what, index)
             return nw.col(name).cast(nw.Float64())
-        numeric_scores(values, what, index)  # names the first text cell
+        # names the first text cell, or the first missing one (a column of nulls alone)
+        check_scores(numeric_scores(values, what, index), what, score_range=(-math.inf,
+                                                                             math.inf),
+                     labels=index)
         raise ScoreValueError(f"{what} holds {dtype} values, not numbers: give each model's "
                               "score of the positive class as a number (a probability or a "
                               "margin); votes are read by the vote fusioners (and, or, "

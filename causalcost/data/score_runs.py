@@ -157,14 +157,15 @@ class ScoreRuns:
         return read_scores(scores, what, rows=self.truth.size, index=self.index,
                            against="the log", score_range=self.score_range)
 
-    def with_candidate(self, scores: Any) -> Confusion:
+    def with_candidate(self, scores: Any, what: str = "scores") -> Confusion:
         """The real system confusion with a candidate's scores on the log's rows (a Series is
         aligned by index; other Series are refused): P where ``score >= critical``."""
-        return self._confusion(self._aligned(scores) >= self.critical)
+        return self._confusion(self._aligned(scores, what) >= self.critical)
 
-    def candidate_by_class(self, scores: Any) -> tuple[np.ndarray, np.ndarray]:
+    def candidate_by_class(self, scores: Any, what: str = "scores"
+                           ) -> tuple[np.ndarray, np.ndarray]:
         """A candidate's scores on the log's rows, split by class (P, N)."""
-        arr = self._aligned(scores)
+        arr = self._aligned(scores, what)
         return arr[self.truth], arr[~self.truth]
 
     def price(self, scores: Any, costs: Any = None, *, confidence: float | None = None

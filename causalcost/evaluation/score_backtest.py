@@ -84,7 +84,8 @@ def backtest_scores(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs:
     from causalcost.sheet.score_sheet import score_sheet_from_runs
 
     _check(runs, candidates, sheet)
-    by_class = {name: runs.candidate_by_class(scores) for name, scores in candidates.items()}
+    by_class = {name: runs.candidate_by_class(scores, f"candidates[{name!r}]")
+                for name, scores in candidates.items()}
     cut = _cut({str(k): np.concatenate(v) for k, v in by_class.items()}, threshold)
     own_sheet = score_sheet_from_runs(runs, costs, description="the backtest's rows")
     same_rows = sheet is not None and same_critical(sheet, runs)
@@ -96,7 +97,7 @@ def backtest_scores(runs: Any, candidates: Mapping[str, Any], sheet: Any, costs:
                         "score distributions, not for every pairing on these rows")
     for name, scores in candidates.items():
         per_class = by_class[name]
-        system = runs.with_candidate(scores)
+        system = runs.with_candidate(scores, f"candidates[{name!r}]")
         tp, fp = int((per_class[0] >= cut).sum()), int((per_class[1] >= cut).sum())
         model = Confusion(tp=tp, fn=per_class[0].size - tp, fp=fp, tn=per_class[1].size - fp)
         real[name], models[name] = system, model
