@@ -124,7 +124,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
         if kind == "delete":
             del holder[key]
         elif kind == "replace":
-            holder[key] = draw(REPLACEMENTS)
+            holder[key] = copy.deepcopy(draw(REPLACEMENTS))
         elif kind == "wrap":
             holder[key] = [value]
         elif kind == "nest":
@@ -142,10 +142,10 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
         elif kind == "shuffle" and isinstance(value, list) and len(value) > 1:
             holder[key] = draw(st.permutations(value))
         elif kind == "extend" and isinstance(value, list):
-            holder[key] = [*value, draw(REPLACEMENTS)]
+            holder[key] = [*value, copy.deepcopy(draw(REPLACEMENTS))]
         elif kind == "add" and isinstance(value, dict):
             value[draw(st.sampled_from(["x", "extra", "P", "N", "sha256", "at"]))] = \
-                draw(REPLACEMENTS)
+                copy.deepcopy(draw(REPLACEMENTS))
     return name, d, draw(st.booleans())
 
 

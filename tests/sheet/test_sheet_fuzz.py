@@ -93,7 +93,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
         if kind == "delete":
             del holder[key]
         elif kind == "replace":
-            holder[key] = draw(REPLACEMENTS)
+            holder[key] = copy.deepcopy(draw(REPLACEMENTS))
         elif kind == "wrap":
             holder[key] = [holder[key]]
         elif kind == "nest":
