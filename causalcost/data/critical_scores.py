@@ -178,10 +178,13 @@ def _search_step(t: np.ndarray, p: np.ndarray, rows: np.ndarray,
     lo = np.where(p, KEY_LOW, key)   # the highest key known N
     todo = np.arange(t.size)
     step = 2
-    while todo.size and step <= 2**63:  # gallop until a bracket
-        down = p[todo]
-        probe = np.where(down, np.maximum(key[todo] - step, KEY_LOW),
-                         np.minimum(key[todo] + step, KEY_HIGH))
+    while todo.size:  # gallop until a bracket (2, 4, ... 2^62 keys, then the infinities)
+        down, at = p[todo], key[todo]
+        if step > 2**62:
+            probe = np.where(down, KEY_LOW, KEY_HIGH)
+        else:  # saturated at the infinities (int64 arithmetic wraps where it is not used)
+            probe = np.where(down, np.where(at < KEY_LOW + step, KEY_LOW, at - step),
+                             np.where(at > KEY_HIGH - step, KEY_HIGH, at + step))
         says = decide_at(key_float(probe), rows[todo])
         hi[todo] = np.where(says, probe, hi[todo])
         lo[todo] = np.where(says, lo[todo], probe)
