@@ -39,7 +39,11 @@ A weighted sum is added left to right in the models' order (as scikit-learn's so
 averages its estimators), in numpy and in every engine alike; for the closed forms the step
 is the one of that very sum (:func:`exact_rows`), so every route gives the same critical
 scores to the bit, and the agreement at the observed scores follows (floating-point products,
-sums and quotients by positive numbers are non-decreasing).
+sums and quotients by positive numbers are non-decreasing). For a weighted sum the step is
+found one operation at a time, from the threshold back to the slot's product, with two or
+three evaluations of each operation per row (:func:`_sum_steps`); never by a regrouped sum.
+Where every term of the sum is finite the rule says N at ``-inf`` and P at ``+inf``, so the
+step always exists and is found, even where the closed form overflows.
 
 :func:`~causalcost.data.score_runs.score_runs` reads a log of numpy arrays or a pandas
 DataFrame (truth, score columns, the slot) into a
@@ -52,6 +56,7 @@ observed scores. :func:`causalcost.forced_runs` with a score fusioner reads a lo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -268,20 +273,192 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
 
     The closed form from ``rest`` is snapped to the float at which the rule, evaluated with the
     very operations of :meth:`ScoreRule.decide` (:meth:`ScoreRule.decide_split`; the max or
-    min of ``rest`` and the score), switches, and agrees with it at the observed scores.
+    min of ``rest`` and the score), switches, and agrees with it at the observed scores. A
+    weighted sum whose rule has a finite :attr:`ScoreRule.switch` goes through
+    :func:`_sum_steps` (the same step, found one addition at a time).
     """
     rest = np.broadcast_to(np.asarray(rest, dtype=float), observed.shape)
-    t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
-                        observed.shape).copy()
     if rule.kind in ("max", "min"):
         def decide(values: np.ndarray, rows: Any) -> np.ndarray:
             return rule.decide_rest(rest[rows], slot, values)
     else:
+        parts = None if before is None else np.broadcast_to(np.asarray(before, dtype=float),
+                                                             observed.shape)
+        terms = [np.broadcast_to(np.asarray(a, dtype=float), observed.shape) for a in after]
+
         def decide(values: np.ndarray, rows: Any) -> np.ndarray:
-            return rule.decide_split(None if before is None else
-                                     np.broadcast_to(before, observed.shape)[rows],
-                                     [a[rows] for a in after], slot, values)
+            return rule.decide_split(None if parts is None else parts[rows],
+                                     [a[rows] for a in terms], slot, values)
+
+        switch, half_step = rule.switch
+        if math.isfinite(switch) and math.isfinite(half_step):
+            return _sum_steps(rule, slot, rest, parts, terms, decide), 0
+    t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
+                        observed.shape).copy()
     return exact_critical(t, observed, None, decide)
+
+
+#: |x| * _PHI rounds to about half the gap between x and its neighbours, so x - it and x + it
+#: are the floats just below and above x (Rump, Zimmermann, Boldo and Melquiond, "Computing
+#: predecessor and successor in rounding to nearest", BIT 49, 2009); near 0 (|x| below about
+#: 1e-292) they may be x itself, never a float further away. _TOWARD is 2 * _PHI: |x| *
+#: _TOWARD * (0.5 - p) moves x one float down where p (P: the step is at x or below), up
+#: elsewhere (a product by +-0.5 is exact).
+_PHI = 2.0**-53 + 2.0**-105
+_TOWARD = 2 * _PHI
+_EXPONENT = np.int64(0x7FF0000000000000)  # a float's exponent bits: 2^e for x in [2^e, 2^e+1)
+_SUM_BLOCK = 1 << 15  # rows per block of _sum_steps: its buffers stay in the cache
+
+
+def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
+               after: Sequence[np.ndarray], decide: Callable[[np.ndarray, Any], np.ndarray]
+               ) -> np.ndarray:
+    """The float step of a weighted sum's rule, one operation at a time, on every row.
+
+    The rule says P iff ``total >= u`` (:attr:`ScoreRule.switch`), where ``total`` is added
+    left to right: ``x = before + s * w_slot`` (``s * w_slot`` when the slot is first), then
+    ``y_1 = x + a_1``, ..., ``total = y_(k-1) + a_k`` (``a_i`` the terms after the slot).
+    Each of these operations is rounded and non-decreasing in its left operand, so the last
+    one says P iff its left operand is at least ``v_k``, the least float ``y`` with ``y + a_k
+    >= u`` in floating point; the one before it reaches ``v_k`` iff its left operand is at
+    least ``v_(k-1)``, the least float ``y`` with ``y + a_(k-1) >= v_k``; and so on back to
+    the slot's score: P iff ``s >= t``, ``t`` the least float with ``before + t * w_slot >=
+    v_1``. That is the rule's own sum, in its own order: no addition is regrouped.
+
+    Each least float is found from a guess (the real threshold, less half the gap below the
+    level it must reach, as :attr:`ScoreRule.switch` does for the whole sum) and checked by
+    evaluating that one operation at the guess and at its neighbour (the float below a guess
+    that passes, above one that does not), then at the next one on the rows where both agree:
+    where two adjacent floats disagree, the passing one is the least. A row where no check
+    holds (a guess further off, a threshold near 0 or not finite) is searched on the full sum
+    (:func:`_searched`).
+    """
+    n = rest.shape[0]
+    u, half = rule.switch
+    w = float(rule.weights[slot])  # type: ignore[index]
+    t = np.empty(n)
+    size = min(n, _SUM_BLOCK)
+    work = np.empty((5, size))
+    flags = np.empty((3, size), dtype=bool)
+    with np.errstate(all="ignore"):  # a row whose guess overflows fails its check
+        for start in range(0, n, _SUM_BLOCK):
+            stop = min(n, start + _SUM_BLOCK)
+            m = stop - start
+            block = slice(start, stop)
+            out, ok = t[block], flags[2, :m]
+            _sum_block(None if before is None else before[block], [a[block] for a in after],
+                       w, u, half, out, ok, work[:, :m], flags[:2, :m])
+            if not ok.all():
+                bad = np.flatnonzero(~ok)
+                out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
+                                     bad + start)
+    return t
+
+
+def _sum_block(before: np.ndarray | None, after: Sequence[np.ndarray], w: float, u: float,
+               half: float, t: np.ndarray, ok: np.ndarray, work: np.ndarray,
+               flags: np.ndarray) -> None:
+    """:func:`_sum_steps` on one block: ``t`` gets each row's step, ``ok`` whether every
+    operation's check held (all buffers written in place)."""
+    g, near, tmp, level, gap = work
+    p, q = flags
+    v: Any = u       # the least passing value of the sum so far: one float, then per row
+    h: Any = half    # half the gap below it
+    first = True
+    for a in reversed(after):  # the least float y with y + a >= v
+
+        def passes(x: np.ndarray, rows: Any, a: np.ndarray = a, v: Any = v) -> np.ndarray:
+            return x + a[rows] >= (v if np.ndim(v) == 0 else v[rows])
+
+        np.subtract(v, a, out=g)
+        g -= h                                  # the guess
+        np.add(g, a, out=tmp)
+        np.greater_equal(tmp, v, out=p)
+        _neighbour(g, p, near, tmp)
+        np.add(near, a, out=tmp)
+        np.greater_equal(tmp, v, out=q)
+        _settle(g, near, p, q, ok, first, passes)
+        first = False
+        np.fmax(g, near, out=level)             # the passing one of the two
+        np.bitwise_and(level.view(np.int64), _EXPONENT, out=gap.view(np.int64))
+        gap *= 2.0**-53                         # half the gap below it (a quarter at 2^e)
+        v, h = level, gap
+    # t: the least float s with before + s * w >= v
+
+    def reaches(x: np.ndarray, rows: Any) -> np.ndarray:
+        total = x * w if before is None else before[rows] + x * w
+        return total >= (v if np.ndim(v) == 0 else v[rows])
+
+    if before is None:
+        np.subtract(v, h, out=g)
+    else:
+        np.subtract(v, before, out=g)
+        g -= h
+    g *= 1 / w
+    np.multiply(g, w, out=tmp)
+    if before is not None:
+        tmp += before
+    np.greater_equal(tmp, v, out=p)
+    _neighbour(g, p, near, tmp)
+    np.multiply(near, w, out=tmp)
+    if before is not None:
+        tmp += before
+    np.greater_equal(tmp, v, out=q)
+    _settle(g, near, p, q, ok, first, reaches)
+    np.fmax(g, near, out=t)
+    ok &= np.isfinite(t)  # +inf has no float above it: its check proves nothing
+
+
+def _neighbour(g: np.ndarray, p: np.ndarray, near: np.ndarray, work: np.ndarray) -> None:
+    """``near``: the float below ``g`` where ``p``, above it elsewhere (or ``g`` itself near 0;
+    NaN beyond the largest float)."""
+    np.copyto(work, p.view(np.uint8))  # 0 or 1 (faster than arithmetic on booleans)
+    np.subtract(0.5, work, out=work)
+    np.abs(g, out=near)
+    near *= _TOWARD
+    near *= work
+    near += g
+
+
+def _settle(g: np.ndarray, near: np.ndarray, p: np.ndarray, q: np.ndarray, ok: np.ndarray,
+            first: bool, passes: Callable[[np.ndarray, Any], np.ndarray]) -> None:
+    """After the checks ``p`` at ``g`` and ``q`` at ``near``: this operation's step is found
+    where they disagree. Where they agree, one more float in the same direction is checked;
+    where it disagrees with them, ``g`` and ``near`` become the float before it and it. ``ok``
+    is set (``first``) or narrowed to the rows found."""
+    found = np.not_equal(p, q, out=q)
+    if not found.all():
+        again = np.flatnonzero(~found)
+        was, said = near[again], p[again]
+        further = np.abs(was) * _TOWARD * (0.5 - said) + was
+        turned = passes(further, again) != said
+        where = again[turned]
+        g[where] = was[turned]
+        near[where] = further[turned]
+        found[where] = True
+    if first:
+        ok[:] = found
+    else:
+        ok &= found
+
+
+def _searched(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
+              after: Sequence[np.ndarray], decide: Callable[[np.ndarray, Any], np.ndarray],
+              guess: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The rows of :func:`_sum_steps` whose checks failed: with every part finite the rule is
+    N at -inf and P at +inf, so its step exists and :func:`_snapped` finds it on the full sum
+    from a finite guess (the failed one, else the closed form); otherwise the closed form."""
+    closed = np.asarray(rule.critical_from_rest(rest[rows], slot), dtype=float)
+    finite = np.ones(rows.size, dtype=bool)
+    for part in ([] if before is None else [before]) + list(after):
+        finite &= np.isfinite(part[rows])
+    start = np.where(np.isfinite(guess), guess, np.clip(closed, -_MAX, _MAX))
+    closed[finite] = _snapped(start[finite], lambda values, at: decide(values,
+                                                                      rows[finite][at]))
+    return closed
+
+
+_MAX = float(np.finfo(np.float64).max)
 
 
 def score_array(scores: Any, names: Sequence[str] | None = None
