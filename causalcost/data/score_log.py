@@ -8,17 +8,18 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
 :class:`~causalcost.data.score_runs.ScoreRuns`:
 
 * a closed-form rule is written once (:class:`~causalcost.network.score_rules.ScoreRule`)
-  and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
-  the other models' part (their weighted sum, max or min), the critical score, the rule's
-  decision at the observed scores (one comparison; not needed for max, min and a sum whose
-  last term is the slot's, where the others' part and the slot's score give it exactly),
-  and for max and min a flag for missing scores (a missing score makes a weighted sum NaN).
-  Only those columns, the truth and the slot's observed score come back;
+  and evaluated as narwhals column expressions, so the engine does the arithmetic: per row,
+  for max and min the other models' max or min and a flag for missing scores; for a weighted
+  sum its parts, the sum of the terms before the slot and each weighted term after it (with
+  the slot last, the other models' sum), whose NaN flags a missing score. Only those
+  columns, the truth and the slot's observed score come back (a column can cost more to
+  hand over than to compute: none more is asked for, and the other models' sum is added
+  from the parts in numpy, in the engine's order);
 * the exactness step then runs on them in numpy, the same step as for numpy arrays
-  (:func:`~causalcost.data.critical_scores.exact_critical`): the critical scores are snapped
-  to the rule's float step and moved to agree with the rule's decision at the observed score
-  on every row. A weighted sum is added left to right in the models' order on every engine
-  and in numpy, so the decision is the same float computation everywhere;
+  (:func:`~causalcost.data.critical_scores.exact_rows`): each critical score is the float at
+  which the rule, computed from these parts with the rule's own operations, switches to P.
+  A weighted sum is added left to right in the models' order on every engine and in numpy,
+  so the decision is the same float computation everywhere;
 * a rule given as a function needs every score: the score columns are collected and its
   critical scores found by bisection on numpy
   (:func:`~causalcost.data.score_runs.runs_from_scores`).
@@ -109,27 +110,39 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     # the rule is evaluated near each critical score with its own operations, as on numpy
     before, after = rule.split(columns, pos, ENGINE_OPS) if linear else (None, [])
     last = linear and before is not None and not after  # the sum before the slot is the rest
-    parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
+    summed = linear and bool(after)  # the rest is then added from the parts, in numpy
+    parts = frame.select(
         nw.col(truth).alias("__truth"), *([] if linear else [missing]),
-        columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
+        columns[pos].alias("__observed"),
+        *([] if summed else [rule.rest(columns, pos, ENGINE_OPS).alias("__rest")]),
         *([] if before is None or last else [before.alias("__before")]),
         *(a.alias(f"__after{i}") for i, a in enumerate(after)))
     got = _collect(parts, what)
-    observed, rest_v = (np.asarray(got[c], dtype=float) for c in ("__observed", "__rest"))
+    before_v = None if before is None or last else np.asarray(got["__before"], dtype=float)
+    after_v = [np.asarray(got[f"__after{i}"], dtype=float) for i in range(len(after))]
+    observed = np.asarray(got["__observed"], dtype=float)
+    rest_v = _added(before_v, after_v) if summed else np.asarray(got["__rest"], dtype=float)
     _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
                     _flags(got), columns, names, index)
     y, shown = truth_votes(got["__truth"], truth, positive, observed.size)
-    t, moved = exact_rows(rule, pos, observed, rest_v,
-                          rest_v if last else None if before is None else
-                          np.asarray(got["__before"], dtype=float),
-                          [np.asarray(got[f"__after{i}"], dtype=float)
-                           for i in range(len(after))])
+    t, moved = exact_rows(rule, pos, observed, rest_v, rest_v if last else before_v, after_v)
     # a pandas column may be the caller's own memory: copied (other engines' are not shared)
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),
                      observed_scores=_readonly(observed, copy=index is not None),
                      index=index, adjusted=moved, positive=shown, score_range=rule.score_range,
                      provenance={**provenance, "rows": int(t.size)})
+
+
+def _added(before: np.ndarray | None, after: Sequence[np.ndarray]) -> np.ndarray:
+    """The other models' weighted sum (``ScoreRule.rest``) from its parts, added left to
+    right as the engine adds it: the sum before the slot, then each term after it. The same
+    additions in the same order, so the same floats, without a column more to transfer."""
+    first, *others = ([] if before is None else [before]) + list(after)
+    total = np.array(first, dtype=float)  # a copy: the parts may be read-only
+    for term in others:
+        total += term
+    return total
 
 
 def _collect(frame: Frame, what: str) -> dict[str, np.ndarray]:
