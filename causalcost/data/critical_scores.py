@@ -57,7 +57,9 @@ observed scores. :func:`causalcost.forced_runs` with a score fusioner reads a lo
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -293,6 +295,15 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
         switch, half_step = rule.switch
         if math.isfinite(switch) and math.isfinite(half_step):
             return _sum_steps(rule, slot, rest, parts, terms, decide), 0
+        # no finite sum passes (or every sum does): the closed form is infinite where a
+        # finite step exists; searched on the full sum from the largest float
+        t = np.empty(observed.shape)
+        with np.errstate(all="ignore"):
+            for start in range(0, t.size, _BLOCK):
+                rows = np.arange(start, min(t.size, start + _BLOCK))
+                t[rows] = _searched(rule, slot, rest, parts, terms, decide,
+                                    np.full(rows.size, np.nan), rows)
+        return t, 0
     t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
                         observed.shape).copy()
     return exact_critical(t, observed, None, decide)
@@ -307,7 +318,7 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
 _PHI = 2.0**-53 + 2.0**-105
 _TOWARD = 2 * _PHI
 _EXPONENT = np.int64(0x7FF0000000000000)  # a float's exponent bits: 2^e for x in [2^e, 2^e+1)
-_SUM_BLOCK = 1 << 15  # rows per block of _sum_steps: its buffers stay in the cache
+_SUM_BLOCK = 1 << 17  # rows per block of _sum_steps (fewer calls; its buffers stay in the cache)
 
 
 def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
@@ -337,22 +348,41 @@ def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray 
     u, half = rule.switch
     w = float(rule.weights[slot])  # type: ignore[index]
     t = np.empty(n)
-    size = min(n, _SUM_BLOCK)
-    work = np.empty((5, size))
-    flags = np.empty((3, size), dtype=bool)
-    with np.errstate(all="ignore"):  # a row whose guess overflows fails its check
-        for start in range(0, n, _SUM_BLOCK):
-            stop = min(n, start + _SUM_BLOCK)
-            m = stop - start
-            block = slice(start, stop)
-            out, ok = t[block], flags[2, :m]
-            _sum_block(None if before is None else before[block], [a[block] for a in after],
-                       w, u, half, out, ok, work[:, :m], flags[:2, :m])
-            if not ok.all():
-                bad = np.flatnonzero(~ok)
-                out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
-                                     bad + start)
+    starts = range(0, n, _SUM_BLOCK)
+
+    def run(blocks: Sequence[int]) -> None:
+        size = min(n, _SUM_BLOCK)
+        work = np.empty((5, size))
+        flags = np.empty((3, size), dtype=bool)
+        with np.errstate(all="ignore"):  # a row whose guess overflows fails its check
+            for start in blocks:
+                stop = min(n, start + _SUM_BLOCK)
+                m = stop - start
+                block = slice(start, stop)
+                out, ok = t[block], flags[2, :m]
+                _sum_block(None if before is None else before[block],
+                           [a[block] for a in after], w, u, half, out, ok, work[:, :m],
+                           flags[:2, :m])
+                if not ok.all():
+                    bad = np.flatnonzero(~ok)
+                    out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
+                                         bad + start)
+
+    threads = min(_cores(), len(starts) // 2)
+    if threads < 2:
+        run(starts)
+    else:  # numpy leaves the interpreter lock on arrays this long: the blocks run side by side
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(run, [starts[i::threads] for i in range(threads)]))
     return t
+
+
+def _cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def _sum_block(before: np.ndarray | None, after: Sequence[np.ndarray], w: float, u: float,
@@ -384,6 +414,15 @@ def _sum_block(before: np.ndarray | None, after: Sequence[np.ndarray], w: float,
         gap *= 2.0**-53                         # half the gap below it (a quarter at 2^e)
         v, h = level, gap
     # t: the least float s with before + s * w >= v
+    if before is None and not first and math.frexp(w)[0] == 0.5:
+        # w a power of two: s * w is exact while s and s * w are normal floats, and the
+        # float grid scaled by w is the float grid, so t = v / w and (its float below) * w
+        # is the float below v
+        np.divide(v, w, out=t)
+        np.abs(t, out=tmp)
+        ok &= tmp >= _NORMAL * max(1.0, 1 / w)
+        ok &= tmp <= _MAX
+        return
 
     def reaches(x: np.ndarray, rows: Any) -> np.ndarray:
         total = x * w if before is None else before[rows] + x * w
@@ -459,6 +498,7 @@ def _searched(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray |
 
 
 _MAX = float(np.finfo(np.float64).max)
+_NORMAL = 2.0**-1020  # a little above the least normal float: no product by 2^k rounds there
 
 
 def score_array(scores: Any, names: Sequence[str] | None = None

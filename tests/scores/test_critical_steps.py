@@ -249,3 +249,48 @@ def test_a_lazy_polars_log_of_many_rows_matches_numpy_to_the_bit() -> None:
         assert np.array_equal(runs.critical.view(np.int64), want.view(np.int64))
         rule = score_rule("mean", weights=w, threshold=0.4, n_models=4, slot=slot)
         check_steps(rule, s[:5000], slot, want[:5000])
+
+
+@pytest.mark.parametrize("w0", [0.5, 1.0, 2.0, 2.0**-30, 2.0**30])
+@pytest.mark.parametrize("tau", [1e-310, 3e-308, 1e-300, 0.5, 1e300])
+def test_a_slot_first_with_a_power_of_two_weight(w0: float, tau: float) -> None:
+    """Slot first, weight 2^k: the step is the level divided by the weight, where that is
+    exact; among the subnormals and near the largest floats it is not, and is searched."""
+    rng = np.random.default_rng(int(w0 * 7 + 3))
+    scale = tau * rng.choice([0.5, 1.0, 2.0, 3.0], (60, 3))
+    s = scale * rng.random((60, 3))
+    s[:10] = [[0.0, tau, tau], [0.0, 5e-324, 0.0], [0.0, -tau, 3 * tau], [0.0, 1e308, 1e308],
+              [0.0, tau / 3, tau / 3], [0.0, 0.0, 0.0], [0.0, -0.0, 2.5e-323],
+              [0.0, 1.7e308, -1.7e308], [0.0, tau, -tau], [0.0, 2 * tau, 2 * tau]]
+    kw = {"fusioner": "mean", "weights": [w0, 1.0, 1.5], "threshold": tau}
+    rule = score_rule(n_models=3, slot=0, **kw)
+    with np.errstate(all="ignore"):
+        t = critical_scores(s, 0, **kw)
+    check_steps(rule, s, 0, t)
+
+
+@pytest.mark.parametrize("w0", [0.5, 2.0, 1.5])
+def test_a_level_no_finite_float_reaches(w0: float) -> None:
+    """u near the largest float and a term after the slot of -1.65e308: no finite left
+    operand reaches u, so the last addition's level is +inf; the slot's product reaches it
+    by overflowing (a weight > 1) or never (< 1)."""
+    kw = {"fusioner": "mean", "weights": [w0, 1.5], "threshold": 1e308 / (w0 + 1.5)}
+    rule = score_rule(n_models=2, slot=0, **kw)
+    assert math.isfinite(rule.switch[1])
+    s = np.array([[0.0, -1.1e308], [0.0, -1e307], [0.0, 0.0], [0.0, 1e307]])
+    with np.errstate(all="ignore"):
+        t = critical_scores(s, 0, **kw)
+    check_steps(rule, s, 0, t)
+    assert np.isfinite(t[0]) == (w0 > 1)
+
+
+def test_a_guess_beyond_the_largest_float_is_searched() -> None:
+    """-1.7e308 before the slot and u near 1e308: the guess overflows to +inf, where the
+    check of the float below cannot be made; the slot's product reaches u by overflowing."""
+    kw = {"fusioner": "mean", "weights": [1.0, 1.5, 1.0], "threshold": 1e308 / 3.5}
+    rule = score_rule(n_models=3, slot=1, **kw)
+    s = np.array([[-1.7e308, 0.0, 0.0], [-1e308, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    with np.errstate(all="ignore"):
+        t = critical_scores(s, 1, **kw)
+    check_steps(rule, s, 1, t)
+    assert np.isfinite(t).all()
