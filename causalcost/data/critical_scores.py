@@ -26,24 +26,26 @@ so the system forced to score ``s`` says P on exactly the instances with ``t <= 
 
 **Exact at the observed scores.** A closed form is computed in floating point, so on a row
 whose scores sit on the rule's boundary (a mean of 0.1 and 0.2 against 0.3) it can disagree
-with the rule by one rounding. :func:`exact_critical` (the one exactness step of every route)
-first moves each finite ``t`` to the float at which the rule, computed in floating point,
-switches (P at ``t``, N at the float below: a walk of one or two units from the closed form,
-which for ``"mean"`` and ``"logistic"`` starts at the rounding midpoint of the least passing
-weighted sum, :attr:`ScoreRule.switch`; else a gallop and a bisection), then evaluates the
-rule itself at the observed scores on every row and moves ``t`` to agree exactly: if the rule
-says P but ``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next
-float above ``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the
-log, with no exception (:attr:`ScoreRuns.adjusted` counts the rows moved by the second step).
-A weighted sum is added left to right in the models' order (as scikit-learn's soft voting
-averages its estimators), in numpy and in every engine alike; for the closed forms the step
-is the one of that very sum (:func:`exact_rows`), so every route gives the same critical
-scores to the bit, and the agreement at the observed scores follows (floating-point products,
-sums and quotients by positive numbers are non-decreasing). For a weighted sum the step is
-found one operation at a time, from the threshold back to the slot's product, with two or
-three evaluations of each operation per row (:func:`_sum_steps`); never by a regrouped sum.
-Where every term of the sum is finite the rule says N at ``-inf`` and P at ``+inf``, so the
-step always exists and is found, even where the closed form overflows.
+with the rule by one rounding. Every route therefore ends with an exactness step, which first
+moves each ``t`` to the float at which the rule, computed in floating point, switches (P at
+``t``, N at the float below). For a closed form that is :func:`exact_rows`: a weighted sum
+(``"mean"``, ``"logistic"``) is added left to right in the models' order (as scikit-learn's
+soft voting averages its estimators), in numpy and in every engine alike, and its step is
+found one operation at a time, from the least passing sum (:attr:`ScoreRule.switch`) back
+through each term added after the slot to the slot's product, each operation's least passing
+float checked by evaluating that operation itself at it and at the float next to it
+(:func:`_sum_steps`; never a regrouped sum; where every term is finite the rule says N at
+``-inf`` and P at ``+inf``, so the step exists and is found, even where the closed form
+overflows); max and min walk one or two units from the closed form. A function of the scores
+goes through :func:`exact_critical` (a walk from the bisected ``t``, else a gallop and a
+bisection), which then evaluates the rule itself at the observed scores on every row and
+moves ``t`` to agree exactly: if the rule says P but ``s_obs < t``, ``t = s_obs``; if it says
+N but ``s_obs >= t``, ``t`` is the next float above ``s_obs``. So "the system says P iff
+``s_obs >= t``" holds on every row of the log, with no exception (:attr:`ScoreRuns.adjusted`
+counts the rows moved by the second step; for the closed forms none is: the step is the one of
+the very operations of the rule, so every route gives the same critical scores to the bit, and
+the agreement at the observed scores follows, floating-point products, sums and quotients by
+positive numbers being non-decreasing).
 
 :func:`~causalcost.data.score_runs.score_runs` reads a log of numpy arrays or a pandas
 DataFrame (truth, score columns, the slot) into a
@@ -318,6 +320,7 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
 _PHI = 2.0**-53 + 2.0**-105
 _TOWARD = 2 * _PHI
 _EXPONENT = np.int64(0x7FF0000000000000)  # a float's exponent bits: 2^e for x in [2^e, 2^e+1)
+_THREADS = 8  # at most, for _sum_steps
 _SUM_BLOCK = 1 << 17  # rows per block of _sum_steps (fewer calls; its buffers stay in the cache)
 
 
@@ -368,7 +371,7 @@ def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray 
                     out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
                                          bad + start)
 
-    threads = min(_cores(), len(starts) // 2)
+    threads = min(_cores(), _THREADS, len(starts) // 2)
     if threads < 2:
         run(starts)
     else:  # numpy leaves the interpreter lock on arrays this long: the blocks run side by side

@@ -294,3 +294,21 @@ def test_a_guess_beyond_the_largest_float_is_searched() -> None:
         t = critical_scores(s, 1, **kw)
     check_steps(rule, s, 1, t)
     assert np.isfinite(t).all()
+
+
+def test_blocks_shared_out_to_threads_give_the_same_bits(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Small blocks over three threads (some rows searched on the full sum inside them) give
+    the critical scores of one thread, to the bit."""
+    rng = np.random.default_rng(3)
+    s = rng.random((5000, 3))
+    s[::50, 0] = 0.0  # threshold 0 with the others at 0: steps among the subnormals
+    s[::50, 2] = 0.0
+    kw = {"fusioner": "mean", "weights": [1.0, 1.5, 0.5], "threshold": 0.0}
+    monkeypatch.setattr(cs, "_SUM_BLOCK", 256)
+    monkeypatch.setattr(cs, "_cores", lambda: 1)
+    alone = critical_scores(s, 1, **kw)
+    monkeypatch.setattr(cs, "_cores", lambda: 3)
+    shared = critical_scores(s, 1, **kw)
+    assert np.array_equal(alone.view(np.int64), shared.view(np.int64))
+    check_steps(score_rule(n_models=3, slot=1, **kw), s, 1, shared)
