@@ -71,7 +71,9 @@ from causalcost.errors import DataError
 from causalcost.network.score_rules import (
     KEY_HIGH,
     KEY_LOW,
+    NUMPY_OPS,
     ScoreRule,
+    _weighted_sum,  # the rule's own left-to-right sum
     float_key,
     key_float,
     row_label,
@@ -263,17 +265,26 @@ def exact_for_rule(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tup
         return exact_critical(rule.critical(s, slot, index), s[:, slot], rule.decide(s),
                               lambda values, rows: rule.decide_at(s[rows], slot, values))
     columns = list(s.T)
-    linear = rule.kind in ("mean", "logistic")
-    before, after = rule.split(columns, slot) if linear else (None, [])
-    return exact_rows(rule, slot, s[:, slot], np.asarray(rule.rest(columns, slot), dtype=float),
-                      before, after)
+    if rule.kind in ("max", "min") or slot == len(columns) - 1:  # the rest is the sum before
+        rest = np.asarray(rule.rest(columns, slot), dtype=float)
+        before = None if rule.kind in ("max", "min") or slot == 0 else rest
+        return exact_rows(rule, slot, s[:, slot], rest, before, [])
+    # a weighted sum with terms after the slot: the engines' route, the scores after the slot
+    # weighted where they are read (no column of products made)
+    weights = rule.weights or ()
+    before = None if slot == 0 else _weighted_sum(columns[:slot], weights[:slot], NUMPY_OPS)
+    after = columns[slot + 1:]
+    rest = summed_parts(before, after, weights[slot + 1:])
+    return exact_rows(rule, slot, s[:, slot], rest, before, after, weighted=False)
 
 
 def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarray,
-               before: Any, after: Sequence[np.ndarray]) -> tuple[np.ndarray, int]:
+               before: Any, after: Sequence[np.ndarray], *, weighted: bool = True
+               ) -> tuple[np.ndarray, int]:
     """A closed-form rule's exact critical scores from each row's parts: the slot's observed
     score, the other models' part (:meth:`ScoreRule.rest`) and, for a weighted sum, the sum
-    before the slot and the terms after it (:meth:`ScoreRule.split`).
+    before the slot and the terms after it (:meth:`ScoreRule.split`; ``weighted=False``: the
+    scores of the models after the slot, weighted here, the product an engine computes).
 
     The closed form from ``rest`` is snapped to the float at which the rule, evaluated with the
     very operations of :meth:`ScoreRule.decide` (:meth:`ScoreRule.decide_split`; the max or
@@ -288,11 +299,13 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
     else:
         parts = None if before is None else np.broadcast_to(np.asarray(before, dtype=float),
                                                              observed.shape)
-        terms = [np.broadcast_to(np.asarray(a, dtype=float), observed.shape) for a in after]
+        terms = _Terms([np.broadcast_to(np.asarray(a, dtype=float), observed.shape)
+                        for a in after],
+                       None if weighted else list(rule.weights[slot + 1:]))  # type: ignore[index]
 
         def decide(values: np.ndarray, rows: Any) -> np.ndarray:
             return rule.decide_split(None if parts is None else parts[rows],
-                                     [a[rows] for a in terms], slot, values)
+                                     terms.at(rows), slot, values)
 
         switch, half_step = rule.switch
         if math.isfinite(switch) and math.isfinite(half_step):
@@ -311,6 +324,27 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
     return exact_critical(t, observed, None, decide)
 
 
+class _Terms:
+    """The terms of a weighted sum after the slot: given, or scores times their weights (the
+    product taken where it is read, so a score column handed over by an engine is not copied
+    whole)."""
+
+    def __init__(self, columns: list[np.ndarray], weights: list[float] | None) -> None:
+        self.columns, self.weights = columns, weights
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def at(self, rows: Any, out: np.ndarray | None = None) -> list[np.ndarray]:
+        """Each term on ``rows`` (into the rows of ``out``, one per term, if given)."""
+        if self.weights is None:
+            return [c[rows] for c in self.columns]
+        if out is None:
+            return [c[rows] * w for c, w in zip(self.columns, self.weights, strict=True)]
+        return [np.multiply(c[rows], w, out=o)
+                for c, w, o in zip(self.columns, self.weights, out, strict=True)]
+
+
 #: |x| * _PHI rounds to about half the gap between x and its neighbours, so x - it and x + it
 #: are the floats just below and above x (Rump, Zimmermann, Boldo and Melquiond, "Computing
 #: predecessor and successor in rounding to nearest", BIT 49, 2009); near 0 (|x| below about
@@ -325,8 +359,7 @@ _SUM_BLOCK = 1 << 17  # rows per block of _sum_steps (fewer calls; its buffers s
 
 
 def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
-               after: Sequence[np.ndarray], decide: Callable[[np.ndarray, Any], np.ndarray]
-               ) -> np.ndarray:
+               after: _Terms, decide: Callable[[np.ndarray, Any], np.ndarray]) -> np.ndarray:
     """The float step of a weighted sum's rule, one operation at a time, on every row.
 
     The rule says P iff ``total >= u`` (:attr:`ScoreRule.switch`), where ``total`` is added
@@ -355,7 +388,7 @@ def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray 
 
     def run(blocks: Sequence[int]) -> None:
         size = min(n, _SUM_BLOCK)
-        work = np.empty((5, size))
+        work = np.empty((5 + len(after), size))
         flags = np.empty((3, size), dtype=bool)
         with np.errstate(all="ignore"):  # a row whose guess overflows fails its check
             for start in blocks:
@@ -364,20 +397,56 @@ def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray 
                 block = slice(start, stop)
                 out, ok = t[block], flags[2, :m]
                 _sum_block(None if before is None else before[block],
-                           [a[block] for a in after], w, u, half, out, ok, work[:, :m],
+                           after.at(block, work[5:, :m]), w, u, half, out, ok, work[:5, :m],
                            flags[:2, :m])
                 if not ok.all():
                     bad = np.flatnonzero(~ok)
                     out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
                                          bad + start)
 
+    _in_threads(run, starts)
+    return t
+
+
+def summed_parts(before: np.ndarray | None, after: Sequence[np.ndarray],
+                 weights: Sequence[float]) -> np.ndarray:
+    """The other models' weighted sum (:meth:`ScoreRule.rest`) from its parts, added left to
+    right as the rule adds it (and an engine, :mod:`causalcost.data.score_log`): the sum before
+    the slot, then each score after it times its weight. The same operations in the same
+    order, so the same floats; in blocks (each product stays in the cache) shared out to
+    threads."""
+    n = after[0].shape[0]
+    total = np.empty(n)
+
+    def run(starts: Sequence[int]) -> None:
+        term = np.empty(min(n, _SUM_BLOCK))
+        for start in starts:
+            block = slice(start, start + _SUM_BLOCK)
+            out, scratch = total[block], term[:min(n - start, _SUM_BLOCK)]
+            for i, (score, w) in enumerate(zip(after, weights, strict=True)):
+                if i == 0 and before is None:
+                    np.multiply(score[block], w, out=out)
+                    continue
+                np.multiply(score[block], w, out=scratch)
+                if i == 0:
+                    np.add(before[block], scratch, out=out)  # type: ignore[index]
+                else:
+                    out += scratch
+
+    _in_threads(run, range(0, n, _SUM_BLOCK))
+    return total
+
+
+def _in_threads(run: Callable[[Sequence[int]], None], starts: Sequence[int]) -> None:
+    """``run`` on every block start, the starts shared out to threads (each ``run`` call gets
+    every k-th start): numpy leaves the interpreter lock inside an operation on a long array,
+    so the blocks run side by side on the free processors. One thread for a few blocks."""
     threads = min(_cores(), _THREADS, len(starts) // 2)
     if threads < 2:
         run(starts)
-    else:  # numpy leaves the interpreter lock on arrays this long: the blocks run side by side
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(run, [starts[i::threads] for i in range(threads)]))
-    return t
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(run, [starts[i::threads] for i in range(threads)]))
 
 
 def _cores() -> int:
@@ -485,15 +554,15 @@ def _settle(g: np.ndarray, near: np.ndarray, p: np.ndarray, q: np.ndarray, ok: n
 
 
 def _searched(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
-              after: Sequence[np.ndarray], decide: Callable[[np.ndarray, Any], np.ndarray],
+              after: _Terms, decide: Callable[[np.ndarray, Any], np.ndarray],
               guess: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The rows of :func:`_sum_steps` whose checks failed: with every part finite the rule is
     N at -inf and P at +inf, so its step exists and :func:`_snapped` finds it on the full sum
     from a finite guess (the failed one, else the closed form); otherwise the closed form."""
     closed = np.asarray(rule.critical_from_rest(rest[rows], slot), dtype=float)
     finite = np.ones(rows.size, dtype=bool)
-    for part in ([] if before is None else [before]) + list(after):
-        finite &= np.isfinite(part[rows])
+    for part in ([] if before is None else [before[rows]]) + after.at(rows):
+        finite &= np.isfinite(part)
     start = np.where(np.isfinite(guess), guess, np.clip(closed, -_MAX, _MAX))
     closed[finite] = _snapped(start[finite], lambda values, at: decide(values,
                                                                       rows[finite][at]))

@@ -38,7 +38,7 @@ import narwhals as nw
 import numpy as np
 import pandas as pd
 
-from causalcost.data.critical_scores import exact_rows
+from causalcost.data.critical_scores import exact_rows, summed_parts
 from causalcost.data.frames import Frame, as_frame, collect, engine_error, require_columns
 from causalcost.data.score_runs import ScoreRuns, _readonly, runs_from_scores, truth_votes
 from causalcost.errors import DataError, InputTypeError, ValidationError
@@ -111,38 +111,29 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     before, after = rule.split(columns, pos, ENGINE_OPS) if linear else (None, [])
     last = linear and before is not None and not after  # the sum before the slot is the rest
     summed = linear and bool(after)  # the rest is then added from the parts, in numpy
-    parts = frame.select(
+    parts = frame.select(  # the scores after the slot as they are: weighted in numpy
         nw.col(truth).alias("__truth"), *([] if linear else [missing]),
         columns[pos].alias("__observed"),
         *([] if summed else [rule.rest(columns, pos, ENGINE_OPS).alias("__rest")]),
         *([] if before is None or last else [before.alias("__before")]),
-        *(a.alias(f"__after{i}") for i, a in enumerate(after)))
+        *(c.alias(f"__after{i}") for i, c in enumerate(columns[pos + 1:] if linear else [])))
     got = _collect(parts, what)
     before_v = None if before is None or last else np.asarray(got["__before"], dtype=float)
     after_v = [np.asarray(got[f"__after{i}"], dtype=float) for i in range(len(after))]
     observed = np.asarray(got["__observed"], dtype=float)
-    rest_v = _added(before_v, after_v) if summed else np.asarray(got["__rest"], dtype=float)
+    rest_v = (summed_parts(before_v, after_v, (rule.weights or ())[pos + 1:]) if summed else
+              np.asarray(got["__rest"], dtype=float))
     _refuse_missing(frame, np.isnan(rest_v) | np.isnan(observed) if linear else
                     _flags(got), columns, names, index)
     y, shown = truth_votes(got["__truth"], truth, positive, observed.size)
-    t, moved = exact_rows(rule, pos, observed, rest_v, rest_v if last else before_v, after_v)
+    t, moved = exact_rows(rule, pos, observed, rest_v, rest_v if last else before_v, after_v,
+                          weighted=False)
     # a pandas column may be the caller's own memory: copied (other engines' are not shared)
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),
                      observed_scores=_readonly(observed, copy=index is not None),
                      index=index, adjusted=moved, positive=shown, score_range=rule.score_range,
                      provenance={**provenance, "rows": int(t.size)})
-
-
-def _added(before: np.ndarray | None, after: Sequence[np.ndarray]) -> np.ndarray:
-    """The other models' weighted sum (``ScoreRule.rest``) from its parts, added left to
-    right as the engine adds it: the sum before the slot, then each term after it. The same
-    additions in the same order, so the same floats, without a column more to transfer."""
-    first, *others = ([] if before is None else [before]) + list(after)
-    total = np.array(first, dtype=float)  # a copy: the parts may be read-only
-    for term in others:
-        total += term
-    return total
 
 
 def _collect(frame: Frame, what: str) -> dict[str, np.ndarray]:
