@@ -290,7 +290,8 @@ def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarra
     very operations of :meth:`ScoreRule.decide` (:meth:`ScoreRule.decide_split`; the max or
     min of ``rest`` and the score), switches, and agrees with it at the observed scores. A
     weighted sum whose rule has a finite :attr:`ScoreRule.switch` goes through
-    :func:`_sum_steps` (the same step, found one addition at a time).
+    :func:`_sum_steps` (the same step, found one operation at a time); where no finite sum
+    passes, the step is searched on the full sum from the largest float (:func:`_searched`).
     """
     rest = np.broadcast_to(np.asarray(rest, dtype=float), observed.shape)
     if rule.kind in ("max", "min"):
@@ -376,9 +377,12 @@ def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray 
     level it must reach, as :attr:`ScoreRule.switch` does for the whole sum) and checked by
     evaluating that one operation at the guess and at its neighbour (the float below a guess
     that passes, above one that does not), then at the next one on the rows where both agree:
-    where two adjacent floats disagree, the passing one is the least. A row where no check
-    holds (a guess further off, a threshold near 0 or not finite) is searched on the full sum
-    (:func:`_searched`).
+    where two adjacent floats disagree, the passing one is the least. With the slot first and
+    a power of two for its weight, ``s * w_slot`` is exact among the normal floats and ``t =
+    v_1 / w_slot`` needs no check. A row where no check holds (a guess further off, a
+    threshold near 0 or not finite) is searched on the full sum (:func:`_searched`). The rows
+    go in blocks (the buffers stay in the cache), the blocks to threads (:func:`_in_threads`);
+    each row's step does not depend on the others, so neither changes a bit.
     """
     n = rest.shape[0]
     u, half = rule.switch

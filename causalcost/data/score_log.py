@@ -10,11 +10,12 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
 * a closed-form rule is written once (:class:`~causalcost.network.score_rules.ScoreRule`)
   and evaluated as narwhals column expressions, so the engine does the arithmetic: per row,
   for max and min the other models' max or min and a flag for missing scores; for a weighted
-  sum its parts, the sum of the terms before the slot and each weighted term after it (with
-  the slot last, the other models' sum), whose NaN flags a missing score. Only those
-  columns, the truth and the slot's observed score come back (a column can cost more to
-  hand over than to compute: none more is asked for, and the other models' sum is added
-  from the parts in numpy, in the engine's order);
+  sum its parts, the sum of the terms before the slot (with the slot last, the other models'
+  sum) and the scores after the slot as they are (weighted in numpy, where they are read:
+  the same product, and a column the engine holds is handed over without a copy). Only
+  those columns, the truth and the slot's observed score come back (a column can cost more
+  to hand over than to compute: none more is asked for, and the other models' sum, whose
+  NaN flags a missing score, is added from the parts in numpy, in the engine's order);
 * the exactness step then runs on them in numpy, the same step as for numpy arrays
   (:func:`~causalcost.data.critical_scores.exact_rows`): each critical score is the float at
   which the rule, computed from these parts with the rule's own operations, switches to P.

@@ -312,3 +312,22 @@ def test_blocks_shared_out_to_threads_give_the_same_bits(monkeypatch: pytest.Mon
     shared = critical_scores(s, 1, **kw)
     assert np.array_equal(alone.view(np.int64), shared.view(np.int64))
     check_steps(score_rule(n_models=3, slot=1, **kw), s, 1, shared)
+
+
+def test_terms_given_weighted_or_as_scores_give_the_same_bits() -> None:
+    """exact_rows with the terms after the slot as products (``ScoreRule.split``) or as the
+    scores, weighted where they are read: one answer, to the bit."""
+    rng = np.random.default_rng(9)
+    s = rng.random((3000, 4)) * rng.choice([1e-3, 1.0, 7.0], (3000, 4))
+    w = [0.3, 1.7, 2.0, 0.9]
+    for slot in range(3):
+        rule = score_rule("mean", weights=w, threshold=0.45, n_models=4, slot=slot)
+        cols = list(s.T)
+        before, products = rule.split(cols, slot)
+        rest = np.asarray(rule.rest(cols, slot))
+        given = cs.exact_rows(rule, slot, s[:, slot], rest, before, products)[0]
+        scores = cs.exact_rows(rule, slot, s[:, slot], rest, before, cols[slot + 1:],
+                               weighted=False)[0]
+        assert np.array_equal(given.view(np.int64), scores.view(np.int64))
+        assert np.array_equal(cs.summed_parts(before, cols[slot + 1:], w[slot + 1:]), rest)
+        check_steps(rule, s, slot, scores)
