@@ -26,20 +26,26 @@ so the system forced to score ``s`` says P on exactly the instances with ``t <= 
 
 **Exact at the observed scores.** A closed form is computed in floating point, so on a row
 whose scores sit on the rule's boundary (a mean of 0.1 and 0.2 against 0.3) it can disagree
-with the rule by one rounding. :func:`exact_critical` (the one exactness step of every route)
-first moves each finite ``t`` to the float at which the rule, computed in floating point,
-switches (P at ``t``, N at the float below: a walk of one or two units from the closed form,
-which for ``"mean"`` and ``"logistic"`` starts at the rounding midpoint of the least passing
-weighted sum, :attr:`ScoreRule.switch`; else a gallop and a bisection), then evaluates the
-rule itself at the observed scores on every row and moves ``t`` to agree exactly: if the rule
-says P but ``s_obs < t``, ``t = s_obs``; if it says N but ``s_obs >= t``, ``t`` is the next
-float above ``s_obs``. So "the system says P iff ``s_obs >= t``" holds on every row of the
-log, with no exception (:attr:`ScoreRuns.adjusted` counts the rows moved by the second step).
-A weighted sum is added left to right in the models' order (as scikit-learn's soft voting
-averages its estimators), in numpy and in every engine alike; for the closed forms the step
-is the one of that very sum (:func:`exact_rows`), so every route gives the same critical
-scores to the bit, and the agreement at the observed scores follows (floating-point products,
-sums and quotients by positive numbers are non-decreasing).
+with the rule by one rounding. Every route therefore ends with an exactness step, which first
+moves each ``t`` to the float at which the rule, computed in floating point, switches (P at
+``t``, N at the float below). For a closed form that is :func:`exact_rows`: a weighted sum
+(``"mean"``, ``"logistic"``) is added left to right in the models' order (as scikit-learn's
+soft voting averages its estimators), in numpy and in every engine alike, and its step is
+found one operation at a time, from the least passing sum (:attr:`ScoreRule.switch`) back
+through each term added after the slot to the slot's product, each operation's least passing
+float checked by evaluating that operation itself at it and at the float next to it
+(:func:`_sum_steps`; never a regrouped sum; where every term is finite the rule says N at
+``-inf`` and P at ``+inf``, so the step exists and is found, even where the closed form
+overflows); max and min walk one or two units from the closed form. A function of the scores
+goes through :func:`exact_critical` (a walk from the bisected ``t``, else a gallop and a
+bisection), which then evaluates the rule itself at the observed scores on every row and
+moves ``t`` to agree exactly: if the rule says P but ``s_obs < t``, ``t = s_obs``; if it says
+N but ``s_obs >= t``, ``t`` is the next float above ``s_obs``. So "the system says P iff
+``s_obs >= t``" holds on every row of the log, with no exception (:attr:`ScoreRuns.adjusted`
+counts the rows moved by the second step; for the closed forms none is: the step is the one of
+the very operations of the rule, so every route gives the same critical scores to the bit, and
+the agreement at the observed scores follows, floating-point products, sums and quotients by
+positive numbers being non-decreasing).
 
 :func:`~causalcost.data.score_runs.score_runs` reads a log of numpy arrays or a pandas
 DataFrame (truth, score columns, the slot) into a
@@ -52,7 +58,10 @@ observed scores. :func:`causalcost.forced_runs` with a score fusioner reads a lo
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -62,7 +71,9 @@ from causalcost.errors import DataError
 from causalcost.network.score_rules import (
     KEY_HIGH,
     KEY_LOW,
+    NUMPY_OPS,
     ScoreRule,
+    _weighted_sum,  # the rule's own left-to-right sum
     float_key,
     key_float,
     score_rule,
@@ -178,10 +189,13 @@ def _search_step(t: np.ndarray, p: np.ndarray, rows: np.ndarray,
     lo = np.where(p, KEY_LOW, key)   # the highest key known N
     todo = np.arange(t.size)
     step = 2
-    while todo.size and step <= 2**63:  # gallop until a bracket
-        down = p[todo]
-        probe = np.where(down, np.maximum(key[todo] - step, KEY_LOW),
-                         np.minimum(key[todo] + step, KEY_HIGH))
+    while todo.size:  # gallop until a bracket (2, 4, ... 2^62 keys, then the infinities)
+        down, at = p[todo], key[todo]
+        if step > 2**62:
+            probe = np.where(down, KEY_LOW, KEY_HIGH)
+        else:  # saturated at the infinities (int64 arithmetic wraps where it is not used)
+            probe = np.where(down, np.where(at < KEY_LOW + step, KEY_LOW, at - step),
+                             np.where(at > KEY_HIGH - step, KEY_HIGH, at + step))
         says = decide_at(key_float(probe), rows[todo])
         hi[todo] = np.where(says, probe, hi[todo])
         lo[todo] = np.where(says, lo[todo], probe)
@@ -251,34 +265,316 @@ def exact_for_rule(rule: ScoreRule, s: np.ndarray, slot: int, index: Any) -> tup
         return exact_critical(rule.critical(s, slot, index), s[:, slot], rule.decide(s),
                               lambda values, rows: rule.decide_at(s[rows], slot, values))
     columns = list(s.T)
-    linear = rule.kind in ("mean", "logistic")
-    before, after = rule.split(columns, slot) if linear else (None, [])
-    return exact_rows(rule, slot, s[:, slot], np.asarray(rule.rest(columns, slot), dtype=float),
-                      before, after)
+    if rule.kind in ("max", "min") or slot == len(columns) - 1:  # the rest is the sum before
+        rest = np.asarray(rule.rest(columns, slot), dtype=float)
+        before = None if rule.kind in ("max", "min") or slot == 0 else rest
+        return exact_rows(rule, slot, s[:, slot], rest, before, [])
+    # a weighted sum with terms after the slot: the engines' route, the scores after the slot
+    # weighted where they are read (no column of products made)
+    weights = rule.weights or ()
+    before = None if slot == 0 else _weighted_sum(columns[:slot], weights[:slot], NUMPY_OPS)
+    after = columns[slot + 1:]
+    rest = summed_parts(before, after, weights[slot + 1:])
+    return exact_rows(rule, slot, s[:, slot], rest, before, after, weighted=False)
 
 
 def exact_rows(rule: ScoreRule, slot: int, observed: np.ndarray, rest: np.ndarray,
-               before: Any, after: Sequence[np.ndarray]) -> tuple[np.ndarray, int]:
+               before: Any, after: Sequence[np.ndarray], *, weighted: bool = True
+               ) -> tuple[np.ndarray, int]:
     """A closed-form rule's exact critical scores from each row's parts: the slot's observed
     score, the other models' part (:meth:`ScoreRule.rest`) and, for a weighted sum, the sum
-    before the slot and the terms after it (:meth:`ScoreRule.split`).
+    before the slot and the terms after it (:meth:`ScoreRule.split`; ``weighted=False``: the
+    scores of the models after the slot, weighted here, the product an engine computes).
 
     The closed form from ``rest`` is snapped to the float at which the rule, evaluated with the
     very operations of :meth:`ScoreRule.decide` (:meth:`ScoreRule.decide_split`; the max or
-    min of ``rest`` and the score), switches, and agrees with it at the observed scores.
+    min of ``rest`` and the score), switches, and agrees with it at the observed scores. A
+    weighted sum whose rule has a finite :attr:`ScoreRule.switch` goes through
+    :func:`_sum_steps` (the same step, found one operation at a time); where no finite sum
+    passes, the step is searched on the full sum from the largest float (:func:`_searched`).
     """
     rest = np.broadcast_to(np.asarray(rest, dtype=float), observed.shape)
-    t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
-                        observed.shape).copy()
     if rule.kind in ("max", "min"):
         def decide(values: np.ndarray, rows: Any) -> np.ndarray:
             return rule.decide_rest(rest[rows], slot, values)
     else:
+        parts = None if before is None else np.broadcast_to(np.asarray(before, dtype=float),
+                                                             observed.shape)
+        terms = _Terms([np.broadcast_to(np.asarray(a, dtype=float), observed.shape)
+                        for a in after],
+                       None if weighted else list(rule.weights[slot + 1:]))  # type: ignore[index]
+
         def decide(values: np.ndarray, rows: Any) -> np.ndarray:
-            return rule.decide_split(None if before is None else
-                                     np.broadcast_to(before, observed.shape)[rows],
-                                     [a[rows] for a in after], slot, values)
+            return rule.decide_split(None if parts is None else parts[rows],
+                                     terms.at(rows), slot, values)
+
+        switch, half_step = rule.switch
+        if math.isfinite(switch) and math.isfinite(half_step):
+            return _sum_steps(rule, slot, rest, parts, terms, decide), 0
+        # no finite sum passes (or every sum does): the closed form is infinite where a
+        # finite step exists; searched on the full sum from the largest float
+        t = np.empty(observed.shape)
+        with np.errstate(all="ignore"):
+            for start in range(0, t.size, _BLOCK):
+                rows = np.arange(start, min(t.size, start + _BLOCK))
+                t[rows] = _searched(rule, slot, rest, parts, terms, decide,
+                                    np.full(rows.size, np.nan), rows)
+        return t, 0
+    t = np.broadcast_to(np.asarray(rule.critical_from_rest(rest, slot), dtype=float),
+                        observed.shape).copy()
     return exact_critical(t, observed, None, decide)
+
+
+class _Terms:
+    """The terms of a weighted sum after the slot: given, or scores times their weights (the
+    product taken where it is read, so a score column handed over by an engine is not copied
+    whole)."""
+
+    def __init__(self, columns: list[np.ndarray], weights: list[float] | None) -> None:
+        self.columns, self.weights = columns, weights
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def at(self, rows: Any, out: np.ndarray | None = None) -> list[np.ndarray]:
+        """Each term on ``rows`` (into the rows of ``out``, one per term, if given)."""
+        if self.weights is None:
+            return [c[rows] for c in self.columns]
+        if out is None:
+            return [c[rows] * w for c, w in zip(self.columns, self.weights, strict=True)]
+        return [np.multiply(c[rows], w, out=o)
+                for c, w, o in zip(self.columns, self.weights, out, strict=True)]
+
+
+#: |x| * _PHI rounds to about half the gap between x and its neighbours, so x - it and x + it
+#: are the floats just below and above x (Rump, Zimmermann, Boldo and Melquiond, "Computing
+#: predecessor and successor in rounding to nearest", BIT 49, 2009); near 0 (|x| below about
+#: 1e-292) they may be x itself, never a float further away. _TOWARD is 2 * _PHI: |x| *
+#: _TOWARD * (0.5 - p) moves x one float down where p (P: the step is at x or below), up
+#: elsewhere (a product by +-0.5 is exact).
+_PHI = 2.0**-53 + 2.0**-105
+_TOWARD = 2 * _PHI
+_EXPONENT = np.int64(0x7FF0000000000000)  # a float's exponent bits: 2^e for x in [2^e, 2^e+1)
+_THREADS = 8  # at most, for _sum_steps
+_SUM_BLOCK = 1 << 17  # rows per block of _sum_steps (fewer calls; its buffers stay in the cache)
+
+
+def _sum_steps(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
+               after: _Terms, decide: Callable[[np.ndarray, Any], np.ndarray]) -> np.ndarray:
+    """The float step of a weighted sum's rule, one operation at a time, on every row.
+
+    The rule says P iff ``total >= u`` (:attr:`ScoreRule.switch`), where ``total`` is added
+    left to right: ``x = before + s * w_slot`` (``s * w_slot`` when the slot is first), then
+    ``y_1 = x + a_1``, ..., ``total = y_(k-1) + a_k`` (``a_i`` the terms after the slot).
+    Each of these operations is rounded and non-decreasing in its left operand, so the last
+    one says P iff its left operand is at least ``v_k``, the least float ``y`` with ``y + a_k
+    >= u`` in floating point; the one before it reaches ``v_k`` iff its left operand is at
+    least ``v_(k-1)``, the least float ``y`` with ``y + a_(k-1) >= v_k``; and so on back to
+    the slot's score: P iff ``s >= t``, ``t`` the least float with ``before + t * w_slot >=
+    v_1``. That is the rule's own sum, in its own order: no addition is regrouped.
+
+    Each least float is found from a guess (the real threshold, less half the gap below the
+    level it must reach, as :attr:`ScoreRule.switch` does for the whole sum) and checked by
+    evaluating that one operation at the guess and at its neighbour (the float below a guess
+    that passes, above one that does not), then at the next one on the rows where both agree:
+    where two adjacent floats disagree, the passing one is the least. With the slot first and
+    a power of two for its weight, ``s * w_slot`` is exact among the normal floats and ``t =
+    v_1 / w_slot`` needs no check. A row where no check holds (a guess further off, a
+    threshold near 0 or not finite) is searched on the full sum (:func:`_searched`). The rows
+    go in blocks (the buffers stay in the cache), the blocks to threads (:func:`_in_threads`);
+    each row's step does not depend on the others, so neither changes a bit.
+    """
+    n = rest.shape[0]
+    u, half = rule.switch
+    w = float(rule.weights[slot])  # type: ignore[index]
+    t = np.empty(n)
+    starts = range(0, n, _SUM_BLOCK)
+
+    def run(blocks: Sequence[int]) -> None:
+        size = min(n, _SUM_BLOCK)
+        work = np.empty((5 + len(after), size))
+        flags = np.empty((3, size), dtype=bool)
+        with np.errstate(all="ignore"):  # a row whose guess overflows fails its check
+            for start in blocks:
+                stop = min(n, start + _SUM_BLOCK)
+                m = stop - start
+                block = slice(start, stop)
+                out, ok = t[block], flags[2, :m]
+                _sum_block(None if before is None else before[block],
+                           after.at(block, work[5:, :m]), w, u, half, out, ok, work[:5, :m],
+                           flags[:2, :m])
+                if not ok.all():
+                    bad = np.flatnonzero(~ok)
+                    out[bad] = _searched(rule, slot, rest, before, after, decide, out[bad],
+                                         bad + start)
+
+    _in_threads(run, starts)
+    return t
+
+
+def summed_parts(before: np.ndarray | None, after: Sequence[np.ndarray],
+                 weights: Sequence[float]) -> np.ndarray:
+    """The other models' weighted sum (:meth:`ScoreRule.rest`) from its parts, added left to
+    right as the rule adds it (and an engine, :mod:`causalcost.data.score_log`): the sum before
+    the slot, then each score after it times its weight. The same operations in the same
+    order, so the same floats; in blocks (each product stays in the cache) shared out to
+    threads."""
+    n = after[0].shape[0]
+    total = np.empty(n)
+
+    def run(starts: Sequence[int]) -> None:
+        term = np.empty(min(n, _SUM_BLOCK))
+        for start in starts:
+            block = slice(start, start + _SUM_BLOCK)
+            out, scratch = total[block], term[:min(n - start, _SUM_BLOCK)]
+            for i, (score, w) in enumerate(zip(after, weights, strict=True)):
+                if i == 0 and before is None:
+                    np.multiply(score[block], w, out=out)
+                    continue
+                np.multiply(score[block], w, out=scratch)
+                if i == 0:
+                    np.add(before[block], scratch, out=out)  # type: ignore[index]
+                else:
+                    out += scratch
+
+    _in_threads(run, range(0, n, _SUM_BLOCK))
+    return total
+
+
+def _in_threads(run: Callable[[Sequence[int]], None], starts: Sequence[int]) -> None:
+    """``run`` on every block start, the starts shared out to threads (each ``run`` call gets
+    every k-th start): numpy leaves the interpreter lock inside an operation on a long array,
+    so the blocks run side by side on the free processors. One thread for a few blocks."""
+    threads = min(_cores(), _THREADS, len(starts) // 2)
+    if threads < 2:
+        run(starts)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(run, [starts[i::threads] for i in range(threads)]))
+
+
+def _cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _sum_block(before: np.ndarray | None, after: Sequence[np.ndarray], w: float, u: float,
+               half: float, t: np.ndarray, ok: np.ndarray, work: np.ndarray,
+               flags: np.ndarray) -> None:
+    """:func:`_sum_steps` on one block: ``t`` gets each row's step, ``ok`` whether every
+    operation's check held (all buffers written in place)."""
+    g, near, tmp, level, gap = work
+    p, q = flags
+    v: Any = u       # the least passing value of the sum so far: one float, then per row
+    h: Any = half    # half the gap below it
+    first = True
+    for a in reversed(after):  # the least float y with y + a >= v
+
+        def passes(x: np.ndarray, rows: Any, a: np.ndarray = a, v: Any = v) -> np.ndarray:
+            return x + a[rows] >= (v if np.ndim(v) == 0 else v[rows])
+
+        np.subtract(v, a, out=g)
+        g -= h                                  # the guess
+        np.add(g, a, out=tmp)
+        np.greater_equal(tmp, v, out=p)
+        _neighbour(g, p, near, tmp)
+        np.add(near, a, out=tmp)
+        np.greater_equal(tmp, v, out=q)
+        _settle(g, near, p, q, ok, first, passes)
+        first = False
+        np.fmax(g, near, out=level)             # the passing one of the two
+        np.bitwise_and(level.view(np.int64), _EXPONENT, out=gap.view(np.int64))
+        gap *= 2.0**-53                         # half the gap below it (a quarter at 2^e)
+        v, h = level, gap
+    # t: the least float s with before + s * w >= v
+    if before is None and not first and math.frexp(w)[0] == 0.5:
+        # w a power of two: s * w is exact while s and s * w are normal floats, and the
+        # float grid scaled by w is the float grid, so t = v / w and (its float below) * w
+        # is the float below v
+        np.divide(v, w, out=t)
+        np.abs(t, out=tmp)
+        ok &= tmp >= _NORMAL * max(1.0, 1 / w)
+        ok &= tmp <= _MAX
+        return
+
+    def reaches(x: np.ndarray, rows: Any) -> np.ndarray:
+        total = x * w if before is None else before[rows] + x * w
+        return total >= (v if np.ndim(v) == 0 else v[rows])
+
+    if before is None:
+        np.subtract(v, h, out=g)
+    else:
+        np.subtract(v, before, out=g)
+        g -= h
+    g *= 1 / w
+    np.multiply(g, w, out=tmp)
+    if before is not None:
+        tmp += before
+    np.greater_equal(tmp, v, out=p)
+    _neighbour(g, p, near, tmp)
+    np.multiply(near, w, out=tmp)
+    if before is not None:
+        tmp += before
+    np.greater_equal(tmp, v, out=q)
+    _settle(g, near, p, q, ok, first, reaches)
+    np.fmax(g, near, out=t)
+    ok &= np.isfinite(t)  # +inf has no float above it: its check proves nothing
+
+
+def _neighbour(g: np.ndarray, p: np.ndarray, near: np.ndarray, work: np.ndarray) -> None:
+    """``near``: the float below ``g`` where ``p``, above it elsewhere (or ``g`` itself near 0;
+    NaN beyond the largest float)."""
+    np.copyto(work, p.view(np.uint8))  # 0 or 1 (faster than arithmetic on booleans)
+    np.subtract(0.5, work, out=work)
+    np.abs(g, out=near)
+    near *= _TOWARD
+    near *= work
+    near += g
+
+
+def _settle(g: np.ndarray, near: np.ndarray, p: np.ndarray, q: np.ndarray, ok: np.ndarray,
+            first: bool, passes: Callable[[np.ndarray, Any], np.ndarray]) -> None:
+    """After the checks ``p`` at ``g`` and ``q`` at ``near``: this operation's step is found
+    where they disagree. Where they agree, one more float in the same direction is checked;
+    where it disagrees with them, ``g`` and ``near`` become the float before it and it. ``ok``
+    is set (``first``) or narrowed to the rows found."""
+    found = np.not_equal(p, q, out=q)
+    if not found.all():
+        again = np.flatnonzero(~found)
+        was, said = near[again], p[again]
+        further = np.abs(was) * _TOWARD * (0.5 - said) + was
+        turned = passes(further, again) != said
+        where = again[turned]
+        g[where] = was[turned]
+        near[where] = further[turned]
+        found[where] = True
+    if first:
+        ok[:] = found
+    else:
+        ok &= found
+
+
+def _searched(rule: ScoreRule, slot: int, rest: np.ndarray, before: np.ndarray | None,
+              after: _Terms, decide: Callable[[np.ndarray, Any], np.ndarray],
+              guess: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The rows of :func:`_sum_steps` whose checks failed: with every part finite the rule is
+    N at -inf and P at +inf, so its step exists and :func:`_snapped` finds it on the full sum
+    from a finite guess (the failed one, else the closed form); otherwise the closed form."""
+    closed = np.asarray(rule.critical_from_rest(rest[rows], slot), dtype=float)
+    finite = np.ones(rows.size, dtype=bool)
+    for part in ([] if before is None else [before[rows]]) + after.at(rows):
+        finite &= np.isfinite(part)
+    start = np.where(np.isfinite(guess), guess, np.clip(closed, -_MAX, _MAX))
+    closed[finite] = _snapped(start[finite], lambda values, at: decide(values,
+                                                                      rows[finite][at]))
+    return closed
+
+
+_MAX = float(np.finfo(np.float64).max)
+_NORMAL = 2.0**-1020  # a little above the least normal float: no product by 2^k rounds there
 
 
 def score_array(scores: Any, names: Sequence[str] | None = None,

@@ -8,17 +8,21 @@ PySpark, a mapping of columns, a ``.csv`` / ``.parquet`` path), into a
 :class:`~causalcost.data.score_runs.ScoreRuns`:
 
 * a closed-form rule is written once (:class:`~causalcost.network.score_rules.ScoreRule`)
-  and evaluated as narwhals column expressions, so the engine does the arithmetic: per row
-  the other models' part (their weighted sum, max or min), the critical score, the rule's
-  decision at the observed scores (one comparison; not needed for max, min and a sum whose
-  last term is the slot's, where the others' part and the slot's score give it exactly),
-  and for max and min a flag for missing scores (a missing score makes a weighted sum NaN).
-  Only those columns, the truth and the slot's observed score come back;
+  and evaluated as narwhals column expressions, so the engine does the arithmetic: per row,
+  for max and min the other models' max or min; for a weighted sum its parts, the sum of the
+  terms before the slot (with the slot last, the other models' sum) and the scores after the
+  slot as they are (weighted in numpy, where they are read: the same product, and a column
+  the engine holds is handed over without a copy). Only those columns, the truth and the
+  slot's observed score come back (a column can cost more to hand over than to compute: none
+  more is asked for, and the other models' sum is added from the parts in numpy, in the
+  engine's order). The one rule of scores (:mod:`causalcost.score_values`) runs in the engine
+  too: a row with a score that is null, NaN, infinite or outside the score range comes back
+  with a NaN observed score, and is then refused naming its first bad cell, as on numpy;
 * the exactness step then runs on them in numpy, the same step as for numpy arrays
-  (:func:`~causalcost.data.critical_scores.exact_critical`): the critical scores are snapped
-  to the rule's float step and moved to agree with the rule's decision at the observed score
-  on every row. A weighted sum is added left to right in the models' order on every engine
-  and in numpy, so the decision is the same float computation everywhere;
+  (:func:`~causalcost.data.critical_scores.exact_rows`): each critical score is the float at
+  which the rule, computed from these parts with the rule's own operations, switches to P.
+  A weighted sum is added left to right in the models' order on every engine and in numpy,
+  so the decision is the same float computation everywhere;
 * a rule given as a function needs every score: the score columns are collected and its
   critical scores found by bisection on numpy
   (:func:`~causalcost.data.score_runs.runs_from_scores`).
@@ -38,7 +42,7 @@ import narwhals as nw
 import numpy as np
 import pandas as pd
 
-from causalcost.data.critical_scores import exact_rows
+from causalcost.data.critical_scores import exact_rows, summed_parts
 from causalcost.data.frames import Frame, as_frame, collect, engine_error, require_columns
 from causalcost.data.score_runs import ScoreRuns, _readonly, runs_from_scores, truth_votes
 from causalcost.errors import InputTypeError, ScoreValueError, ValidationError
@@ -120,20 +124,26 @@ def score_log_runs(data: Any, *, truth: str, models: Sequence[str], slot: str,
     # the rule is evaluated near each critical score with its own operations, as on numpy
     before, after = rule.split(columns, pos, ENGINE_OPS) if linear else (None, [])
     last = linear and before is not None and not after  # the sum before the slot is the rest
-    parts = frame.select(  # the critical score reads the column __rest (Dask wants it so)
-        nw.col(truth).alias("__truth"), missing,
-        columns[pos].alias("__observed"), rule.rest(columns, pos, ENGINE_OPS).alias("__rest"),
+    summed = linear and bool(after)  # the rest is then added from the parts, in numpy
+    # a bad row (a score null, NaN, infinite or out of range) comes back with a NaN observed
+    # score: no column more to hand over (DuckDB's cost grows with the columns)
+    observed_or_nan = nw.when(missing).then(nw.lit(math.nan, nw.Float64())).otherwise(
+        columns[pos])
+    parts = frame.select(  # the scores after the slot as they are: weighted in numpy
+        nw.col(truth).alias("__truth"), observed_or_nan.alias("__observed"),
+        *([] if summed else [rule.rest(columns, pos, ENGINE_OPS).alias("__rest")]),
         *([] if before is None or last else [before.alias("__before")]),
-        *(a.alias(f"__after{i}") for i, a in enumerate(after)))
+        *(c.alias(f"__after{i}") for i, c in enumerate(columns[pos + 1:] if linear else [])))
     got = _collect(parts, what)
-    observed, rest_v = (np.asarray(got[c], dtype=float) for c in ("__observed", "__rest"))
-    _refuse_bad(frame, _flags(got), columns, names, index, rng)
+    observed = np.asarray(got["__observed"], dtype=float)
+    _refuse_bad(frame, np.isnan(observed), columns, names, index, rng)
+    before_v = None if before is None or last else np.asarray(got["__before"], dtype=float)
+    after_v = [np.asarray(got[f"__after{i}"], dtype=float) for i in range(len(after))]
+    rest_v = (summed_parts(before_v, after_v, (rule.weights or ())[pos + 1:]) if summed else
+              np.asarray(got["__rest"], dtype=float))
     y, shown = truth_votes(got["__truth"], truth, positive, observed.size)
-    t, moved = exact_rows(rule, pos, observed, rest_v,
-                          rest_v if last else None if before is None else
-                          np.asarray(got["__before"], dtype=float),
-                          [np.asarray(got[f"__after{i}"], dtype=float)
-                           for i in range(len(after))])
+    t, moved = exact_rows(rule, pos, observed, rest_v, rest_v if last else before_v, after_v,
+                          weighted=False)
     # a pandas column may be the caller's own memory: copied (other engines' are not shared)
     return ScoreRuns(slot=slot, models=tuple(names), rule=rule.describe(),
                      truth=_readonly(y, copy=False), critical=_readonly(t, copy=False),

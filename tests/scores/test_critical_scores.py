@@ -20,7 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import causalcost as cc
-from causalcost.data.critical_scores import critical_scores
+from causalcost.data.critical_scores import critical_scores, exact_for_rule
 from causalcost.data.score_runs import ScoreRuns, score_runs
 from causalcost.errors import DataError, MonotonicityError, ValidationError
 from causalcost.network.score_rules import score_rule
@@ -321,3 +321,16 @@ def test_real_cost_of_a_candidate_lies_inside_best_and_worst(n: int, seed: int,
         assert b.best_cost - 1e-9 <= real <= b.worst_cost + 1e-9
         assert b.high_confidence_best_cost <= b.best_cost + 1e-9
         assert b.worst_cost <= b.high_confidence_worst_cost + 1e-9
+
+
+def test_a_step_far_from_the_closed_form_is_found() -> None:
+    """1e300 + s - 1e300 is 0 until s reaches half a unit of 1e300 (about 7e283): the step is
+    some 2^62 floats above the closed form's 0.8; the gallop reaches it without overflowing
+    its integer keys (it raised OverflowError)."""
+    s = np.array([[1e300, 0.0, -1e300, 0.0], [0.2, 0.3, 0.1, 0.9]])
+    rule = score_rule("mean", threshold=0.5, n_models=4)
+    t = exact_for_rule(rule, s, 1, None)[0]  # past the reader: scores beyond [0, 1]
+    assert 1e283 < t[0] < 1e284 and abs(t[1] - 0.8) < 1e-15
+    at, below = s.copy(), s.copy()
+    at[:, 1], below[:, 1] = t, np.nextafter(t, -np.inf)
+    assert rule.decide(at).all() and not rule.decide(below).any()
