@@ -245,14 +245,20 @@ def _score_column(frame: Frame, name: str, dtype: Any, text_ok: bool, index: Any
 def _bad(column: nw.Expr, score_range: tuple[float, float]) -> nw.Expr:
     """Per row: the score is null, NaN, infinite or outside ``score_range`` (up to
     :data:`~causalcost.score_values.ROUNDING` at its ends), as in
-    :func:`~causalcost.score_values.check_scores`."""
+    :func:`~causalcost.score_values.check_scores`. With finite ends two comparisons say it
+    all: NaN fails one of them on every engine (IEEE comparisons are false; polars, DuckDB
+    and Spark order NaN above every number), an infinity fails one, and a null makes them
+    null (read as bad)."""
     low, high = score_range
-    bad = column.is_null() | ~column.is_finite()
+    tests = [] if math.isfinite(low) and math.isfinite(high) else [column.is_finite()]
     if math.isfinite(low):
-        bad = bad | (column < low - ROUNDING * max(1.0, abs(low)))
+        tests.append(column >= low - ROUNDING * max(1.0, abs(low)))
     if math.isfinite(high):
-        bad = bad | (column > high + ROUNDING * max(1.0, abs(high)))
-    return bad
+        tests.append(column <= high + ROUNDING * max(1.0, abs(high)))
+    inside = tests[0]
+    for test in tests[1:]:
+        inside = inside & test
+    return ~inside.fill_null(False)
 
 
 def _flags(got: Any) -> np.ndarray:
