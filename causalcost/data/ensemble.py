@@ -88,9 +88,10 @@ def _ensemble_of(estimator: Any) -> Any:
             "predictions (or refit with voting='soft')")
     if len(model.classes_) != 2:
         raise ValidationError(
-            f"estimator: fitted on {len(model.classes_)} classes {list(model.classes_)}; a "
-            "score slot is binary (the slot's score is its probability of the positive class "
-            "classes_[1]): fit the ensemble on two classes")
+            f"estimator: fitted on {len(model.classes_)} classes "
+            f"{np.asarray(model.classes_).tolist()}; a score slot is binary (the slot's score "
+            "is its probability of the positive class classes_[1]): fit the ensemble on two "
+            "classes")
     return model
 
 
