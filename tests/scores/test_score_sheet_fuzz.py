@@ -27,6 +27,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_paths import parent, paths
 
 import causalcost as cc
 from causalcost.errors import CausalCostError
@@ -85,26 +86,6 @@ REPLACEMENTS = st.sampled_from([
 ])
 
 
-def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every path to a value inside nested dicts and lists (to a depth of 12)."""
-    out = [prefix] if prefix else []
-    if len(prefix) >= 12:
-        return out
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += paths(v, (*prefix, i))
-    return out
-
-
-def parent(d: Any, path: tuple) -> Any:
-    for key in path[:-1]:
-        d = d[key]
-    return d
-
-
 KINDS = ["delete", "replace", "replace", "wrap", "nest", "scale", "rename", "reverse",
          "shuffle", "extend", "add", "negate"]
 
@@ -114,7 +95,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict, bool]:
     name = draw(st.sampled_from(NAMES))
     d = copy.deepcopy(SHEETS[name].to_dict())
     for _ in range(draw(st.integers(1, 3))):
-        everything = paths(d)
+        everything = paths(d, depth=12)
         if not everything:
             break
         path = draw(st.sampled_from(everything))

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_paths import parent, paths
 from sheet_versions import as_version
 
 import causalcost as cc
@@ -58,24 +59,6 @@ REPLACEMENTS = st.sampled_from([
     "Infinity", "-Infinity", "1e309", "sha256:00", [], {}, [1, 2], {"a": 1}, [[[[[]]]]],
     "P", "N", "monotone", "none", "declared", "exact", "sampling", "counted", "wilson",
 ])
-
-
-def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every path to a value inside nested dicts and lists."""
-    out = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += paths(v, (*prefix, i))
-    return out
-
-
-def parent(d: Any, path: tuple) -> Any:
-    for key in path[:-1]:
-        d = d[key]
-    return d
 
 
 @st.composite
