@@ -51,7 +51,7 @@ from causalcost.errors import InputTypeError, ScoreValueError, ValidationError
 from causalcost.rows import align_by_index
 
 __all__ = ["PROBABILITIES", "ROUNDING", "as_score_range", "check_scores", "numeric_scores",
-           "parse_text_scores", "read_scores",
+           "parse_text_scores", "read_score_vectors", "read_scores",
            "range_text"]
 
 #: The default score range: a fusion of probabilities.
@@ -283,3 +283,117 @@ def read_scores(values: Any, what: str = "scores", *, rows: int | None = None,
                               f"one score per row, in {against}'s order (or as a pandas Series "
                               "on its index)")
     return check_scores(arr, what, score_range=score_range, labels=index)
+
+
+def _vector_columns(values: Any, labels: Sequence[Any], what: str) -> Any:
+    """A DataFrame's columns in the order of ``labels``: each label found once, by value or,
+    for labels that are not text, by their text (a CSV's header ``"2"`` for the label 2)."""
+    columns = list(values.columns)
+    picked = []
+    for label in labels:
+        hits = [c for c in columns if c == label and type(c) is not bool]
+        if not hits and not isinstance(label, str):
+            hits = [c for c in columns if str(c) == str(label)]
+        if len(hits) != 1:
+            state = "no column" if not hits else f"{len(hits)} columns"
+            raise ScoreValueError(
+                f"{what}: {state} for the label {label!r}; a data frame of score vectors has "
+                f"one column per label, named by the labels {list(labels)} (its columns are "
+                f"{columns})")
+        picked.append(hits[0])
+    extra = [c for c in columns if c not in picked]
+    if extra:
+        raise ScoreValueError(f"{what}: columns {extra} are not labels of the system "
+                              f"{list(labels)}; give one column per label and nothing else")
+    return values[picked]
+
+
+def read_score_vectors(values: Any, what: str = "scores", *, labels: Sequence[Any],
+                       rows: int | None = None, index: Any = None, against: str = "y_true",
+                       score_range: tuple[float, float] = PROBABILITIES) -> np.ndarray:
+    """One probability vector per row (a K-label score slot's output) read under the rule.
+
+    The same rule as :func:`read_scores`, cell by cell, plus the shape: ``(rows, K)`` with
+    one column per label, in the order of ``labels`` (a data frame's columns are matched to
+    the labels by name, so their order does not matter; an array's columns are taken in
+    label order, as ``predict_proba``'s are in ``classes_`` order). With the default range
+    (probabilities) every row must sum to 1 up to 1e-6: a row that does not is not a
+    probability vector (a column missing, or scores of another scale; declare
+    ``score_range`` for those).
+
+    Parameters
+    ----------
+    values : array-like of shape (rows, K) or pandas.DataFrame
+        The vectors. A DataFrame's rows are aligned on ``index`` like a Series'.
+    what : str
+        How messages name them.
+    labels : sequence
+        The system's K labels, in the order of the columns.
+    rows, index, against, score_range
+        As for :func:`read_scores`.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (rows, K)
+
+    Raises
+    ------
+    ScoreValueError
+        Text, missing, infinite or out-of-range cells (the first in row order is named),
+        another shape, a row of probabilities that does not sum to 1, a data frame whose
+        columns are not the labels.
+
+    Examples
+    --------
+    >>> read_score_vectors([[0.2, 0.5, 0.3]], labels=["a", "b", "c"]).tolist()
+    [[0.2, 0.5, 0.3]]
+    >>> read_score_vectors([[0.2, 0.5]], labels=["a", "b", "c"])
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ScoreValueError: scores: 2 columns for the K = 3 labels ['a', 'b', 'c']; give one probability per label, in that order (predict_proba's columns in classes_ order)
+    """  # noqa: E501
+    import pandas as pd
+
+    labels = list(labels)
+    if isinstance(values, pd.DataFrame):
+        values = _vector_columns(values, labels, what)
+        if index is not None and not values.index.equals(index):
+            if not (index.is_unique and values.index.is_unique
+                    and len(values.index) == len(index) and index.isin(values.index).all()):
+                raise ScoreValueError(
+                    f"{what} is a data frame whose index does not match {against}'s; align it "
+                    f"({what}.reindex({against}.index)) or pass an array in the same row order")
+            values = values.reindex(index)
+        elif index is None and not (isinstance(values.index, pd.RangeIndex)
+                                    and values.index.equals(pd.RangeIndex(len(values)))):
+            raise ScoreValueError(
+                f"{what} is a data frame with its own index, but {against} has no index to "
+                f"align it with: pass {what}.to_numpy() in {against}'s row order")
+        values = values.to_numpy()
+    if np.isscalar(values) or values is None:
+        raise ScoreValueError(f"{what} must be one vector per row (a 2-D array), got "
+                              f"{type(values).__name__} {values!r}")
+    arr = numeric_scores(values, what, index, columns=labels)
+    if arr.ndim != 2:
+        raise ScoreValueError(f"{what} must be one vector of K = {len(labels)} probabilities "
+                              f"per row (shape (rows, {len(labels)})), got shape {arr.shape}")
+    if arr.shape[1] != len(labels):
+        raise ScoreValueError(
+            f"{what}: {arr.shape[1]} columns for the K = {len(labels)} labels {labels}; give "
+            "one probability per label, in that order (predict_proba's columns in classes_ "
+            "order)")
+    if rows is not None and arr.shape[0] != rows:
+        raise ScoreValueError(f"{what}: {arr.shape[0]} vectors for {rows} rows of {against}; "
+                              f"give one vector per row, in {against}'s order")
+    check_scores(arr, what, score_range=score_range, labels=index,
+                 columns=[f"{what}[{label!r}]" for label in labels])
+    if tuple(score_range) == PROBABILITIES and arr.size:
+        off = np.abs(arr.sum(axis=1) - 1.0) > 1e-6
+        if off.any():
+            row = int(np.argmax(off))
+            raise ScoreValueError(
+                f"{what}: row {_label(index, row)!r} sums to {float(arr[row].sum())!r}, not 1"
+                f"{f' (and {int(off.sum()) - 1} other row(s))' if off.sum() > 1 else ''}; a "
+                "probability vector has one entry per label summing to 1 (is a column "
+                "missing?); scores of another scale declare score_range=")
+    return arr

@@ -82,7 +82,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching, maximum_flow
 
 from causalcost.errors import InfeasibleInputError, InputTypeError, ValidationError
 
-__all__ = ["ProbabilityBounds", "SameInstanceBounds", "decide", "expected_outcomes",
+__all__ = ["ProbabilityBounds", "SameInstanceBounds", "decide", "decide_rows", "expected_outcomes",
            "outcome_counts", "probability_bounds", "same_instance_bounds"]
 
 #: Float elements of one chunk of the brute force (bounds its memory: 32 MiB of float64).
@@ -789,3 +789,18 @@ def probability_bounds(A: Any, offsets: Any, vectors: Any, costs_row: Any, *,
     costs = row[_argmax_chunks(_slot_part(a, v), r)]
     return ProbabilityBounds(_assignment_optimum(costs, True),
                              _assignment_optimum(costs, False))
+
+
+def decide_rows(A: Any, offsets: Any, vectors: Any) -> np.ndarray:
+    """The system's output on each instance with its own vector: ``g_i(p_i)`` row by row.
+
+    The same decision as :func:`decide` (the stated float order), on pairs ``(i, i)`` only.
+
+    >>> decide_rows(1.0, [[0.0, 0.0, 0.6], [0.2, 0.2, 0.0]], [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0]])
+    array([2, 0])
+    """
+    a, r, v = _inputs(A, offsets, vectors)
+    if r.shape[0] != v.shape[0]:
+        raise InfeasibleInputError(f"decide_rows pairs rows: {v.shape[0]} vectors for "
+                                   f"{r.shape[0]} offsets")
+    return (_slot_part(a, v) + r).argmax(axis=1)

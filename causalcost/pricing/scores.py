@@ -293,11 +293,13 @@ class ScoreBound:
         instance): per class ``n * P(S >= T)`` instances said P.
     expected_cost : float
         Its cost, ``Eval1``.
-    worst, best : Confusion
+    worst, best : Confusion or None
         The system confusion in the worst / best case over the unknown pairing of the
         candidate's scores with the instances (``form="same instances"``: exact counts) or
         over every coupling of the two score distributions (``form="probability"``, scaled to
-        the candidate's class sizes; cells may be fractional).
+        the candidate's class sizes; cells may be fractional). ``None`` for a K-label slot
+        (K > 2) in the probability form: the coupling problem fixes the cost, not which wrong
+        label the errors go to.
     worst_cost, best_cost : float
         Their costs.
     form : str
@@ -313,11 +315,12 @@ class ScoreBound:
     costs : CostMatrix
         The system's cost matrix.
     class_sizes : tuple of int
-        The candidate's scores per class (P, N).
+        The candidate's scores per class (P, N; for K labels, in label order).
     critical_sizes : tuple of int
-        The critical scores per class (P, N).
-    labels : tuple of str
-        ``("P", "N")``.
+        The system's instances per class: its critical scores (K labels: its offset vectors).
+    labels : tuple
+        ``("P", "N")``, or the K labels of a K-label score slot
+        (:mod:`causalcost.pricing.score_vector_price`).
 
     Examples
     --------
@@ -333,20 +336,20 @@ class ScoreBound:
 
     expected: Confusion
     expected_cost: float
-    worst: Confusion
+    worst: Confusion | None
     worst_cost: float
-    best: Confusion
+    best: Confusion | None
     best_cost: float
     form: str
     costs: CostMatrix
-    class_sizes: tuple[int, int]
-    critical_sizes: tuple[int, int]
+    class_sizes: tuple[int, ...]
+    critical_sizes: tuple[int, ...]
     high_confidence_worst: Confusion | None = None
     high_confidence_worst_cost: float | None = None
     high_confidence_best: Confusion | None = None
     high_confidence_best_cost: float | None = None
     confidence: float | None = None
-    labels: tuple[str, str] = field(default=CLASSES)
+    labels: tuple[Any, ...] = field(default=CLASSES)
 
     @property
     def eval1(self) -> float:
@@ -363,8 +366,9 @@ class ScoreBound:
         out: dict[str, Any] = {
             "eval1": self.expected_cost, "worst_cost": self.worst_cost,
             "best_cost": self.best_cost, "form": self.form,
-            "expected": self.expected.to_dict(), "worst": self.worst.to_dict(),
-            "best": self.best.to_dict(), "costs": self.costs.to_dict(),
+            "expected": _cells(self.expected), "worst": _cells(self.worst),
+            "best": _cells(self.best),
+            "costs": _cells(self.costs),
             "class_sizes": dict(zip(self.labels, self.class_sizes)),
             "critical_sizes": dict(zip(self.labels, self.critical_sizes)),
         }
@@ -374,8 +378,8 @@ class ScoreBound:
             out.update(confidence=self.confidence,
                        high_confidence_worst_cost=self.high_confidence_worst_cost,
                        high_confidence_best_cost=self.high_confidence_best_cost,
-                       high_confidence_worst=self.high_confidence_worst.to_dict(),
-                       high_confidence_best=self.high_confidence_best.to_dict())
+                       high_confidence_worst=_cells(self.high_confidence_worst),
+                       high_confidence_best=_cells(self.high_confidence_best))
         return out
 
     def to_frame(self) -> pd.DataFrame:
@@ -396,7 +400,8 @@ class ScoreBound:
             rows["high_confidence_best"] = (self.high_confidence_best,
                                             self.high_confidence_best_cost)
         frame = pd.DataFrame.from_dict(
-            {k: {**c.to_dict(), "cost": v} for k, (c, v) in rows.items()}, orient="index")
+            {k: {**(_cells(c) or {}), "cost": v}
+             for k, (c, v) in rows.items()}, orient="index")
         frame.index.name = "case"
         return frame
 
@@ -412,6 +417,17 @@ class ScoreBound:
                       f"confidence={self.confidence!r}"]
         parts.append(f"n={dict(zip(self.labels, self.class_sizes))}")
         return f"ScoreBound({', '.join(parts)})"
+
+
+def _cells(matrix: Any) -> dict[str, float] | None:
+    """A confusion or cost matrix as named cells: ``tp, fn, fp, tn`` for two labels,
+    ``"true->said"`` for K labels; ``None`` stays ``None``."""
+    if matrix is None:
+        return None
+    if matrix.k == 2:
+        return matrix.to_dict()
+    return {f"{t}->{p}": v for t, row in zip(matrix.labels, matrix.matrix)
+            for p, v in zip(matrix.labels, row)}
 
 
 # ---------------------------------------------------------------------------- the calls

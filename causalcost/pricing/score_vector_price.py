@@ -1,0 +1,172 @@
+"""Price a K-label score slot's candidate from its probability vectors: one :class:`ScoreBound`.
+
+The system side is, per true class ``c``, the offset vectors ``r_i`` of the class's instances
+and the slot's coefficients ``A`` (:mod:`causalcost.pricing.score_vectors`): with the vector
+``p`` in the slot the system says ``argmax_k (A p + r_i)_k``. The candidate side is, per class,
+its vectors. Per class (the pairing never crosses classes):
+
+* **expected** (the candidate's vectors independent of the instance): the exact share of pairs
+  the system sends to each label, times the candidate's class size;
+* **same instances** (the vectors measured on the offsets' own instances, pairing unknown): the
+  costliest and cheapest pairing, an assignment problem; the confusion row is the pairing's
+  (one pairing attaining the optimum);
+* **probability** (the vectors measured on other instances): the extremes of the expected cost
+  over every coupling of the two empirical distributions, a transportation problem, scaled to
+  the candidate's class size. The coupling problem is solved on costs, so it gives the cost
+  and not the confusion (which wrong label an error goes to): ``worst`` and ``best`` are then
+  ``None`` for K > 2.
+
+K = 2 systems take the critical-score route (:func:`~causalcost.pricing.scores.price_scores`,
+closed forms); on the same numbers this module agrees with it (``p = (s, 1 - s)``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from causalcost.confusion import Confusion, CostMatrix
+from causalcost.cost_matrix import as_costs
+from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.pricing.score_vectors import (
+    decide_rows,
+    outcome_counts,
+    probability_bounds,
+    same_instance_bounds,
+)
+from causalcost.pricing.scores import FORMS, ScoreBound
+
+__all__ = ["price_vectors"]
+
+
+def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int) -> list[np.ndarray]:
+    """Per class (in label order) a float array of shape (n_c, K)."""
+    if isinstance(value, dict):
+        unknown = [c for c in value if c not in labels]
+        if unknown:
+            raise ValidationError(f"{what}: classes {unknown} are not labels of the system "
+                                  f"{list(labels)}")
+        value = [value.get(c, np.zeros((0, k))) for c in labels]
+    rows = [np.asarray(v, dtype=float).reshape(-1, k) if np.size(v) == 0 else
+            np.asarray(v, dtype=float) for v in value]
+    if len(rows) != len(labels):
+        raise ValidationError(f"{what}: {len(rows)} classes for the {len(labels)} labels "
+                              f"{list(labels)}; give one array per class")
+    for c, arr in zip(labels, rows):
+        if arr.ndim != 2 or arr.shape[1] != k:
+            raise ValidationError(f"{what} of class {c!r} must have shape (n, {k}), got "
+                                  f"{arr.shape}")
+    return rows
+
+
+def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
+                  labels: Sequence[Any], same_instances: bool = True,
+                  method: str = "auto") -> ScoreBound:
+    """Expected, worst and best system cost of a K-label score-slot candidate.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (K, K), or float
+        The slot's coefficients ``A`` (soft voting: the slot's weight).
+    offsets : sequence or dict of arrays (n_c, K)
+        Per true class, in label order (or ``{label: array}``), its instances' offset vectors.
+    vectors : sequence or dict of arrays (n_c, K)
+        Per true class, the candidate's vectors on instances of that class.
+    costs : CostMatrix or (K, K) array
+        The system's costs over ``labels``.
+    labels : sequence
+        The K labels.
+    same_instances : bool, default True
+        True: the vectors were measured on the offsets' own instances (same class sizes).
+        False: on other instances (the probability form).
+    method : str, default "auto"
+        Passed to :func:`~causalcost.pricing.score_vectors.same_instance_bounds` or
+        :func:`~causalcost.pricing.score_vectors.probability_bounds`.
+
+    Returns
+    -------
+    ScoreBound
+        Costs are totals over the candidate's class sizes; for K > 2 in the probability form
+        ``worst`` and ``best`` are ``None`` (only their costs are determined).
+
+    Raises
+    ------
+    InfeasibleInputError
+        Same instances with other class sizes; vectors of a class without offsets.
+    ValidationError
+        Shapes that do not match one K, non-finite numbers.
+
+    Examples
+    --------
+    Two instances of class ``a``: the first goes to ``a`` unless the slot leans hard to ``b``;
+    the candidate's two vectors, pairing unknown:
+
+    >>> b = price_vectors(1.0, [[[0.8, 0.0, 0.0], [0.0, 0.0, 0.0]], [], []],
+    ...                   [[[0.9, 0.1, 0.0], [0.1, 0.8, 0.1]], [], []],
+    ...                   [[0, 1, 1], [1, 0, 1], [1, 1, 0]], labels=["a", "b", "c"])
+    >>> b.worst_cost, b.expected_cost, b.best_cost
+    (1.0, 0.5, 0.0)
+    >>> b.worst.matrix[0]
+    (1.0, 1.0, 0.0)
+    """
+    labels = tuple(labels)
+    k = len(labels)
+    cost_matrix: CostMatrix = as_costs(costs, labels)
+    c_rows = np.asarray(cost_matrix.matrix, dtype=float)
+    t = _class_rows(offsets, labels, "offsets", k)
+    s = _class_rows(vectors, labels, "vectors", k)
+    expected, worst, best = [], [], []
+    worst_cost, best_cost = [], []
+    for c, (off, vec) in enumerate(zip(t, s)):
+        n_t, n_s = off.shape[0], vec.shape[0]
+        if same_instances and n_t != n_s:
+            raise InfeasibleInputError(
+                f"class {labels[c]!r}: same_instances=True needs the candidate's vectors on the "
+                f"system's own instances, but there are {n_s} vectors and {n_t} instances; "
+                "pass same_instances=False (the probability form) for vectors counted on "
+                "other instances")
+        if n_s == 0:
+            zero = [0] * k
+            expected.append([0.0] * k)
+            worst.append(zero)
+            best.append(zero)
+            worst_cost.append(0.0)
+            best_cost.append(0.0)
+            continue
+        if n_t == 0:
+            raise InfeasibleInputError(
+                f"class {labels[c]!r}: {n_s} candidate vectors but no instances of the class "
+                "in the system's runs; the system's response to the class is unknown")
+        counts = outcome_counts(matrix, off, vec)
+        expected.append((counts * n_s / (n_t * n_s)).tolist())
+        if same_instances:
+            bounds = same_instance_bounds(matrix, off, vec, c_rows[c], method=method)
+            for assignment, rows in ((bounds.worst_assignment, worst),
+                                     (bounds.best_assignment, best)):
+                said = decide_rows(matrix, off, vec[assignment])
+                rows.append(np.bincount(said, minlength=k).tolist())
+            worst_cost.append(bounds.worst_cost)
+            best_cost.append(bounds.best_cost)
+        else:
+            pb = probability_bounds(matrix, off, vec, c_rows[c], method=method)
+            worst_cost.append(pb.worst * n_s)
+            best_cost.append(pb.best * n_s)
+    exp = Confusion(matrix=expected, labels=labels)
+    if same_instances:
+        w = Confusion(matrix=worst, labels=labels)
+        b = Confusion(matrix=best, labels=labels)
+        w_cost, b_cost = w.cost(cost_matrix), b.cost(cost_matrix)
+    elif k == 2:
+        raise ValidationError("the probability form of a two-label system is priced from its "
+                              "critical scores (price_scores)")
+    else:
+        w = b = None
+        w_cost, b_cost = math.fsum(worst_cost), math.fsum(best_cost)
+    return ScoreBound(expected=exp, expected_cost=exp.cost(cost_matrix), worst=w,
+                      worst_cost=float(w_cost), best=b, best_cost=float(b_cost),
+                      form=FORMS[0] if same_instances else FORMS[1], costs=cost_matrix,
+                      class_sizes=tuple(v.shape[0] for v in s),
+                      critical_sizes=tuple(o.shape[0] for o in t), labels=labels)
