@@ -25,6 +25,7 @@ computes each row's critical score and :func:`forced_runs` returns a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -321,6 +322,14 @@ def forced_runs(
     causalcost.errors.ValidationError: k= is an option of the vote fusioners; the 'mean' fusioner reads score columns: drop k=
     """  # noqa: E501
     if _reads_scores(fusioner, scores):
+        if labels is not None or isinstance(scores, Mapping):
+            return _vector_runs(data, truth=truth, slot=slot, models=models, labels=labels,
+                                scores=scores, fusioner=fusioner, weights=weights,
+                                score_range=score_range, positive=positive,
+                                options={"k": k, "tie": tie, "observed": observed,
+                                         "function": function, "order": order,
+                                         "label": label, "threshold": threshold,
+                                         "bias": bias})
         vote_options = {"labels": labels, "k": k, "tie": tie, "observed": observed,
                         "function": function, "order": order, "label": label}
         given = [name for name, value in vote_options.items() if value is not None]
@@ -383,8 +392,60 @@ def forced_runs(
                       _counter=counter)
 
 
-def _reads_scores(fusioner: Any, scores: bool | None) -> bool:
+def _vector_runs(data: Any, *, truth: str, slot: str, models: Sequence[str] | None,
+                 labels: Sequence[Any] | None, scores: Any, fusioner: Any, weights: Any,
+                 score_range: Any, positive: Any, options: dict[str, Any]) -> ScoreRuns:
+    """:func:`forced_runs` on a log of probability vectors (``labels=``, ``scores={...}``):
+    K labels by their offset vectors; two labels by the critical score of the first label's
+    probability (the mean of the vectors' first entries against 1/2: the same argmax)."""
+    from causalcost.data.score_log import score_log_runs
+    from causalcost.data.score_vector_log import score_vector_log_runs, vector_columns
+
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        raise ValidationError(f"{given[0]}= is not an option of a soft vote of probability "
+                              f"vectors (labels= with scores={{...}}): drop {given[0]}=")
+    if positive is not None:
+        raise ValidationError(f"positive={positive!r} is a binary log's option; with labels= "
+                              "every value is read by name (the first label is the positive "
+                              "one at K = 2)")
+    if labels is None or isinstance(labels, str):
+        raise ValidationError("scores={...} names each model's column per label: give the "
+                              "labels too, labels=['a', 'b', 'c'] (the columns' order)")
+    if not isinstance(scores, Mapping):
+        raise ValidationError(
+            "a log of probability vectors names each model's column for each label: "
+            "scores={label: '{model}_' + label} (a template per label) or "
+            "scores={model: {label: column}}")
+    if len(labels) != 2:
+        return score_vector_log_runs(data, truth=truth, models=models or [], slot=slot,
+                                     labels=labels, scores=scores, fusioner=fusioner,
+                                     weights=weights, score_range=score_range)
+    names = plain_labels(labels)
+    if fusioner != "mean":
+        raise ValidationError(f"fusioner {fusioner!r}: a vote of probability vectors is "
+                              "fusioner='mean' (soft voting)")
+    if models is None or isinstance(models, str) or slot not in models:
+        raise ValidationError("models must list the models, the slot among them, e.g. "
+                              "models=['a', 'b', 'c']")
+    first = {m: cols[0] for m, cols in vector_columns(scores, list(models), names).items()}
+    if isinstance(weights, Mapping):  # by model name, as for K labels
+        weights = {first[m]: w for m, w in weights.items() if m in first} \
+            if set(weights) == set(models) else weights
+    runs = score_log_runs(data, truth=truth, models=[first[m] for m in models],
+                          slot=first[slot], fusioner="mean", threshold=0.5, weights=weights,
+                          positive=names[0],
+                          **({} if score_range is None else {"score_range": score_range}))
+    return dataclasses.replace(runs, slot=slot, models=tuple(models))
+
+
+def _reads_scores(fusioner: Any, scores: Any) -> bool:
     """Whether ``fusioner`` (with ``scores=``) fuses score columns rather than votes."""
+    if isinstance(scores, Mapping):  # columns named per label: probability vectors
+        if callable(fusioner) and not isinstance(fusioner, (str, Fusioner)):
+            raise ValidationError("a function of probability vectors is not priced: a "
+                                  "K-label score slot is fused by fusioner='mean'")
+        return True
     if scores not in (None, True, False):
         raise ValidationError(f"scores must be None, True or False, got {scores!r}")
     named = isinstance(fusioner, str) and fusioner in SCORE_FUSIONERS

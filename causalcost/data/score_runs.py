@@ -1,11 +1,20 @@
-"""A score log's runs: per row the critical score, the truth and the slot's observed score.
+"""A score log's runs: per row what the system needs from the slot, the truth and the slot's
+observed output, for a system of any K labels.
 
 :class:`ScoreRuns` is what :func:`causalcost.forced_runs` with a score rule, :func:`score_runs`
-(numpy arrays or a pandas DataFrame) and :func:`causalcost.ensemble_runs` return: the system
-forced to a score ``s`` says P on exactly the rows whose critical score is at most ``s``
-(:mod:`causalcost.data.critical_scores` computes them). It gives the forced runs at any score,
-the system as logged, the real system with a candidate's scores in the slot, and the price of
-a candidate (:mod:`causalcost.pricing.scores`).
+(numpy arrays or a pandas DataFrame) and :func:`causalcost.ensemble_runs` return. It gives the
+system forced to any output of the slot, the system as logged, the real system with a
+candidate's outputs in the slot, and the price of a candidate. Per row it holds:
+
+* **K = 2** (labels P, N; the slot's output is its score for P): the **critical score**
+  ``t``: the system forced to a score ``s`` says P on exactly the rows with ``t <= s``
+  (:mod:`causalcost.data.critical_scores`; priced by the closed forms of
+  :mod:`causalcost.pricing.scores`);
+* **K labels** (the slot's output is a probability vector ``p``): the **offset vector**
+  ``r`` and the slot's coefficients ``A``: the system says ``argmax_k (A p + r)_k``
+  (:mod:`causalcost.pricing.score_vectors`). K = 2 has this form too
+  (:attr:`ScoreRuns.offsets_by_class`, with ``p = (s, 1 - s)``); its critical scores are the
+  fast path.
 """
 
 from __future__ import annotations
@@ -26,8 +35,15 @@ from causalcost.data.labels import votes_from_values
 from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, ValidationError
 from causalcost.network.score_rules import score_rule
+from causalcost.pricing.score_vector_price import price_vectors
+from causalcost.pricing.score_vectors import decide_rows
 from causalcost.pricing.scores import ScoreBound, price_scores
-from causalcost.score_values import PROBABILITIES, as_score_range, read_scores
+from causalcost.score_values import (
+    PROBABILITIES,
+    as_score_range,
+    read_score_vectors,
+    read_scores,
+)
 
 __all__ = ["ScoreRuns", "runs_from_scores", "score_runs", "truth_votes"]
 
@@ -41,12 +57,17 @@ def _readonly(a: np.ndarray, copy: bool = True) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class ScoreRuns:
-    """A score slot's critical scores on a log, per row and per class (P, N).
+    """A score slot's runs on a log: per row what the system needs from the slot.
 
-    The system forced to score ``s`` says P on exactly the rows with ``critical <= s``; at
-    the observed slot scores this agrees exactly with the fusion rule. Build it with
-    :func:`causalcost.forced_runs` and a score fusioner (any engine), or :func:`score_runs`
-    (numpy arrays, pandas).
+    Two labels: the system forced to score ``s`` says P on exactly the rows with
+    ``critical <= s``; at the observed slot scores this agrees exactly with the fusion rule.
+    K labels: the slot gives a probability vector ``p`` and the system says
+    ``argmax_k (matrix @ p + offsets[i])_k`` (first largest on ties). Build it with
+    :func:`causalcost.forced_runs` and a score fusioner (any engine), :func:`score_runs`
+    (numpy arrays, pandas) or :func:`causalcost.ensemble_runs` (a fitted scikit-learn
+    ensemble). Every method takes the slot's outputs in the form of the system: one score
+    per row for two labels, one vector per row (shape ``(rows, K)``, columns in label order)
+    for K labels.
 
     Attributes
     ----------
@@ -56,12 +77,15 @@ class ScoreRuns:
         Every score column, the slot among them.
     rule : str
         The fusion rule in words.
-    truth : numpy.ndarray of bool
-        Per row: is it of class P.
-    critical : numpy.ndarray of float
-        Per row: the critical score (``-inf`` always P, ``+inf`` never P).
+    truth : numpy.ndarray
+        Per row the true class: two labels, a bool (is it of class P); K labels, the
+        label's position in ``labels`` (:attr:`classes` gives positions for every K).
+    critical : numpy.ndarray of float or None
+        Two labels: per row the critical score (``-inf`` always P, ``+inf`` never P).
+        ``None`` for K labels.
     observed_scores : numpy.ndarray of float
-        Per row: the slot's observed score.
+        Per row the slot's observed output: its score (two labels), its vector (K labels,
+        shape ``(rows, K)``).
     index : pandas.Index or None
         The log's row labels (candidates' Series are aligned on it).
     adjusted : int
@@ -73,11 +97,17 @@ class ScoreRuns:
         The scores the rule takes (``(0, 1)``, a fusion of probabilities, unless declared):
         the log's scores lie in it and a candidate's are checked against it
         (:mod:`causalcost.score_values`).
-    labels : tuple of str
-        ``("P", "N")``.
+    labels : tuple
+        ``("P", "N")``, or the K labels (the truth's, e.g. an ensemble's ``classes_``).
     provenance : dict
         Where the log came from (read by :func:`causalcost.forced_runs`): the engine, whether
         it was lazy, the file, the rows, the columns and the rule.
+    offsets : numpy.ndarray or None
+        K labels: per row the offset vector (the other members' part and the intercepts),
+        shape ``(rows, K)``. ``None`` for two labels (see :attr:`offsets_by_class`).
+    matrix : numpy.ndarray or None
+        K labels: the slot's coefficients ``A`` (K x K; soft voting: the slot's weight times
+        the identity). ``None`` for two labels.
 
     Examples
     --------
@@ -96,50 +126,118 @@ class ScoreRuns:
     models: tuple[str, ...]
     rule: str
     truth: np.ndarray
-    critical: np.ndarray
+    critical: np.ndarray | None
     observed_scores: np.ndarray
     index: pd.Index | None = None
     adjusted: int = 0
     positive: Any = True
     score_range: tuple[float, float] = PROBABILITIES
-    labels: tuple[str, str] = field(default=CLASSES)
+    labels: tuple[Any, ...] = field(default=CLASSES)
     provenance: dict[str, Any] = field(default_factory=dict, repr=False)
+    offsets: np.ndarray | None = field(default=None, repr=False)
+    matrix: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score_range", as_score_range(self.score_range))
+        object.__setattr__(self, "labels", tuple(self.labels))
+        if len(self.labels) != 2 and (self.offsets is None or self.matrix is None):
+            raise ValidationError(f"a score slot with {len(self.labels)} labels is given by "
+                                  "its offset vectors and matrix (offsets=, matrix=)")
+
+    @property
+    def k(self) -> int:
+        """The number of labels."""
+        return len(self.labels)
+
+    @cached_property
+    def classes(self) -> np.ndarray:
+        """Per row the position of its true class in :attr:`labels` (P is 0 for two)."""
+        if self.k == 2:
+            return _readonly(np.where(self.truth, 0, 1), copy=False)
+        return self.truth
+
+    def _rows_of(self, values: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(_readonly(values[self.classes == c]) for c in range(self.k))
+
+    def _binary_only(self, what: str) -> None:
+        if self.k != 2:
+            raise ValidationError(
+                f"{what} belongs to a two-label score slot; this one has K = {self.k} labels "
+                f"{list(self.labels)}, whose rows hold offset vectors: use offsets_by_class")
 
     @cached_property
     def critical_by_class(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per class (P, N): the sorted critical scores."""
+        """Per class (P, N): the sorted critical scores (two labels only)."""
+        self._binary_only("critical_by_class")
+        assert self.critical is not None
         return (_readonly(np.sort(self.critical[self.truth])),
                 _readonly(np.sort(self.critical[~self.truth])))
 
     @cached_property
-    def observed_by_class(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per class (P, N): the slot's observed scores, in row order."""
-        return (_readonly(self.observed_scores[self.truth]),
-                _readonly(self.observed_scores[~self.truth]))
+    def offsets_by_class(self) -> tuple[np.ndarray, ...]:
+        """Per class, in label order: the offset vectors of its rows, in row order.
+
+        Two labels: the same decisions written as offsets, with :attr:`slot_matrix` the
+        identity and the slot's score ``s`` as the vector ``(s, 1 - s)``: row ``i`` says P iff
+        ``s >= 1 - s + (2 t_i - 1)``, i.e. ``s >= t_i`` up to one rounding (critical scores
+        beyond the score range are clipped to a value past it).
+        """
+        if self.k != 2:
+            assert self.offsets is not None
+            return self._rows_of(self.offsets)
+        assert self.critical is not None
+        finite = np.abs(self.critical[np.isfinite(self.critical)])
+        ends = [abs(v) for v in self.score_range if math.isfinite(v)]
+        far = 2.0 * max([1.0, *ends, *(finite.max(initial=0.0),)]) + 4.0
+        shifted = np.clip(2.0 * self.critical - 1.0, -far, far)
+        return self._rows_of(np.column_stack([np.zeros_like(shifted), shifted]))
 
     @property
-    def class_sizes(self) -> tuple[int, int]:
-        """Rows per class (P, N)."""
-        n_p = int(self.truth.sum())
-        return n_p, int(self.truth.size - n_p)
+    def slot_matrix(self) -> np.ndarray:
+        """The slot's coefficients ``A`` (the identity for two labels)."""
+        return np.eye(2) if self.matrix is None else self.matrix
+
+    @cached_property
+    def observed_by_class(self) -> tuple[np.ndarray, ...]:
+        """Per class (label order): the slot's observed outputs, in row order."""
+        return self._rows_of(self.observed_scores)
+
+    @property
+    def class_sizes(self) -> tuple[int, ...]:
+        """Rows per class, in label order."""
+        return tuple(int(v) for v in np.bincount(self.classes, minlength=self.k))
 
     def _confusion(self, says: np.ndarray) -> Confusion:
+        if self.k != 2:
+            cells = np.zeros((self.k, self.k), dtype=np.int64)
+            np.add.at(cells, (self.classes, says), 1)
+            return Confusion(matrix=cells.tolist(), labels=self.labels)
         p, n = self.truth, ~self.truth
         tp, fp = int((says & p).sum()), int((says & n).sum())
         n_p, n_n = self.class_sizes
         return Confusion(tp=tp, fn=n_p - tp, fp=fp, tn=n_n - fp)
 
+    def _says(self, outputs: np.ndarray) -> np.ndarray:
+        """The system's output per row with the slot's ``outputs`` in it: P (True) / N for
+        two labels, label positions for K."""
+        if self.k == 2:
+            return outputs >= self.critical
+        return decide_rows(self.slot_matrix, self.offsets, outputs)
+
     @property
     def observed(self) -> Confusion:
-        """The system's confusion as logged (the slot at its observed scores)."""
-        return self._confusion(self.observed_scores >= self.critical)
+        """The system's confusion as logged (the slot at its observed outputs)."""
+        return self._confusion(self._says(self.observed_scores))
 
-    def forced_at(self, score: float) -> Confusion:
+    def forced_at(self, score: Any) -> Confusion:
         """The system's confusion with the slot forced to ``score`` on every row: P on exactly
-        the rows whose critical score is at most ``score``."""
+        the rows whose critical score is at most ``score`` (two labels); for K labels
+        ``score`` is one probability vector, in label order."""
+        if self.k != 2:
+            vector = read_score_vectors([score] if np.ndim(score) == 1 else score, "score",
+                                        labels=self.labels, rows=1,
+                                        score_range=self.score_range)
+            return self._confusion(self._says(np.repeat(vector, self.truth.size, axis=0)))
         if isinstance(score, bool) or not isinstance(score, (int, float, np.integer,
                                                               np.floating)):
             raise InputTypeError(f"score must be a number, got {type(score).__name__}")
@@ -154,52 +252,90 @@ class ScoreRuns:
         return Confusion(tp=tp, fn=n_p - tp, fp=fp, tn=n_n - fp)
 
     def _aligned(self, scores: Any, what: str = "scores") -> np.ndarray:
+        if self.k != 2:
+            return read_score_vectors(scores, what, labels=self.labels, rows=self.truth.size,
+                                      index=self.index, against="the log",
+                                      score_range=self.score_range)
         return read_scores(scores, what, rows=self.truth.size, index=self.index,
                            against="the log", score_range=self.score_range)
 
     def with_candidate(self, scores: Any, what: str = "scores") -> Confusion:
-        """The real system confusion with a candidate's scores on the log's rows (a Series is
-        aligned by index; other Series are refused): P where ``score >= critical``."""
-        return self._confusion(self._aligned(scores, what) >= self.critical)
+        """The real system confusion with a candidate's outputs on the log's rows (a Series
+        or DataFrame is aligned by index; other indexes are refused): two labels, P where
+        ``score >= critical``; K labels, ``argmax(matrix @ p + offsets)`` row by row.
 
-    def candidate_by_class(self, scores: Any, what: str = "scores"
-                           ) -> tuple[np.ndarray, np.ndarray]:
-        """A candidate's scores on the log's rows, split by class (P, N)."""
-        arr = self._aligned(scores, what)
-        return arr[self.truth], arr[~self.truth]
+        >>> runs = score_runs(np.array([[0.2, 0.9], [0.7, 0.1]]), truth=[1, 0], slot=1)
+        >>> runs.with_candidate([0.95, 0.05])
+        Confusion(tp=1, fn=0, fp=0, tn=1)
+        """
+        return self._confusion(self._says(self._aligned(scores, what)))
+
+    def candidate_by_class(self, scores: Any, what: str = "scores") -> tuple[np.ndarray, ...]:
+        """A candidate's outputs on the log's rows, split by class (label order)."""
+        return self._rows_of(self._aligned(scores, what))
 
     def price(self, scores: Any, costs: Any = None, *, confidence: float | None = None
               ) -> ScoreBound:
-        """Price a candidate from its scores on the log's own rows (same instances):
-        :func:`~causalcost.pricing.scores.price_scores`.
+        """Price a candidate from its outputs on the log's own rows (same instances):
+        :func:`~causalcost.pricing.scores.price_scores` for two labels,
+        :func:`~causalcost.pricing.score_vector_price.price_vectors` for K (its costs
+        default to counting errors).
 
         >>> runs = score_runs(np.array([[0.2, 0.9], [0.7, 0.1]]), truth=[1, 0], slot=1)
         >>> runs.price([0.95, 0.05]).worst_cost
         0.0
         """
+        if self.k != 2:
+            if confidence is not None:
+                raise ValidationError(
+                    "confidence: the high-confidence case is priced for vectors measured on "
+                    "other instances; on the log's own rows the worst and best case are exact")
+            grid = np.ones((self.k, self.k)) - np.eye(self.k)
+            return price_vectors(self.slot_matrix, self.offsets_by_class,
+                                 self.candidate_by_class(scores),
+                                 grid if costs is None else costs, labels=self.labels)
         kwargs = {} if costs is None else {"costs": costs}
         return price_scores(self.critical_by_class, self.candidate_by_class(scores),
                             same_instances=True, confidence=confidence,
                             score_range=self.score_range, **kwargs)
 
+    def _label_names(self, positions: np.ndarray) -> np.ndarray:
+        return np.asarray(self.labels, dtype=object)[positions]
+
     def to_frame(self) -> pd.DataFrame:
-        """One row per log row: ``truth`` (P/N), ``critical``, ``observed`` (the slot's
-        score) and ``system`` (P/N as logged)."""
-        return pd.DataFrame({
-            "truth": np.where(self.truth, "P", "N"), "critical": self.critical,
-            "observed": self.observed_scores,
-            "system": np.where(self.observed_scores >= self.critical, "P", "N")},
-            index=self.index)
+        """One row per log row: ``truth``, then two labels ``critical`` and ``observed`` (the
+        slot's score), K labels ``observed[label]`` and ``offset[label]`` per label, then
+        ``system`` (the label said as logged)."""
+        said = self._says(self.observed_scores)
+        if self.k == 2:
+            return pd.DataFrame({
+                "truth": np.where(self.truth, "P", "N"), "critical": self.critical,
+                "observed": self.observed_scores, "system": np.where(said, "P", "N")},
+                index=self.index)
+        assert self.offsets is not None
+        columns: dict[str, Any] = {"truth": self._label_names(self.classes)}
+        for name, values in (("observed", self.observed_scores), ("offset", self.offsets)):
+            columns.update({f"{name}[{label}]": values[:, c]
+                            for c, label in enumerate(self.labels)})
+        columns["system"] = self._label_names(said)
+        return pd.DataFrame(columns, index=self.index)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values: the slot, the rule, sizes, the observed confusion and the sorted
-        critical scores per class (``-inf`` / ``inf`` as floats)."""
-        t_p, t_n = self.critical_by_class
-        return {"slot": self.slot, "models": list(self.models), "rule": self.rule,
-                "labels": list(self.labels), "positive": self.positive,
-                "n": dict(zip(self.labels, self.class_sizes)),
-                "observed": self.observed.to_dict(), "adjusted": self.adjusted,
-                "critical": {"P": t_p.tolist(), "N": t_n.tolist()}}
+        """Plain values: the slot, the rule, sizes, the observed confusion and per class the
+        sorted critical scores (two labels; ``-inf`` / ``inf`` as floats) or the offset
+        vectors and the slot's matrix (K labels)."""
+        out: dict[str, Any] = {
+            "slot": self.slot, "models": list(self.models), "rule": self.rule,
+            "labels": list(self.labels), "positive": self.positive,
+            "n": dict(zip(self.labels, self.class_sizes)), "adjusted": self.adjusted}
+        if self.k == 2:
+            t_p, t_n = self.critical_by_class
+            return {**out, "observed": self.observed.to_dict(),
+                    "critical": {"P": t_p.tolist(), "N": t_n.tolist()}}
+        return {**out, "observed": [list(row) for row in self.observed.matrix],
+                "matrix": self.slot_matrix.tolist(),
+                "offsets": {str(label): rows.tolist()
+                            for label, rows in zip(self.labels, self.offsets_by_class)}}
 
     def __repr__(self) -> str:
         def spread(t: np.ndarray) -> str:
@@ -208,10 +344,12 @@ class ScoreRuns:
             q = np.quantile(t, [0.0, 0.5, 1.0], method="lower")
             return "..".join(format_number(float(v)) for v in q)
 
+        head = (f"ScoreRuns(slot={self.slot!r}, rule={self.rule!r}, "
+                f"n={dict(zip(self.labels, self.class_sizes))}, observed={self.observed!r}")
+        if self.k != 2:
+            return f"{head}, K={self.k})"
         t_p, t_n = self.critical_by_class
-        return (f"ScoreRuns(slot={self.slot!r}, rule={self.rule!r}, "
-                f"n={dict(zip(self.labels, self.class_sizes))}, observed={self.observed!r}, "
-                f"critical P min..median..max {spread(t_p)}, N {spread(t_n)})")
+        return f"{head}, critical P min..median..max {spread(t_p)}, N {spread(t_n)})"
 
 
 def score_runs(data: Any, *, truth: Any, models: Sequence[str] | None = None, slot: Any,
