@@ -66,7 +66,7 @@ class EnsembleMismatchError(CausalCostError, RuntimeError):
 
 # ----------------------------------------------------------------------------- reading
 def _ensemble_of(estimator: Any) -> Any:
-    """The ensemble (the last step of a Pipeline), checked: fitted, soft, two classes."""
+    """The ensemble (the last step of a Pipeline), checked: fitted, soft."""
     from sklearn.ensemble import StackingClassifier, VotingClassifier
     from sklearn.pipeline import Pipeline
 
@@ -86,12 +86,6 @@ def _ensemble_of(estimator: Any) -> Any:
             "has no critical score; price it from the members' votes with cc.forced_runs("
             "frame, truth=..., models=[...], slot=..., fusioner='majority') on a log of their "
             "predictions (or refit with voting='soft')")
-    if len(model.classes_) != 2:
-        raise ValidationError(
-            f"estimator: fitted on {len(model.classes_)} classes "
-            f"{np.asarray(model.classes_).tolist()}; a score slot is binary (the slot's score "
-            "is its probability of the positive class classes_[1]): fit the ensemble on two "
-            "classes")
     return model
 
 
@@ -445,19 +439,21 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str,  # noqa: N803
     >>> runs.with_candidate(weak.predict_proba(X[200:])[:, 1])
     Confusion(tp=47, fn=7, fp=3, tn=43)
     """
+    model = _ensemble_of(estimator)
     if labels is not None:
         raise ValidationError(
-            "labels: ensemble_runs takes no labels=; a score slot is binary at present (the "
-            "slot's score is its probability of the ensemble's classes_[1], the system's P, "
-            "and y's labels are read through estimator.classes_): leave labels= out with an "
-            "ensemble fitted on two classes, or price a K-label slot from the members' votes "
-            "with cc.forced_runs(log, truth=..., models=[...], slot=..., labels=[...])")
-    model = _ensemble_of(estimator)
+            "labels: ensemble_runs takes no labels=; the labels are the ensemble's classes_ "
+            f"{np.asarray(model.classes_).tolist()} (y is read through them): leave labels= out")
     names, pos = _members(model, slot)
     index = getattr(X, "index", None)
     n = _rows(X)
     values = _truth_values(y, index, n)
     features = _features(estimator, X)
+    if len(model.classes_) > 2:
+        from causalcost.data.ensemble_vectors import vector_ensemble_runs
+
+        return vector_ensemble_runs(model, features, values, slot=slot, names=names, pos=pos,
+                                    index=index, call=_call)
     truth = _truth(values, np.asarray(model.classes_))
     says_real = np.asarray(_call(lambda: estimator.predict(X), X,
                                  f"the ensemble's predict ({type(estimator).__name__})")

@@ -46,7 +46,9 @@ __all__ = ["class_positions", "score_vector_log_runs", "vector_columns", "vector
 MODEL = "{model}"
 
 
-def class_positions(values: Any, labels: tuple[Any, ...], name: str) -> np.ndarray:
+def class_positions(values: Any, labels: tuple[Any, ...], name: str,
+                    fix: str = "list every label in labels=[...] or drop those rows"
+                    ) -> np.ndarray:
     """Each row's true class as its position in ``labels`` (by value, or by text when the
     labels are not text: a CSV's ``"2"`` for the label 2); other values are refused."""
     values = pd.Series(np.asarray(values, dtype=object))
@@ -61,8 +63,7 @@ def class_positions(values: Any, labels: tuple[Any, ...], name: str) -> np.ndarr
     if missing.any():
         bad = sorted({repr(v) for v in values[missing]})[:5]
         raise DataError(f"truth: column {name!r} holds {', '.join(bad)} ({int(missing.sum())} "
-                        f"row(s)), not among the labels {list(labels)}; list every label in "
-                        "labels=[...] or drop those rows")
+                        f"row(s)), not among the labels {list(labels)}; {fix}")
     return positions.astype(np.int64)
 
 

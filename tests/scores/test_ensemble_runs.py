@@ -396,8 +396,9 @@ def test_bad_input_is_refused(synthetic: tuple) -> None:
     with pytest.raises(ValidationError, match="fuses votes.*forced_runs"):
         ensemble_runs(hard, x_log, y_log, slot="nb")
     three = VotingClassifier(members(), voting="soft").fit(x_fit, y_fit % 2 + (x_fit[:, 0] > 1))
-    with pytest.raises(ValidationError, match=r"fitted on 3 classes \[0, 1, 2\]; a score slot"):
-        ensemble_runs(three, x_log, y_log, slot="nb")
+    with pytest.raises(DataError, match=r"truth: column 'y' holds 7 .*not among the labels "
+                                        r"\[0, 1, 2\]"):
+        ensemble_runs(three, x_log, np.r_[y_log[:-1], 7], slot="nb")
     with pytest.raises(InputTypeError, match="got GaussianNB"):
         ensemble_runs(GaussianNB().fit(x_fit, y_fit), x_log, y_log, slot="nb")
     svm = StackingClassifier([("svm", LinearSVC()), ("nb", GaussianNB())], cv=3)

@@ -341,8 +341,9 @@ def test_labels_are_refused_with_what_to_do(fitted: dict) -> None:
     with pytest.raises(ValidationError) as info:
         cc.ensemble_runs(fitted["vote"], fitted["x"], fitted["y"], slot="nb", labels=[0, 1])
     text = one_line(info.value)
-    assert text.startswith("labels: ensemble_runs takes no labels=; a score slot is binary")
-    assert "cc.forced_runs(" in text and "labels=[...]" in text
+    assert text.startswith("labels: ensemble_runs takes no labels=; the labels are the "
+                           "ensemble's classes_ [0, 1]")
+    assert "leave labels= out" in text
 
 
 # --------------------------------------------------- 6. a positive label the truth does not hold

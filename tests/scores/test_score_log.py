@@ -247,7 +247,13 @@ def test_string_truth_with_positive_works_as_for_votes() -> None:
     assert runs.observed == cc.Confusion(tp=1, fn=1, fp=1, tn=0)
 
 
-@pytest.mark.parametrize("option", [{"labels": [0, 1]}, {"k": 2}, {"tie": "positive"},
+def test_labels_with_a_score_fusioner_ask_for_the_vector_columns(log: pd.DataFrame) -> None:
+    with pytest.raises(ValidationError, match=r"^a log of probability vectors names each "
+                                              r"model's column for each label: scores="):
+        cc.forced_runs(log, truth="y", models=MODELS, slot="a", fusioner="mean", labels=[0, 1])
+
+
+@pytest.mark.parametrize("option", [{"k": 2}, {"tie": "positive"},
                                     {"observed": True}, {"function": min},
                                     {"order": [0, 1]}, {"label": 1}])
 def test_vote_options_are_refused_with_a_score_fusioner(log: pd.DataFrame,
