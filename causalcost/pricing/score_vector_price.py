@@ -23,7 +23,7 @@ closed forms); on the same numbers this module agrees with it (``p = (s, 1 - s)`
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,33 +38,47 @@ from causalcost.pricing.score_vectors import (
     same_instance_bounds,
 )
 from causalcost.pricing.scores import FORMS, ScoreBound
+from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
 
 __all__ = ["price_vectors"]
 
 
-def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int) -> list[np.ndarray]:
-    """Per class (in label order) a float array of shape (n_c, K)."""
-    if isinstance(value, dict):
+def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int,
+                score_range: tuple[float, float] | None = None) -> list[np.ndarray]:
+    """Per class (in label order) a float array of shape (n_c, K); with ``score_range``
+    (the candidate's side) each class's vectors go through the one reader of scores."""
+    if isinstance(value, Mapping):
         unknown = [c for c in value if c not in labels]
         if unknown:
             raise ValidationError(f"{what}: classes {unknown} are not labels of the system "
                                   f"{list(labels)}")
         value = [value.get(c, np.zeros((0, k))) for c in labels]
-    rows = [np.asarray(v, dtype=float).reshape(-1, k) if np.size(v) == 0 else
-            np.asarray(v, dtype=float) for v in value]
-    if len(rows) != len(labels):
-        raise ValidationError(f"{what}: {len(rows)} classes for the {len(labels)} labels "
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise ValidationError(f"{what}: give one array of vectors per class, in label order "
+                              f"{list(labels)} (a list), or a mapping {{label: vectors}}")
+    if len(value) != len(labels):
+        raise ValidationError(f"{what}: {len(value)} classes for the {len(labels)} labels "
                               f"{list(labels)}; give one array per class")
-    for c, arr in zip(labels, rows):
-        if arr.ndim != 2 or arr.shape[1] != k:
-            raise ValidationError(f"{what} of class {c!r} must have shape (n, {k}), got "
-                                  f"{arr.shape}")
+    rows = []
+    for c, v in zip(labels, value):
+        if np.size(v) == 0:
+            rows.append(np.zeros((0, k)))
+        elif score_range is not None:
+            rows.append(read_score_vectors(v, f"{what} of class {c!r}", labels=labels,
+                                           score_range=score_range))
+        else:
+            arr = np.asarray(v, dtype=float)
+            if arr.ndim != 2 or arr.shape[1] != k:
+                raise ValidationError(f"{what} of class {c!r} must have shape (n, {k}), got "
+                                      f"{arr.shape}")
+            rows.append(arr)
     return rows
 
 
 def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
                   labels: Sequence[Any], same_instances: bool = True,
-                  method: str = "auto") -> ScoreBound:
+                  method: str = "auto",
+                  score_range: tuple[float, float] = PROBABILITIES) -> ScoreBound:
     """Expected, worst and best system cost of a K-label score-slot candidate.
 
     Parameters
@@ -85,6 +99,9 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     method : str, default "auto"
         Passed to :func:`~causalcost.pricing.score_vectors.same_instance_bounds` or
         :func:`~causalcost.pricing.score_vectors.probability_bounds`.
+    score_range : (float, float), default (0, 1)
+        The range of the slot's outputs: the candidate's vectors are read by
+        :func:`~causalcost.score_values.read_score_vectors` (probability vectors by default).
 
     Returns
     -------
@@ -117,7 +134,7 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     cost_matrix: CostMatrix = as_costs(costs, labels)
     c_rows = np.asarray(cost_matrix.matrix, dtype=float)
     t = _class_rows(offsets, labels, "offsets", k)
-    s = _class_rows(vectors, labels, "vectors", k)
+    s = _class_rows(vectors, labels, "vectors", k, as_score_range(score_range))
     expected, worst, best = [], [], []
     worst_cost, best_cost = [], []
     for c, (off, vec) in enumerate(zip(t, s)):

@@ -469,13 +469,17 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
 
     Parameters
     ----------
-    critical : mapping, pair or ScoreRuns
+    critical : mapping, pair, ScoreRuns or ScoreSheet
         The system's critical scores per class: ``{"P": t_P, "N": t_N}``, a pair
         ``(t_P, t_N)`` (positive class first), or an object with ``critical_by_class`` such as
         :class:`~causalcost.data.score_runs.ScoreRuns`. ``-inf`` (the system always says
-        P) and ``+inf`` (never) are allowed, NaN is not.
+        P) and ``+inf`` (never) are allowed, NaN is not. A K-label system (runs or a sheet
+        with ``k > 2``) is priced from its offset vectors
+        (:func:`~causalcost.pricing.score_vector_price.price_vectors`).
     scores : mapping or pair
-        The candidate's scores per class, in the same forms; finite.
+        The candidate's scores per class, in the same forms; finite. For K labels: per class
+        (``{label: vectors}`` or a list in label order) the candidate's probability vectors,
+        shape ``(n_c, K)``.
     costs : CostMatrix, default ``CostMatrix(fn=1, fp=1)``
         The system's cost matrix (counting errors by default).
     same_instances : bool, default True
@@ -518,6 +522,9 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
     ...
     causalcost.errors.InfeasibleInputError: class P: same_instances=True needs the candidate's scores on the critical scores' own instances, but there are 2 candidate scores and 1 critical scores; pass same_instances=False (the probability form) for scores counted on other instances
     """  # noqa: E501
+    if getattr(critical, "k", 2) != 2:  # K labels: offset vectors and the slot's matrix
+        return _price_vectors_of(critical, scores, costs, same_instances, confidence,
+                                 score_range)
     classes, cost_matrix, conf = _prepare(critical, costs, confidence)
     pos, neg = _per_class(scores, "scores")
     rng = as_score_range(score_range)
@@ -543,6 +550,23 @@ def price_scores(critical: Any, scores: Any, costs: Any = _UNIT, *,
                       form=FORMS[0] if same_instances else FORMS[1], costs=cost_matrix,
                       class_sizes=(n_p, n_n),
                       critical_sizes=(classes[0].t.size, classes[1].t.size), **extra)
+
+
+def _price_vectors_of(system: Any, vectors: Any, costs: Any, same_instances: bool,
+                      confidence: float | None, score_range: Any) -> ScoreBound:
+    """:func:`price_scores` for a K-label system (its ``offsets_by_class``,
+    ``slot_matrix`` and ``labels``): :func:`~causalcost.pricing.score_vector_price.
+    price_vectors`, counting errors unless ``costs`` is given."""
+    from causalcost.pricing.score_vector_price import price_vectors
+
+    k = len(system.labels)
+    grid = np.ones((k, k)) - np.eye(k)
+    extra: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
+    return price_vectors(system.slot_matrix, system.offsets_by_class, vectors,
+                         grid if costs is _UNIT else costs, labels=system.labels,
+                         same_instances=bool(same_instances),
+                         score_range=as_score_range(score_range if score_range is not None
+                                                    else system.score_range), **extra)
 
 
 def price_scores_many(critical: Any, scores: Any, costs: Any = _UNIT, *,
