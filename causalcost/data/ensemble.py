@@ -1,4 +1,9 @@
-"""Critical scores inside a fitted scikit-learn ensemble that fuses scores.
+"""Critical scores (two classes) or offset vectors (K classes) inside a fitted scikit-learn
+ensemble that fuses scores.
+
+On K > 2 classes the slot's output is its ``predict_proba`` row and the ensemble's output is
+linear in it: :mod:`causalcost.data.ensemble_vectors` gives each row's offset vector. On two
+classes, below, each row's critical score:
 
 A fitted ``VotingClassifier(voting="soft")`` or ``StackingClassifier`` on two classes is a
 system of score slots: each member's score is its ``predict_proba[:, 1]``, the probability
@@ -365,21 +370,27 @@ def _stacking(model: Any, x: Any, pos: int, slot: str, index: Any
 # ------------------------------------------------------------------------------ public
 def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str,  # noqa: N803
                   labels: Any = None) -> ScoreRuns:
-    """Critical scores of one member of a fitted soft-voting or stacking ensemble, on data.
+    """One member of a fitted soft-voting or stacking ensemble as a score slot, on data.
 
-    Intervenes on the member ``slot`` inside the real ensemble (``do(S_slot = s)``, the other
-    members' outputs on ``X`` kept) and returns, per row of ``X``, the least score of the slot
-    at which the ensemble predicts the positive class ``classes_[1]``.
+    Intervenes on the member ``slot`` inside the real ensemble (``do(slot's output = s)``,
+    the other members' outputs on ``X`` kept). Two classes: returns, per row of ``X``, the
+    least score of the slot at which the ensemble predicts the positive class
+    ``classes_[1]`` (its critical score). K > 2 classes: the slot's output is its
+    probability vector ``p`` and the ensemble predicts ``classes_[argmax(A p + r_i)]``;
+    returns each row's offset vector ``r_i`` and the slot's coefficients ``A``
+    (:mod:`causalcost.data.ensemble_vectors`).
 
     Parameters
     ----------
     estimator : VotingClassifier or StackingClassifier
-        Fitted on two classes; ``VotingClassifier`` with ``voting="soft"`` (weights
-        respected); ``StackingClassifier`` with the slot stacked by ``predict_proba`` (any
-        ``final_estimator``: a ``LogisticRegression`` by closed form, another by its own
-        ``predict`` if it is non-decreasing in the slot's score; ``passthrough`` either way).
-        A ``Pipeline`` whose last step is such an ensemble is read through its earlier steps
-        (the slot's scores are then on the transformed features).
+        Fitted; ``VotingClassifier`` with ``voting="soft"`` (weights respected);
+        ``StackingClassifier`` with the slot stacked by ``predict_proba``. Two classes: any
+        ``final_estimator`` (a ``LogisticRegression`` by closed form, another by its own
+        ``predict`` if it is non-decreasing in the slot's score). K classes: a linear
+        ``final_estimator`` (``coef_`` per class, predicting the largest decision:
+        ``LogisticRegression``, ``RidgeClassifier``, ``LinearSVC``). ``passthrough`` either
+        way. A ``Pipeline`` whose last step is such an ensemble is read through its earlier
+        steps (the slot's scores are then on the transformed features).
     X : array-like or pandas.DataFrame
         The rows to count (not those the ensemble was fitted on). A DataFrame's index becomes
         the runs' index: candidates' scores as a Series are aligned on it.
@@ -388,22 +399,23 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str,  # noqa: N803
     slot : str
         The member's name, as in ``estimator.estimators``.
     labels : None
-        Not taken: a score slot is binary at present (its score is the member's probability
-        of ``classes_[1]``); giving labels is refused with a message saying what to do.
+        Not taken: the labels are the ensemble's ``classes_``; giving labels is refused.
 
     Returns
     -------
     ScoreRuns
-        Labels ``("P", "N")`` with ``P`` the ensemble's ``classes_[1]`` (``positive``);
-        ``observed_scores`` the slot's ``predict_proba[:, 1]``; ``score_range`` (0, 1).
+        Two classes: labels ``("P", "N")`` with ``P`` the ensemble's ``classes_[1]``
+        (``positive``); ``observed_scores`` the slot's ``predict_proba[:, 1]``. K classes:
+        labels ``classes_``, ``offsets`` and ``matrix``, ``observed_scores`` the slot's
+        ``predict_proba`` rows. ``score_range`` (0, 1).
 
     Raises
     ------
     InputTypeError
         Not a VotingClassifier / StackingClassifier (or a Pipeline ending in one).
     ValidationError
-        Not fitted, hard voting, more than two classes, a slot stacked by
-        ``decision_function`` or ``predict``, ``labels=`` given.
+        Not fitted, hard voting, a slot stacked by ``decision_function`` or ``predict``,
+        ``labels=`` given; on K > 2 classes a meta-model that is not linear.
     UnknownNameError
         ``slot`` is not a fitted member's name (the names are listed).
     MonotonicityError
@@ -438,6 +450,23 @@ def ensemble_runs(estimator: Any, X: Any, y: Any, *, slot: str,  # noqa: N803
     >>> weak = LogisticRegression(C=0.01).fit(X[:200], y[:200])  # a candidate for "nb"
     >>> runs.with_candidate(weak.predict_proba(X[200:])[:, 1])
     Confusion(tp=47, fn=7, fp=3, tn=43)
+
+    Three classes: the slot's whole ``predict_proba`` row is what the intervention sets.
+
+    >>> X, y = make_classification(n_samples=300, n_informative=4, n_classes=3,
+    ...                            random_state=0)
+    >>> vote = VotingClassifier([("lr", LogisticRegression()), ("nb", GaussianNB())],
+    ...                         voting="soft").fit(X[:200], y[:200])
+    >>> runs = cc.ensemble_runs(vote, X[200:], y[200:], slot="nb")
+    >>> from sklearn.metrics import confusion_matrix
+    >>> runs.k, runs.observed == cc.Confusion.from_matrix(
+    ...     confusion_matrix(y[200:], vote.predict(X[200:])), labels=[0, 1, 2])
+    (3, True)
+    >>> weak = LogisticRegression(C=0.01).fit(X[:200], y[:200])
+    >>> bound = runs.price(weak.predict_proba(X[200:]))
+    >>> real = runs.with_candidate(weak.predict_proba(X[200:])).errors
+    >>> bool(bound.best_cost <= real <= bound.worst_cost)
+    True
     """
     model = _ensemble_of(estimator)
     if labels is not None:

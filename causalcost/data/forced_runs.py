@@ -238,11 +238,17 @@ def forced_runs(
         end may be infinite except for a function, whose monotonicity is checked there).
         Every score of the log must lie in it, and a candidate's are checked against it
         (:mod:`causalcost.score_values`: text, NaN, nulls and infinities are refused too).
-    scores : bool, optional
+    scores : bool or mapping, optional
         Whether ``models`` are score columns. ``None`` (default): when ``fusioner`` is a
         score fusioner's name. ``True`` is required for a function of the scores
         (``fusioner=f`` with ``f`` taking a ``(rows, models)`` array and returning the fused
-        score, compared ``>= threshold``, or the decision per row).
+        score, compared ``>= threshold``, or the decision per row). A **mapping** reads a log
+        of probability vectors on K labels (with ``labels=`` and ``fusioner="mean"``, soft
+        voting: the label of the largest weighted mean): each model's column for each label,
+        as a template per label (``{"cat": "{model}_cat", "dog": "{model}_dog"}``) or in full
+        (``{"m1": {"cat": "m1_cat", ...}, ...}``). Each row's offset vector is computed
+        (:mod:`causalcost.data.score_vector_log`); at K = 2 the runs are the binary ones of
+        the first label's probabilities (the first label is P).
 
     Returns
     -------
@@ -250,8 +256,8 @@ def forced_runs(
         Votes, for any K: ``forced`` ``F[j, c, s]``, ``observed``, the kinds,
         ``with_candidate``; binary runs also have the views ``forced_p``, ``forced_n``.
         Scores: a :class:`~causalcost.data.score_runs.ScoreRuns` (per row the critical
-        score, the truth and the slot's observed score; ``forced_at(s)``, ``observed``,
-        ``with_candidate(scores)``, ``price``).
+        score, or for K labels the offset vector, the truth and the slot's observed output;
+        ``forced_at(s)``, ``observed``, ``with_candidate(scores)``, ``price``).
 
     Raises
     ------
@@ -320,6 +326,20 @@ def forced_runs(
     Traceback (most recent call last):
     ...
     causalcost.errors.ValidationError: k= is an option of the vote fusioners; the 'mean' fusioner reads score columns: drop k=
+
+    Probability vectors on three labels (soft voting): each row's offset vector.
+
+    >>> df = pd.DataFrame({"y": ["cat", "dog"],
+    ...                    "a_cat": [0.7, 0.2], "a_dog": [0.2, 0.3], "a_fox": [0.1, 0.5],
+    ...                    "b_cat": [0.1, 0.4], "b_dog": [0.8, 0.4], "b_fox": [0.1, 0.2]})
+    >>> runs = forced_runs(df, truth="y", models=["a", "b"], slot="b", fusioner="mean",
+    ...                    labels=["cat", "dog", "fox"],
+    ...                    scores={"cat": "{model}_cat", "dog": "{model}_dog",
+    ...                            "fox": "{model}_fox"})
+    >>> runs.offsets.tolist(), runs.to_frame()["system"].tolist()  # row 1: dog and fox tie
+    ([[0.7, 0.2, 0.1], [0.2, 0.3, 0.5]], ['dog', 'dog'])
+    >>> runs.with_candidate([[0.9, 0.1, 0.0], [0.0, 1.0, 0.0]]).errors
+    0.0
     """  # noqa: E501
     if _reads_scores(fusioner, scores):
         if labels is not None or isinstance(scores, Mapping):
