@@ -264,7 +264,7 @@ def forced_runs(
     DataError
         A missing column, or a column that is not binary labels (nulls, a third label,
         fractional numbers), named with a few offending values. Scores: a truth of more than
-        two labels (a score system is binary).
+        two labels with one score per model (give each model's vector: ``scores={...}``).
     ScoreValueError
         A score that is text, null, NaN, infinite or outside ``score_range``: the first such
         row in row order is named, with its column and value.

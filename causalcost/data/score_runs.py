@@ -447,7 +447,7 @@ def runs_from_scores(s: np.ndarray, names: tuple[str, ...], truth_values: Any, t
 
 def truth_votes(values: Any, name: str, positive: Any, rows: int) -> tuple[np.ndarray, Any]:
     """A score log's truth as booleans (True is P) and the positive label shown; a truth of
-    another length, or of more than two labels (score systems are binary), is refused."""
+    another length, or of more than two labels (one score per model is binary), is refused."""
     values = np.asarray(values)
     if values.shape != (rows,):
         raise DataError(f"truth: {values.size} values for {rows} rows of scores; give "
@@ -458,8 +458,10 @@ def truth_votes(values: Any, name: str, positive: Any, rows: int) -> tuple[np.nd
                           for v in sorted(labels[:6], key=str))
         raise DataError(
             f"truth: column {name!r} holds {len(labels)} labels ({shown}"
-            f"{', ...' if len(labels) > 6 else ''}); a score system is binary (P, N): the "
-            "slot's score is its score for the positive class. Map the truth to two labels "
-            "(the positive one and the rest), or count votes with labels=[...]")
+            f"{', ...' if len(labels) > 6 else ''}); one score per model is a binary "
+            "system (P, N): the slot's score is its score for the positive class. Map the "
+            "truth to two labels (the positive one and the rest), or read each model's "
+            "probability vector: labels=[...] with scores={label: '{model}_' + label} (the "
+            "columns of each label)")
     y = votes_from_values(values, name=name, positive=positive)
     return y, positive if positive is not None else (True if values.dtype == bool else 1)

@@ -233,7 +233,8 @@ def test_a_truth_of_three_labels_is_refused_as_not_binary(engine: str) -> None:
     frame = pd.DataFrame({"y": ["cat", "dog", "eel"], "a": [0.1, 0.2, 0.3],
                           "b": [0.5, 0.6, 0.1]})
     with pytest.raises(DataError, match=r"truth: column 'y' holds 3 labels \('cat', 'dog', "
-                                        r"'eel'\); a score system is binary"):
+                                        r"'eel'\); one score per model is a binary "
+                                        r"system .*labels=\[\.\.\.\] with scores="):
         cc.forced_runs(ENGINES[engine](frame), truth="y", models=["a", "b"], slot="a",
                        fusioner="mean", positive="cat")
 
