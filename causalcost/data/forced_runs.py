@@ -243,8 +243,9 @@ def forced_runs(
         score fusioner's name. ``True`` is required for a function of the scores
         (``fusioner=f`` with ``f`` taking a ``(rows, models)`` array and returning the fused
         score, compared ``>= threshold``, or the decision per row). A **mapping** reads a log
-        of probability vectors on K labels (with ``labels=`` and ``fusioner="mean"``, soft
-        voting: the label of the largest weighted mean): each model's column for each label,
+        of probability vectors on K labels (with ``labels=``; ``fusioner="mean"``, soft
+        voting: the label of the largest weighted mean, or ``"max"`` / ``"min"``: the label
+        of the largest per-label maximum / minimum): each model's column for each label,
         as a template per label (``{"cat": "{model}_cat", "dog": "{model}_dog"}``) or in full
         (``{"m1": {"cat": "m1_cat", ...}, ...}``). Each row's offset vector is computed
         (:mod:`causalcost.data.score_vector_log`); at K = 2 the runs are the binary ones of
@@ -437,7 +438,7 @@ def _vector_runs(data: Any, *, truth: str, slot: str, models: Sequence[str] | No
             "a log of probability vectors names each model's column for each label: "
             "scores={label: '{model}_' + label} (a template per label) or "
             "scores={model: {label: column}}")
-    if len(labels) != 2:
+    if len(labels) != 2 or fusioner in ("max", "min"):
         return score_vector_log_runs(data, truth=truth, models=models or [], slot=slot,
                                      labels=labels, scores=scores, fusioner=fusioner,
                                      weights=weights, score_range=score_range)

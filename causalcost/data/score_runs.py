@@ -35,8 +35,8 @@ from causalcost.data.labels import votes_from_values
 from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, ValidationError
 from causalcost.network.score_rules import score_rule
+from causalcost.pricing.score_fusions import check_fusion, row_decisions
 from causalcost.pricing.score_vector_price import price_vectors
-from causalcost.pricing.score_vectors import decide_rows
 from causalcost.pricing.scores import ScoreBound, price_scores
 from causalcost.score_values import (
     PROBABILITIES,
@@ -108,6 +108,11 @@ class ScoreRuns:
     matrix : numpy.ndarray or None
         K labels: the slot's coefficients ``A`` (K x K; soft voting: the slot's weight times
         the identity). ``None`` for two labels.
+    fusion : {"linear", "max", "min"}
+        K labels: how the system fuses the slot's vector ``p`` with a row's offsets ``r``:
+        ``argmax(matrix @ p + r)`` (soft voting, stacking), or ``argmax max(p, r)`` /
+        ``argmax min(p, r)`` with ``r`` the other members' largest / smallest probability of
+        each label (:mod:`causalcost.pricing.score_fusions`). ``"linear"`` for two labels.
 
     Examples
     --------
@@ -136,8 +141,10 @@ class ScoreRuns:
     provenance: dict[str, Any] = field(default_factory=dict, repr=False)
     offsets: np.ndarray | None = field(default=None, repr=False)
     matrix: np.ndarray | None = field(default=None, repr=False)
+    fusion: str = "linear"
 
     def __post_init__(self) -> None:
+        check_fusion(self.fusion)
         object.__setattr__(self, "score_range", as_score_range(self.score_range))
         object.__setattr__(self, "labels", tuple(self.labels))
         if len(self.labels) != 2 and (self.offsets is None or self.matrix is None):
@@ -222,7 +229,7 @@ class ScoreRuns:
         two labels, label positions for K."""
         if self.k == 2:
             return outputs >= self.critical
-        return decide_rows(self.slot_matrix, self.offsets, outputs)
+        return row_decisions(self.fusion, self.slot_matrix, self.offsets, outputs)
 
     @property
     def observed(self) -> Confusion:
@@ -293,7 +300,8 @@ class ScoreRuns:
             grid = np.ones((self.k, self.k)) - np.eye(self.k)
             return price_vectors(self.slot_matrix, self.offsets_by_class,
                                  self.candidate_by_class(scores),
-                                 grid if costs is None else costs, labels=self.labels)
+                                 grid if costs is None else costs, labels=self.labels,
+                                 score_range=self.score_range, fusion=self.fusion)
         kwargs = {} if costs is None else {"costs": costs}
         return price_scores(self.critical_by_class, self.candidate_by_class(scores),
                             same_instances=True, confidence=confidence,
@@ -333,7 +341,7 @@ class ScoreRuns:
             return {**out, "observed": self.observed.to_dict(),
                     "critical": {"P": t_p.tolist(), "N": t_n.tolist()}}
         return {**out, "observed": [list(row) for row in self.observed.matrix],
-                "matrix": self.slot_matrix.tolist(),
+                "fusion": self.fusion, "matrix": self.slot_matrix.tolist(),
                 "offsets": {str(label): rows.tolist()
                             for label, rows in zip(self.labels, self.offsets_by_class)}}
 

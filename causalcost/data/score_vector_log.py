@@ -40,7 +40,8 @@ from causalcost.score_values import (
     read_score_vectors,
 )
 
-__all__ = ["class_positions", "score_vector_log_runs", "vector_columns", "vector_runs"]
+__all__ = ["class_positions", "extreme_runs", "score_vector_log_runs", "vector_columns",
+           "vector_runs"]
 
 #: The placeholder of a column template: ``scores={"cat": "{model}_cat", ...}``.
 MODEL = "{model}"
@@ -123,6 +124,38 @@ def vector_runs(vectors: Sequence[np.ndarray], names: Sequence[str], classes: np
                      matrix=_readonly(w[slot] * np.eye(len(labels)), copy=False))
 
 
+def extreme_runs(fusion: str, vectors: Sequence[np.ndarray], names: Sequence[str],
+                 classes: np.ndarray, labels: tuple[Any, ...], *, slot: int, index: Any,
+                 rule: str, provenance: dict[str, Any] | None = None,
+                 score_range: tuple[float, float] = PROBABILITIES) -> ScoreRuns:
+    """The runs of ``max`` / ``min`` fusion: each row's offsets are the other members'
+    largest / smallest probability of each label (with no other member, a value past the
+    score range that never wins: the slot alone decides)."""
+    others = [v for m, v in enumerate(vectors) if m != slot]
+    low, high = as_score_range(score_range)
+    if others:
+        offsets = (np.maximum if fusion == "max" else np.minimum).reduce(others)
+    else:
+        past = (low - 1.0) if fusion == "max" else (high + 1.0)
+        if not math.isfinite(past):
+            raise ValidationError(f"fusion {fusion!r} with the slot alone needs a finite end "
+                                  "of the score range")
+        offsets = np.full_like(vectors[slot], past)
+    return ScoreRuns(slot=names[slot], models=tuple(names), rule=rule,
+                     truth=_readonly(classes), critical=None,
+                     observed_scores=_readonly(vectors[slot]), index=index, positive=None,
+                     score_range=as_score_range(score_range), labels=labels,
+                     provenance=provenance or {}, offsets=_readonly(offsets, copy=False),
+                     matrix=_readonly(np.eye(len(labels)), copy=False), fusion=fusion)
+
+
+def extreme_rule_text(fusion: str, names: Sequence[str], k: int) -> str:
+    """The ``max`` / ``min`` rule in words."""
+    which = "largest" if fusion == "max" else "smallest"
+    return (f"{fusion} of {len(names)} models' probability vectors over {k} labels: per label "
+            f"the {which} probability, then the label of the largest (ties: the first label)")
+
+
 def mean_rule_text(names: Sequence[str], weights: Sequence[float] | None, k: int) -> str:
     """The rule in words: a soft vote of the members' vectors over K labels."""
     shown = "" if weights is None or len(set(weights)) == 1 else \
@@ -151,12 +184,16 @@ def score_vector_log_runs(data: Any, *, truth: str, models: Sequence[str], slot:
     >>> runs.offsets.tolist(), runs.observed.to_numpy().tolist()
     ([[0.6, 0.3, 0.1], [0.1, 0.1, 0.8]], [[0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     """
-    if fusioner != "mean":
+    if fusioner not in ("mean", "max", "min"):
         raise ValidationError(
             f"fusioner {fusioner!r}: a K-label score slot is priced for the weighted mean of "
-            "the members' probability vectors (fusioner='mean', soft voting), whose output is "
-            "linear in the slot's vector; a fitted StackingClassifier is read by "
-            "cc.ensemble_runs")
+            "the members' probability vectors (fusioner='mean', soft voting) and for their "
+            "largest or smallest entry per label ('max', 'min'); a function of the vectors is "
+            "not priced (its response to the slot's vector is not known between the logged "
+            "rows); a fitted StackingClassifier is read by cc.ensemble_runs")
+    if fusioner != "mean" and weights is not None:
+        raise ValidationError(f"weights= is an option of fusioner='mean'; the {fusioner!r} "
+                              "fusion takes each label's largest or smallest probability")
     labels = plain_labels(labels)
     if len(labels) < 2 or len(set(map(str, labels))) != len(labels):
         raise ValidationError(f"labels must list K >= 2 distinct labels, got {list(labels)}")
@@ -183,9 +220,14 @@ def score_vector_log_runs(data: Any, *, truth: str, models: Sequence[str], slot:
                for m, name in enumerate(names)]
     classes = class_positions(got.get_column("__truth").to_numpy(), labels, truth)
     w = _weights(weights, names)
-    rule = mean_rule_text(names, w, k)
+    rule = mean_rule_text(names, w, k) if fusioner == "mean" else \
+        extreme_rule_text(fusioner, names, k)
     provenance = {**source, "truth": truth, "models": list(names), "slot": slot,
                   "labels": list(labels), "columns": columns, "rule": rule,
                   "rows": int(classes.size)}
+    if fusioner != "mean":
+        return extreme_runs(fusioner, vectors, names, classes, labels,
+                            slot=names.index(slot), index=index, rule=rule,
+                            provenance=provenance, score_range=rng)
     return vector_runs(vectors, names, classes, labels, slot=names.index(slot), weights=w,
                        index=index, rule=rule, provenance=provenance, score_range=rng)

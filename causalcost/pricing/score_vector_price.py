@@ -27,11 +27,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.cost_matrix import as_costs
 from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.pricing.score_fusions import check_fusion, pair_decisions
 from causalcost.pricing.score_vectors import (
+    _Transport,
+    _transport_optimum,
     decide_rows,
     outcome_counts,
     probability_bounds,
@@ -75,10 +79,36 @@ def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int,
     return rows
 
 
+def _pairwise_class(fusion: str, matrix: Any, off: np.ndarray, vec: np.ndarray,
+                    row: np.ndarray, same_instances: bool
+                    ) -> tuple[np.ndarray, float, float, list[int] | None, list[int] | None]:
+    """One class of a ``max`` / ``min`` fusion, from its pairwise decisions: the outcome
+    counts, the worst and best cost (totals over the vectors) and, on the same instances, the
+    worst and best confusion rows."""
+    k = row.size
+    said = pair_decisions(fusion, matrix, off, vec)
+    counts = np.bincount(said.ravel(), minlength=k)
+    cost = row[said]
+    n_t, n_s = said.shape
+    if same_instances:
+        rows = []
+        totals = []
+        for maximize in (True, False):
+            i, j = linear_sum_assignment(cost, maximize=maximize)
+            rows.append(np.bincount(said[i, j], minlength=k).tolist())
+            totals.append(math.fsum(cost[i, j].tolist()))
+        return counts, totals[0], totals[1], rows[0], rows[1]
+    problem = _Transport(cost, np.full(n_t, n_s, dtype=np.int64),
+                         np.full(n_s, n_t, dtype=np.int64)).merged()
+    return (counts, _transport_optimum(problem, True) * n_s,
+            _transport_optimum(problem, False) * n_s, None, None)
+
+
 def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
                   labels: Sequence[Any], same_instances: bool = True,
                   method: str = "auto",
-                  score_range: tuple[float, float] = PROBABILITIES) -> ScoreBound:
+                  score_range: tuple[float, float] = PROBABILITIES,
+                  fusion: str = "linear") -> ScoreBound:
     """Expected, worst and best system cost of a K-label score-slot candidate.
 
     Parameters
@@ -102,6 +132,10 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     score_range : (float, float), default (0, 1)
         The range of the slot's outputs: the candidate's vectors are read by
         :func:`~causalcost.score_values.read_score_vectors` (probability vectors by default).
+    fusion : {"linear", "max", "min"}, default "linear"
+        How the system fuses the slot's vector with the offsets: ``argmax(A p + r)``, or
+        ``argmax max(p, R)`` / ``argmax min(p, R)``
+        (:mod:`causalcost.pricing.score_fusions`: priced from the pairwise decisions).
 
     Returns
     -------
@@ -157,6 +191,16 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
             raise InfeasibleInputError(
                 f"class {labels[c]!r}: {n_s} candidate vectors but no instances of the class "
                 "in the system's runs; the system's response to the class is unknown")
+        if check_fusion(fusion) != "linear":
+            counts, high, low, w_row, b_row = _pairwise_class(fusion, matrix, off, vec,
+                                                              c_rows[c], same_instances)
+            expected.append((counts * n_s / (n_t * n_s)).tolist())
+            worst_cost.append(high)
+            best_cost.append(low)
+            if w_row is not None and b_row is not None:
+                worst.append(w_row)
+                best.append(b_row)
+            continue
         counts = outcome_counts(matrix, off, vec)
         expected.append((counts * n_s / (n_t * n_s)).tolist())
         if same_instances:

@@ -566,7 +566,8 @@ def _price_vectors_of(system: Any, vectors: Any, costs: Any, same_instances: boo
                          grid if costs is _UNIT else costs, labels=system.labels,
                          same_instances=bool(same_instances),
                          score_range=as_score_range(score_range if score_range is not None
-                                                    else system.score_range), **extra)
+                                                    else system.score_range),
+                         fusion=getattr(system, "fusion", "linear"), **extra)
 
 
 def price_scores_many(critical: Any, scores: Any, costs: Any = _UNIT, *,

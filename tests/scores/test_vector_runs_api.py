@@ -124,3 +124,56 @@ def test_the_two_label_offset_view_prices_as_the_critical_scores() -> None:
                             [[0, 5], [1, 0]], labels=runs.labels)
     for name in ("expected_cost", "worst_cost", "best_cost"):
         assert getattr(general, name) == pytest.approx(getattr(binary, name), rel=1e-12)
+
+
+@pytest.mark.parametrize("fusion", ["max", "min"])
+def test_max_and_min_fusions_price_as_every_pairing(fusion: str) -> None:
+    import itertools
+
+    rng = np.random.default_rng(11 if fusion == "max" else 12)
+    log = _log(11, 7 if fusion == "max" else 8)
+    runs = cc.forced_runs(log, truth="y", models=["m1", "m2", "m3"], slot="m2",
+                          fusioner=fusion, labels=LABELS,
+                          scores={label: "{model}_" + label for label in LABELS})
+    vectors = {m: log[[f"{m}_{label}" for label in LABELS]].to_numpy()
+               for m in ("m1", "m2", "m3")}
+    combine = np.maximum if fusion == "max" else np.minimum
+    truth = pd.Index(LABELS).get_indexer(log["y"])
+    said = combine.reduce(list(vectors.values())).argmax(axis=1)
+    cells = np.zeros((3, 3))
+    np.add.at(cells, (truth, said), 1)
+    assert runs.fusion == fusion and np.array_equal(runs.observed.to_numpy(), cells)
+    candidate = rng.dirichlet(np.ones(3), 11)
+    costs = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [3.0, 1.0, 0.0]])
+    bound = runs.price(candidate, costs)
+    worst = best = expected = 0.0
+    for c in range(3):
+        rows = np.flatnonzero(truth == c)
+        totals = []
+        for pairing in itertools.permutations(rows):
+            out = combine.reduce([vectors["m1"][rows], candidate[list(pairing)],
+                                  vectors["m3"][rows]]).argmax(axis=1)
+            totals.append(costs[c, out].sum())
+        worst, best = worst + max(totals), best + min(totals)
+        every = combine(combine(vectors["m1"][rows][:, None], candidate[rows][None]),
+                        vectors["m3"][rows][:, None]).argmax(axis=2)
+        expected += costs[c, every].mean() * rows.size
+    assert bound.worst_cost == pytest.approx(worst, rel=1e-12)
+    assert bound.best_cost == pytest.approx(best, rel=1e-12)
+    assert bound.expected_cost == pytest.approx(expected, rel=1e-12)
+    assert bound.worst.cost(cc.CostMatrix(costs, labels=LABELS)) == pytest.approx(worst)
+    other = cc.price_scores(runs, runs.candidate_by_class(candidate), costs,
+                            same_instances=False)
+    assert other.best_cost <= bound.best_cost + 1e-9
+    assert other.worst_cost >= bound.worst_cost - 1e-9
+
+
+def test_a_function_of_vectors_and_weights_with_max_are_refused() -> None:
+    log = _log(10, 9)
+    kw = dict(truth="y", models=["m1", "m2", "m3"], slot="m2", labels=LABELS,
+              scores={label: "{model}_" + label for label in LABELS})
+    with pytest.raises(ValidationError, match="weights= is an option of fusioner='mean'"):
+        cc.forced_runs(log, fusioner="max", weights=[1, 2, 1], **kw)
+    with pytest.raises(ValidationError, match="a function of probability vectors is not "
+                                              "priced"):
+        cc.forced_runs(log, fusioner=np.mean, **kw)
