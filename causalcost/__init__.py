@@ -77,7 +77,7 @@ _LAZY: dict[str, str] = {
     "CostEvaluation": "pricing.costs",
     "CostSheet": "sheet.costsheet",
     "ScoreSheet": "sheet.score_sheet",
-    "ScoreBound": "pricing.scores",
+    "ScoreBound": "pricing.score_bound",
     "ScoreReport": "evaluation.score_report",
     "price_scores": "pricing.scores",
     "derive_sheet": "sheet.derivation",
@@ -354,7 +354,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from .pricing.high_confidence import high_confidence_bound
     from .pricing.kinds import count_kinds, forced_from_kinds, kinds_frame
-    from .pricing.scores import ScoreBound, price_scores
+    from .pricing.score_bound import ScoreBound
+    from .pricing.scores import price_scores
     from .pricing.uncertainty import CostIntervals, cost_intervals
     from .sheet.costsheet import CostSheet
     from .sheet.derivation import derive_sheet, sheet_from_forced_runs, sheet_from_network

@@ -121,3 +121,12 @@ class ScoreValueError(DataError, ValidationError):
 
 
 __all__ += ["ScoreValueError"]
+
+
+class EnsembleMismatchError(CausalCostError, RuntimeError):
+    """The critical scores (or offset vectors) disagree with a scikit-learn ensemble's own
+    ``predict`` on a row: a defect of causalcost (please report it with the ensemble), never a
+    result to use."""
+
+
+__all__ += ["EnsembleMismatchError"]

@@ -52,6 +52,7 @@ from causalcost.data.score_runs import ScoreRuns, runs_from_scores
 from causalcost.errors import (
     CausalCostError,
     DataError,
+    EnsembleMismatchError,
     InputTypeError,
     MonotonicityError,
     UnknownNameError,
@@ -62,11 +63,6 @@ from causalcost.score_values import PROBABILITIES, check_scores
 __all__ = ["EnsembleMismatchError", "ensemble_runs"]
 
 _GRID = 65  # monotonicity probe: scores 0, 1/64, ..., 1 (plus a tree model's split points)
-
-
-class EnsembleMismatchError(CausalCostError, RuntimeError):
-    """The critical scores disagree with the ensemble's own ``predict`` on a row: a defect of
-    causalcost (please report it with the ensemble), never a result to use."""
 
 
 # ----------------------------------------------------------------------------- reading

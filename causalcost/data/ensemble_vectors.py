@@ -19,7 +19,7 @@ observed vector on every row, ties included. The decision is computed in a state
 (:func:`~causalcost.pricing.score_vectors.decide_rows`) that may round a near-tie differently
 from scikit-learn's arithmetic; such a row's offset for the ensemble's class is raised by the
 fewest floats that make it win (counted in ``ScoreRuns.adjusted``), and a disagreement on a row
-that is not a near-tie raises :class:`~causalcost.data.ensemble.EnsembleMismatchError`.
+that is not a near-tie raises :class:`~causalcost.errors.EnsembleMismatchError`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy as np
 
 from causalcost.data.score_runs import ScoreRuns, _readonly
 from causalcost.data.score_vector_log import class_positions
-from causalcost.errors import ValidationError
+from causalcost.errors import EnsembleMismatchError, ValidationError
 from causalcost.network.fusioners import plain_labels
 from causalcost.pricing.score_vectors import decide_rows
 from causalcost.score_values import PROBABILITIES, check_scores, read_score_vectors
@@ -73,8 +73,6 @@ def _agree(matrix: np.ndarray, offsets: np.ndarray, observed: np.ndarray, said: 
 
 def _mismatch_error(index: Any, labels: tuple[Any, ...], what: str
                     ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
-    from causalcost.data.ensemble import EnsembleMismatchError
-
     def fail(ours: np.ndarray, said: np.ndarray, rows: np.ndarray) -> None:
         row = int(rows[0])
         label = row if index is None else index[row]
@@ -115,8 +113,6 @@ def _stack_columns(model: Any, pos: int, k: int) -> slice:
 
 def _stacking(model: Any, x: Any, pos: int, slot: str, call: Callable[..., Any]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    from causalcost.data.ensemble import EnsembleMismatchError
-
     k = len(model.classes_)
     method = model.stack_method_[pos]
     if method != "predict_proba":

@@ -32,6 +32,7 @@ from scipy.optimize import linear_sum_assignment
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.cost_matrix import as_costs
 from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.pricing.score_bound import FORMS, ScoreBound
 from causalcost.pricing.score_fusions import check_fusion, pair_decisions
 from causalcost.pricing.score_vectors import (
     _Transport,
@@ -41,7 +42,6 @@ from causalcost.pricing.score_vectors import (
     probability_bounds,
     same_instance_bounds,
 )
-from causalcost.pricing.scores import FORMS, ScoreBound
 from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
 
 __all__ = ["price_vectors"]
