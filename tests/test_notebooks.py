@@ -29,7 +29,7 @@ pytest.importorskip("ipykernel")
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 EXPECTED = {"01_quickstart", "02_worst_case", "03_real_data", "04_experiments", "05_explorer",
-            "06_model_owner", "07_k_labels", "08_score_slots"}
+            "06_model_owner", "07_k_labels", "08_score_slots", "09_k_label_scores"}
 #: A cell that draws: a call of a ``draw_*`` function or of a picture method, or a system alone
 #: on its last line (its display is its picture).
 DRAWS = re.compile(r"\b(?:draw_\w+|\w*picture)\(")
