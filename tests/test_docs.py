@@ -43,7 +43,10 @@ PAGES = [DOCS / "index.md", DOCS / "jupyter.md", *sorted((DOCS / "guide").glob("
 #: Pages whose every example runs on its own: it imports what it needs and builds its inputs
 #: (from the shipped ``examples/`` logs or a small frame of its own).
 SELF_CONTAINED = (DOCS / "index.md", DOCS / "jupyter.md", DOCS / "guide" / "experiments.md",
-                  DOCS / "guide" / "scores.md")
+                  DOCS / "guide" / "scores.md", DOCS / "guide" / "k_label_scores.md")
+#: Guide pages whose formulas are typeset as math, each required to hold formulas by CI's
+#: browser check (``--require guide/<page>/index.html`` in ``.ci/run``).
+MATH_GUIDES = ("scores", "k_label_scores")
 
 
 def python_blocks(path: Path) -> list[str]:
@@ -307,11 +310,12 @@ def test_math_check_counts_formulas_typeset_errors_and_raw_tex() -> None:
     assert done.raw == ("then \\(z",)
 
 
-def test_score_guide_writes_its_formulas_as_math() -> None:
-    """The score guide's formulas are typeset like the method page's (``$...$``, ``$$...$$``,
-    which CI's browser check requires on that page), not shown as code: no indented code
+@pytest.mark.parametrize("guide", MATH_GUIDES)
+def test_score_guide_writes_its_formulas_as_math(guide: str) -> None:
+    """The score guides' formulas are typeset like the method page's (``$...$``, ``$$...$$``,
+    which CI's browser check requires on each page), not shown as code: no indented code
     block, no formula in backticks."""
-    text = (DOCS / "guide" / "scores.md").read_text(encoding="utf-8")
+    text = (DOCS / "guide" / f"{guide}.md").read_text(encoding="utf-8")
     prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
     assert len(re.findall(r"^\$\$$", prose, re.M)) >= 2 * 3    # display formulas
     assert len(re.findall(r"(?<!\$)\$[^$\n]+\$", prose)) >= 20  # inline ones
@@ -319,7 +323,7 @@ def test_score_guide_writes_its_formulas_as_math() -> None:
     for formula in ("`s >= t`", "`t <= 0`", "`P(S >= T)`", "`T[c, bin, s]"):
         assert formula not in prose, formula
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "--require guide/scores/index.html" in ci
+    assert f"--require guide/{guide}/index.html" in ci
 
 
 def test_math_renderer_comes_from_the_docs_extra() -> None:
