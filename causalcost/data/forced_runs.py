@@ -277,15 +277,22 @@ def forced_runs(
 
     Notes
     -----
-    Score fusioners (a binary system fusing the models' scores for the positive class):
-    ``"mean"`` (the weighted mean ``>= threshold``, soft voting), ``"max"``, ``"min"``,
-    ``"logistic"`` (``sigmoid(bias + weights . scores) >= threshold``, stacking) and a function
-    with ``scores=True`` (checked non-decreasing in the slot on ``score_range``). ``weights``
-    is a mapping by model or a list in the order of ``models``, ``threshold`` defaults to 0.5
-    and ``positive`` reads the truth as for votes; the vote options (``labels``, ``k``,
-    ``tie``, ``observed``, ``function``, ``order``, ``label``) are refused. The engine computes
-    each row's critical score (a column expression for the closed forms,
-    :mod:`causalcost.data.score_log`); a function runs on the collected scores.
+    Score fusioners, one score per model (a binary system fusing the models' scores for the
+    positive class): ``"mean"`` (the weighted mean ``>= threshold``, soft voting), ``"max"``,
+    ``"min"``, ``"logistic"`` (``sigmoid(bias + weights . scores) >= threshold``, stacking)
+    and a function with ``scores=True`` (checked non-decreasing in the slot on
+    ``score_range``). ``weights`` is a mapping by model or a list in the order of ``models``,
+    ``threshold`` defaults to 0.5 and ``positive`` reads the truth as for votes; the vote
+    options (``labels``, ``k``, ``tie``, ``observed``, ``function``, ``order``, ``label``) are
+    refused. The engine computes each row's critical score (a column expression for the closed
+    forms, :mod:`causalcost.data.score_log`); a function runs on the collected scores.
+
+    A probability vector per model (K labels, ``labels=`` with ``scores={...}`` naming the
+    columns): ``"mean"`` (weighted), ``"max"`` and ``"min"``, then the label of the largest
+    value (the first on ties); the engine reads the columns and each row's offset vector is
+    computed in numpy (:mod:`causalcost.data.score_vector_log`). ``"logistic"`` and functions
+    of the vectors are refused; a fitted stacking ensemble is read by
+    :func:`causalcost.ensemble_runs`.
 
     Examples
     --------
