@@ -33,6 +33,15 @@ HINTS = {
     "cc.sign_sheet": "causalcost sign SHEET.json --key PRIVATE.pem",
     "cc.generate_signing_key": "causalcost keygen PRIVATE.pem PUBLIC.pem",
     "cc.verify_sheet": "causalcost verify SHEET.json --public-key PUBLIC.pem",
+    # a score network: what the command line offers instead of the Python calls
+    "Query its table T[c, bin, s] with cc.interventional_table; a score sheet is counted from "
+    "a log of the models' scores (sheet_from_data on score runs; causalcost derive --data LOG "
+    "--scores ...)":
+        "Query its table T[c, bin, s] with causalcost query NETWORK; a score sheet is counted "
+        "from a log of the models' scores (causalcost derive --data LOG --scores ...)",
+    "declare the models with add_model(name, scores=...) or use a vote rule":
+        "give each model of the network file its scores table (scores = { edges = [...], "
+        "... }) or use a vote rule",
     # bound_many's ceiling on its result frame: no flag raises it, a smaller file passes
     "rows and concatenate the frames, or raise max_candidates= if the memory is there":
         "rows (a --candidates file each)",
