@@ -32,7 +32,8 @@ from causalcost.sheet.critical import (
 if TYPE_CHECKING:
     from causalcost.pricing.scores import ScoreBound
 
-__all__ = ["OffsetCells", "class_vectors", "price_offset_cells", "price_vector_candidates"]
+__all__ = ["OffsetCells", "class_vectors", "price_offset_cells", "price_vector_candidates",
+           "vector_content", "vector_parts"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,3 +391,42 @@ def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vecto
         rows.append(row)
     index = pd.Index(list(names) if names is not None else range(m), name="candidate")
     return pd.DataFrame(rows, index=index, columns=columns, dtype=float)
+
+
+def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any
+                 ) -> tuple[tuple[str, ...], Any, np.ndarray, tuple[OffsetCells, ...]]:
+    """A K-label score sheet's fields checked and normalised: the labels as text (K >= 3,
+    distinct), the K x K costs, the slot's K x K finite matrix (read-only) and one
+    :class:`OffsetCells` of K entries per label."""
+    from causalcost.cost_matrix import as_costs
+
+    if offsets is None or matrix is None:
+        raise ValidationError("a K-label score sheet needs both offsets= (per class) and "
+                              "matrix= (the slot's K x K coefficients)")
+    names = tuple(str(v) for v in labels)
+    k = len(names)
+    if k < 3 or len(set(names)) != k:
+        raise ValidationError(f"labels: a K-label score sheet has K >= 3 distinct labels, got "
+                              f"{list(names)} (two labels: critical scores)")
+    a = np.asarray(matrix, dtype=float)
+    if a.shape != (k, k) or not np.isfinite(a).all():
+        raise ValidationError(f"matrix: the slot's coefficients, {k} x {k} finite numbers, got "
+                              f"shape {a.shape}")
+    cells = tuple(offsets)
+    if len(cells) != k or not all(isinstance(o, OffsetCells) for o in cells):
+        raise ValidationError(f"offsets: one OffsetCells per label {list(names)}")
+    bad = next((c for c, o in zip(names, cells) if o.k != k and o.cells), None)
+    if bad is not None:
+        raise ValidationError(f"offsets of class {bad!r}: vectors of {k} entries, one per "
+                              "label")
+    return names, as_costs(costs, names), _readonly(a), cells
+
+
+def vector_content(costs: Any, rule: str, models: tuple[str, ...], matrix: np.ndarray,
+                   labels: tuple[str, ...], offsets: tuple[OffsetCells, ...]
+                   ) -> dict[str, Any]:
+    """The K-label fields of a score sheet's JSON (:mod:`causalcost.sheet.score_format`):
+    ``costs`` (K rows), ``rule``, ``models``, ``matrix`` and ``offsets`` per label."""
+    return {"costs": np.asarray(costs.to_numpy(), dtype=float).tolist(), "rule": rule,
+            "models": list(models), "matrix": matrix.tolist(),
+            "offsets": {c: o.to_dict() for c, o in zip(labels, offsets)}}

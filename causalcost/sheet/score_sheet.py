@@ -56,6 +56,8 @@ from causalcost.sheet.offset_cells import (
     class_vectors,
     price_offset_cells,
     price_vector_candidates,
+    vector_content,
+    vector_parts,
 )
 from causalcost.sheet.score_format import (
     SCORE_SHEET_FORMAT,
@@ -214,37 +216,14 @@ class ScoreSheet(SignedSheet):
         self._take_signature()
 
     def _take_vectors(self) -> None:
-        """K labels: the labels as text, the K x K costs and matrix, one OffsetCells per
-        class of K entries each."""
+        """K labels: the fields checked and normalised (:func:`vector_parts`)."""
         if self.critical is not None:
             raise ValidationError("critical: a K-label score sheet holds offset vectors "
                                   "(offsets=, matrix=), not critical scores; give "
                                   "critical=None")
-        if self.offsets is None or self.matrix is None:
-            raise ValidationError("a K-label score sheet needs both offsets= (per class) and "
-                                  "matrix= (the slot's K x K coefficients)")
-        labels = tuple(str(v) for v in self.labels)
-        k = len(labels)
-        if k < 3 or len(set(labels)) != k:
-            raise ValidationError(f"labels: a K-label score sheet has K >= 3 distinct labels, "
-                                  f"got {list(labels)} (two labels: critical scores)")
-        object.__setattr__(self, "labels", labels)
-        object.__setattr__(self, "costs", as_costs(self.costs, labels))
-        matrix = np.asarray(self.matrix, dtype=float)
-        if matrix.shape != (k, k) or not np.isfinite(matrix).all():
-            raise ValidationError(f"matrix: the slot's coefficients, {k} x {k} finite numbers, "
-                                  f"got shape {matrix.shape}")
-        matrix = np.array(matrix)
-        matrix.setflags(write=False)
-        object.__setattr__(self, "matrix", matrix)
-        offsets = tuple(self.offsets)
-        if len(offsets) != k or not all(isinstance(o, OffsetCells) for o in offsets):
-            raise ValidationError(f"offsets: one OffsetCells per label {list(labels)}")
-        bad = next((c for c, o in zip(labels, offsets) if o.k != k and o.cells), None)
-        if bad is not None:
-            raise ValidationError(f"offsets of class {bad!r}: vectors of {k} entries, one per "
-                                  "label")
-        object.__setattr__(self, "offsets", offsets)
+        parts = vector_parts(self.labels, self.costs, self.matrix, self.offsets)
+        for name, value in zip(("labels", "costs", "matrix", "offsets"), parts):
+            object.__setattr__(self, name, value)
 
     def _refuse_cost_overflow(self) -> None:
         """The system cost of the sheet's instances, at most each class's size times its
@@ -345,7 +324,10 @@ class ScoreSheet(SignedSheet):
         """
         if self.offsets is not None:
             self._no_confidence(confidence)
-            return self._price_vectors(self._class_vectors(scores), same_instances)
+            return price_offset_cells(self.matrix, self.offsets,
+                                      class_vectors(scores, self.labels, self.score_range),
+                                      self.costs, labels=self.labels,
+                                      same_instances=bool(same_instances))
         worse = price_scores(self.critical_by_class("worse"), scores, self.costs,
                              same_instances=same_instances, confidence=confidence,
                              score_range=self.score_range)
@@ -380,7 +362,9 @@ class ScoreSheet(SignedSheet):
                                       "one")
         if self.offsets is not None:
             self._no_confidence(confidence)
-            return self._price_many_vectors(scores, same_instances, names)
+            return price_vector_candidates(self.matrix, self.offsets, scores, self.costs,
+                                           labels=self.labels, score_range=self.score_range,
+                                           same_instances=bool(same_instances), names=names)
         worse = price_scores_many(self.critical_by_class("worse"), scores, self.costs,
                                   same_instances=same_instances, confidence=confidence,
                                   names=names, score_range=self.score_range)
@@ -402,21 +386,6 @@ class ScoreSheet(SignedSheet):
                 "scores) belong to two-label score sheets; a K-label sheet prices the "
                 "expected, worst and best case (leave confidence out)")
 
-    def _class_vectors(self, vectors: Any) -> list[np.ndarray]:
-        return class_vectors(vectors, self.labels, self.score_range)
-
-    def _price_vectors(self, vectors: list[np.ndarray], same_instances: bool) -> ScoreBound:
-        assert self.offsets is not None
-        return price_offset_cells(self.matrix, self.offsets, vectors, self.costs,
-                                  labels=self.labels, same_instances=bool(same_instances))
-
-    def _price_many_vectors(self, vectors: Any, same_instances: bool,
-                            names: Sequence[Any] | None) -> pd.DataFrame:
-        assert self.offsets is not None
-        return price_vector_candidates(self.matrix, self.offsets, vectors, self.costs,
-                                       labels=self.labels, score_range=self.score_range,
-                                       same_instances=bool(same_instances), names=names)
-
     def with_costs(self, costs: Any) -> ScoreSheet:
         """The same critical scores (offset vectors) priced with other system costs: a new,
         unsigned sheet whose provenance records the digest it was re-priced from."""
@@ -428,28 +397,21 @@ class ScoreSheet(SignedSheet):
 
     # -- serialisation ----------------------------------------------------------------------
     def _content(self) -> dict[str, Any]:
+        common = {"format": SCORE_SHEET_FORMAT, "version": SCORE_SHEET_VERSION,
+                  "created": self.created, "causalcost_version": self.causalcost_version,
+                  "slot": self.slot, "system_name": self.system_name,
+                  "labels": list(self.labels)}
+        tail = {} if self.score_range == PROBABILITIES else \
+            {"score_range": score_range_json(self.score_range)}
         if self.offsets is not None:
-            assert self.matrix is not None
-            return {"format": SCORE_SHEET_FORMAT, "version": SCORE_SHEET_VERSION,
-                    "created": self.created, "causalcost_version": self.causalcost_version,
-                    "slot": self.slot, "system_name": self.system_name,
-                    "labels": list(self.labels),
-                    "costs": np.asarray(self.costs.to_numpy(), dtype=float).tolist(),
-                    "rule": self.rule, "models": list(self.models),
-                    "matrix": self.matrix.tolist(),
-                    "offsets": {c: o.to_dict() for c, o in zip(self.labels, self.offsets)},
-                    "provenance": dict(self.provenance),
-                    **({} if self.score_range == PROBABILITIES else
-                       {"score_range": score_range_json(self.score_range)})}
-        return {"format": SCORE_SHEET_FORMAT, "version": SCORE_SHEET_VERSION,
-                "created": self.created, "causalcost_version": self.causalcost_version,
-                "slot": self.slot, "system_name": self.system_name,
-                "labels": list(self.labels), "costs": self.costs.to_dict(),
-                "rule": self.rule, "models": list(self.models),
-                "critical": {c: d.to_dict() for c, d in zip(self.labels, self.critical)},
-                "provenance": dict(self.provenance),
-                **({} if self.score_range == PROBABILITIES else
-                   {"score_range": score_range_json(self.score_range)})}
+            return {**common, **vector_content(self.costs, self.rule, self.models, self.matrix,
+                                               self.labels, self.offsets),
+                    "provenance": dict(self.provenance), **tail}
+        critical = self._binary_only("critical")
+        return {**common, "costs": self.costs.to_dict(), "rule": self.rule,
+                "models": list(self.models),
+                "critical": {c: d.to_dict() for c, d in zip(self.labels, critical)},
+                "provenance": dict(self.provenance), **tail}
 
     @cached_property
     def digest(self) -> str:

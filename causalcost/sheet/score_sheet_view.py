@@ -89,11 +89,12 @@ def sheet_quantiles(sheet: ScoreSheet, levels: Sequence[float] = QUANTILES) -> p
     if sheet.offsets is not None:
         for c, (label, cells) in enumerate(zip(sheet.labels, sheet.offsets)):
             others = [v for j, v in enumerate(sheet.labels) if j != c]
-            for r in roundings:
-                lead = cells.leads(c, "down" if r == "exact" else r)
-                for j, versus in enumerate(others):
+            leads = {r: cells.leads(c, "down" if r == "exact" else r) for r in roundings}
+            for j, versus in enumerate(others):
+                for r in roundings:
                     rows.append({"class": label, "versus": versus, "rounded": r,
-                                 "n": cells.size, **dict(zip(names, quantiles(lead[:, j])))})
+                                 "n": cells.size,
+                                 **dict(zip(names, quantiles(leads[r][:, j])))})
         return pd.DataFrame(rows).set_index(["class", "versus", "rounded"])
     assert sheet.critical is not None
     for label, cc in zip(sheet.labels, sheet.critical):
@@ -178,9 +179,8 @@ def sheet_repr(sheet: ScoreSheet) -> str:
     if sheet.offsets is not None:
         form = "exact" if sheet.exact else \
             f"in {max(c.cells for c in sheet.offsets)} cells"
-        costs = "costs=" + format_cells(sheet.costs).replace("; ", "|")
         return (f"ScoreSheet(slot={sheet.slot!r}, rule={sheet.rule!r}, n={n}, {form}, "
-                f"[{costs}], digest={sheet.digest[:19]}...)")
+                f"costs=[{format_cells(sheet.costs)}], digest={sheet.digest[:19]}...)")
     assert sheet.critical is not None
     form = "exact" if sheet.exact else \
         f"on {max(c.breakpoints.size for c in sheet.critical)} breakpoints"
