@@ -180,12 +180,13 @@ def _vector_read(spec: str, truth: str, template: str, sheet: Any) -> tuple[str,
                         f"{list(map(str, frame.columns))}); a sheet of the labels "
                         f"{','.join(sheet.labels)} reads the true class (--truth) and one "
                         "column per label (--score-column, a template with {label})")
-    table = frame[columns].set_axis(list(sheet.labels), axis=1)
-    for c in table.columns:  # a CSV's text cells must each parse as a number
-        if table[c].dtype == object:
+    table = frame[columns].copy()
+    for c in columns:  # a CSV's text cells must each parse as a number
+        if not pd.api.types.is_numeric_dtype(table[c]):
             from causalcost.score_values import parse_text_scores
 
             table[c] = parse_text_scores(table[c].to_numpy(), f"--scores {path} column {c!r}")
+    table = table.set_axis(list(sheet.labels), axis=1)
     vectors = read_score_vectors(table, f"--scores {path}", labels=sheet.labels,
                                  score_range=sheet.score_range, against="the file")
     classes = class_positions(frame[truth].astype(str).to_numpy(), sheet.labels, truth,
