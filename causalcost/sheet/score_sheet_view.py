@@ -11,7 +11,7 @@ quantiles of each **lead** ``r_c - r_k``: by how much the other members favour t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,9 +20,6 @@ from causalcost.display import format_cells, format_number, html_block, html_tab
 from causalcost.errors import ValidationError
 from causalcost.sheet.score_format import SCORE_SHEET_FORMAT, SCORE_SHEET_VERSION
 
-if TYPE_CHECKING:
-    from causalcost.sheet.score_sheet import ScoreSheet
-
 __all__ = ["QUANTILES", "sheet_frame", "sheet_html", "sheet_quantiles", "sheet_repr",
            "sheet_text"]
 
@@ -30,7 +27,7 @@ __all__ = ["QUANTILES", "sheet_frame", "sheet_html", "sheet_quantiles", "sheet_r
 QUANTILES = (0.0, 0.1, 0.5, 0.9, 1.0)
 
 
-def sheet_frame(sheet: ScoreSheet) -> pd.DataFrame:
+def sheet_frame(sheet: Any) -> pd.DataFrame:
     """:meth:`ScoreSheet.to_frame <causalcost.sheet.score_sheet.ScoreSheet.to_frame>`."""
     if sheet.offsets is not None:
         return _offsets_frame(sheet)
@@ -51,7 +48,7 @@ def sheet_frame(sheet: ScoreSheet) -> pd.DataFrame:
     return frame.set_index(["class", "score"])
 
 
-def _offsets_frame(sheet: ScoreSheet) -> pd.DataFrame:
+def _offsets_frame(sheet: Any) -> pd.DataFrame:
     """K labels: one row per (class, row of its offsets): ``count`` and ``offset[label]``
     per label (exact), or ``lower[label]`` and ``upper[label]`` (cells)."""
     assert sheet.offsets is not None
@@ -72,7 +69,7 @@ def _offsets_frame(sheet: ScoreSheet) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True).set_index(["class", "row"])
 
 
-def sheet_quantiles(sheet: ScoreSheet, levels: Sequence[float] = QUANTILES) -> pd.DataFrame:
+def sheet_quantiles(sheet: Any, levels: Sequence[float] = QUANTILES) -> pd.DataFrame:
     """:meth:`ScoreSheet.critical_quantiles
     <causalcost.sheet.score_sheet.ScoreSheet.critical_quantiles>`."""
     levels = [float(q) for q in levels]
@@ -105,7 +102,7 @@ def sheet_quantiles(sheet: ScoreSheet, levels: Sequence[float] = QUANTILES) -> p
     return pd.DataFrame(rows).set_index(["class", "rounded"])
 
 
-def _form_text(sheet: ScoreSheet) -> str:
+def _form_text(sheet: Any) -> str:
     if sheet.offsets is not None:
         if sheet.exact:
             return "exact (every instance's offset vector kept)"
@@ -121,14 +118,14 @@ def _form_text(sheet: ScoreSheet) -> str:
             "outward (worst and expected costs may be overstated, best costs understated)")
 
 
-def _sizes_text(sheet: ScoreSheet) -> str:
+def _sizes_text(sheet: Any) -> str:
     if sheet.k == 2:
         p, n = sheet.class_sizes
         return f"{p} positives and {n} negatives"
     return ", ".join(f"{n} of {label!r}" for label, n in zip(sheet.labels, sheet.class_sizes))
 
 
-def sheet_text(sheet: ScoreSheet) -> str:
+def sheet_text(sheet: Any) -> str:
     """``str(sheet)``: the fields, the costs, the quantiles and the digest."""
     frame = sheet.critical_quantiles()
     if sheet.exact:
@@ -161,7 +158,7 @@ def sheet_text(sheet: ScoreSheet) -> str:
     return "\n".join(lines)
 
 
-def sheet_html(sheet: ScoreSheet) -> str:
+def sheet_html(sheet: Any) -> str:
     """The notebook view."""
     vectors = sheet.offsets is not None
     head = [f"slot {sheet.slot!r} of system {sheet.system_name!r}; rule: {sheet.rule}",
@@ -173,7 +170,7 @@ def sheet_html(sheet: ScoreSheet) -> str:
                                                       caption=caption))
 
 
-def sheet_repr(sheet: ScoreSheet) -> str:
+def sheet_repr(sheet: Any) -> str:
     """``repr(sheet)``: one line."""
     n = dict(zip(sheet.labels, sheet.class_sizes))
     if sheet.offsets is not None:
