@@ -277,6 +277,23 @@ def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: A
     of the corners); otherwise they are ``None``: the costs bound the sheet's system, the
     corners' confusions do not say which wrong label an error goes to. The expected confusion
     is the worse corners' in either case.
+
+    Examples
+    --------
+    Class ``a``'s three instances, two of them in one cell; errors to ``c`` cost 4:
+
+    >>> rows = [[0.5, 0.3, 0.2], [0.45, 0.35, 0.2], [0.2, 0.6, 0.2]]
+    >>> none = OffsetCells.of([], k=3)
+    >>> exact = (OffsetCells.of(rows), none, none)
+    >>> cells = (OffsetCells.of(rows, breakpoints=2), none, none)
+    >>> vectors = [[[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.4, 0.3, 0.3]], [], []]
+    >>> costs = [[0, 1, 4], [1, 0, 1], [1, 1, 0]]
+    >>> for offsets in (exact, cells):
+    ...     b = price_offset_cells(1.0, offsets, vectors, costs, labels=("a", "b", "c"),
+    ...                            same_instances=True)
+    ...     print(b.best_cost, b.worst_cost, b.worst is None)
+    1.0 2.0 False
+    1.0 8.0 True
     """
     import dataclasses
 
@@ -365,7 +382,15 @@ def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vecto
     """Many candidates, one row each (:func:`price_offset_cells` one after another): per
     class a (candidates, n_c, K) array. Columns ``eval1``, ``worst_cost``, ``best_cost`` and
     per class the right answers ``expected_right[label]``, ``worst_right[label]`` and
-    ``best_right[label]`` (NaN where the bound has no confusion)."""
+    ``best_right[label]`` (NaN where the bound has no confusion).
+
+    >>> offsets = tuple(OffsetCells.of(r, k=3) for r in ([[0.5, 0.3, 0.2]], [], []))
+    >>> table = price_vector_candidates(1.0, offsets, [[[[0.1, 0.8, 0.1]], [[0.9, 0.0, 0.1]]],
+    ...                                 [], []], 1 - np.eye(3), labels=("a", "b", "c"),
+    ...                                 score_range=(0.0, 1.0), same_instances=True)
+    >>> table["worst_cost"].tolist(), table["worst_right[a]"].tolist()
+    ([1.0, 0.0], [0.0, 1.0])
+    """
     import math
 
     k = len(labels)
@@ -397,7 +422,17 @@ def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any
                  ) -> tuple[tuple[str, ...], Any, np.ndarray, tuple[OffsetCells, ...]]:
     """A K-label score sheet's fields checked and normalised: the labels as text (K >= 3,
     distinct), the K x K costs, the slot's K x K finite matrix (read-only) and one
-    :class:`OffsetCells` of K entries per label."""
+    :class:`OffsetCells` of K entries per label.
+
+    >>> parts = vector_parts([0, 1, 2], 1 - np.eye(3), 2 * np.eye(3),
+    ...                      [OffsetCells.of([[0.0, 1.0, 0.0]])] * 3)
+    >>> parts[0], parts[2][0].tolist()
+    (('0', '1', '2'), [2.0, 0.0, 0.0])
+    >>> vector_parts(["a", "b"], 1 - np.eye(2), np.eye(2), [])
+    Traceback (most recent call last):
+    ...
+    causalcost.errors.ValidationError: labels: a K-label score sheet has K >= 3 distinct labels, got ['a', 'b'] (two labels: critical scores)
+    """  # noqa: E501
     from causalcost.cost_matrix import as_costs
 
     if offsets is None or matrix is None:
@@ -426,7 +461,15 @@ def vector_content(costs: Any, rule: str, models: tuple[str, ...], matrix: np.nd
                    labels: tuple[str, ...], offsets: tuple[OffsetCells, ...]
                    ) -> dict[str, Any]:
     """The K-label fields of a score sheet's JSON (:mod:`causalcost.sheet.score_format`):
-    ``costs`` (K rows), ``rule``, ``models``, ``matrix`` and ``offsets`` per label."""
+    ``costs`` (K rows), ``rule``, ``models``, ``matrix`` and ``offsets`` per label.
+
+    >>> from causalcost.cost_matrix import as_costs
+    >>> body = vector_content(as_costs(1 - np.eye(3), ("a", "b", "c")), "mean", ("m1", "m2"),
+    ...                       np.eye(3), ("a", "b", "c"), (OffsetCells.of([[0.1, 0.2, 0.7]]),
+    ...                       OffsetCells.of([], k=3), OffsetCells.of([], k=3)))
+    >>> body["offsets"]["a"], body["costs"][0]
+    ({'rows': [[0.1, 0.2, 0.7]], 'upper': None, 'counts': None}, [0.0, 1.0, 1.0])
+    """
     return {"costs": np.asarray(costs.to_numpy(), dtype=float).tolist(), "rule": rule,
             "models": list(models), "matrix": matrix.tolist(),
             "offsets": {c: o.to_dict() for c, o in zip(labels, offsets)}}
