@@ -365,11 +365,14 @@ def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -
 
 
 def score_log_runs(args: argparse.Namespace) -> Any:
-    """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`).
+    """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`), or with
+    ``--labels`` and ``--score-columns`` each row's offset vector (K labels).
 
     The log is read by the CLI's reader (lazily where the engine can) and
     :func:`~causalcost.forced_runs` with the score rule computes each row's critical score in
-    the engine.
+    the engine; with ``--score-columns TEMPLATE`` the template's ``{label}`` is filled in per
+    label and ``{model}`` left to :func:`~causalcost.forced_runs` (``scores={label:
+    '{model}_' + label}``).
     """
     import narwhals as nw
 

@@ -12,7 +12,7 @@ were). Unknown or missing keys are refused by name.
 **K labels** (a slot giving probability vectors, K >= 3): the same layout with ``critical``
 replaced by ``matrix`` (the slot's K x K coefficients ``A``, rows of numbers) and ``offsets``
 (per label, its instances' offset vectors: ``rows``, ``upper`` and ``counts``, see
-:class:`~causalcost.sheet.critical.OffsetCells`); ``labels`` lists the K labels (text) and
+:class:`~causalcost.sheet.offset_cells.OffsetCells`); ``labels`` lists the K labels (text) and
 ``costs`` is K rows of K numbers (rows: the true class). A file with ``offsets`` and no
 ``critical`` is read as this variant; every field's type is checked the same way.
 """

@@ -22,11 +22,11 @@ expected costs can only be overstated, the best cost only understated.
 ``argmax_k (A p + r)_k`` (soft voting, linear stacking; :class:`~causalcost.ScoreRuns` of K
 labels) has, per instance, an **offset vector** ``r`` in place of a critical score. The same
 sheet type then holds, per class, the offset vectors of the owner's instances
-(:class:`~causalcost.sheet.critical.OffsetCells`) with the slot's coefficients ``A``, the K
+(:class:`~causalcost.sheet.offset_cells.OffsetCells`) with the slot's coefficients ``A``, the K
 labels and the K x K costs, and prices a candidate's vectors with
 :func:`~causalcost.pricing.score_vector_price.price_vectors`. With ``breakpoints=B`` the
 vectors of a class are grouped into at most ``B`` cells (boxes), each priced at the corner
-that keeps a bound valid (:func:`~causalcost.sheet.critical.price_offset_cells`): again the
+that keeps a bound valid (:func:`~causalcost.sheet.offset_cells.price_offset_cells`): again the
 worst and expected costs can only be overstated, the best cost only understated.
 """
 
@@ -318,9 +318,10 @@ class ScoreSheet(SignedSheet):
         in label order or ``{label: array}`` (a DataFrame's columns matched to the labels by
         name), read by :func:`~causalcost.score_values.read_score_vectors`, priced by
         :func:`~causalcost.pricing.score_vector_price.price_vectors` (cells at their valid
-        corners: :func:`~causalcost.sheet.critical.price_offset_cells`). ``same_instances=False``
-        gives the probability form's costs (``worst`` and ``best`` are then ``None``);
-        ``confidence`` is refused (the high-confidence bands are the two-label route's).
+        corners: :func:`~causalcost.sheet.offset_cells.price_offset_cells`).
+        ``same_instances=False`` gives the probability form's costs (``worst`` and ``best``
+        are then ``None``); ``confidence`` is refused (the high-confidence bands are the
+        two-label route's).
         """
         if self.offsets is not None:
             self._no_confidence(confidence)

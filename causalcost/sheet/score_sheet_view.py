@@ -2,7 +2,7 @@
 
 Two labels: per class the critical scores (:class:`~causalcost.sheet.critical.CriticalScores`),
 shown as breakpoints with counts and as quantiles. K labels: per class its instances' offset
-vectors (:class:`~causalcost.sheet.critical.OffsetCells`), shown as rows (or cells) and as the
+vectors (:class:`~causalcost.sheet.offset_cells.OffsetCells`), shown as rows (or cells) and as the
 quantiles of each **lead** ``r_c - r_k``: by how much the other members favour the true class
 ``c`` over label ``k`` (negative: they lean to ``k``, and the slot has to make up for it).
 :class:`~causalcost.sheet.score_sheet.ScoreSheet`'s display methods call in here.
