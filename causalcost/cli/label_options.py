@@ -269,8 +269,8 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                    help="K labels: with --labels a,b,c the models give probability vectors; "
                         "TEMPLATE names each model's column for each label with {model} and "
                         "{label} (e.g. '{model}_{label}' reads m1_a, m1_b, m1_c, ...). "
-                        "--fusioner mean (soft voting; --weights) only; writes a K-label score "
-                        "sheet of each instance's offset vector, --costs as K x K rows")
+                        "--fusioner mean (soft voting; --weights), max or min; writes a K-label "
+                        "score sheet of each instance's offset vector, --costs as K x K rows")
 
 
 def score_route(args: argparse.Namespace) -> bool:
@@ -328,10 +328,11 @@ def _vector_route(args: argparse.Namespace, rule: str | None) -> None:
         raise ValidationError(f"--score-columns {template!r} must hold both {{model}} and "
                               "{label}, e.g. '{model}_{label}' (the column of model m1's "
                               "probability for label a is then m1_a)")
-    if rule is not None and rule != "mean":
+    if rule is not None and rule not in ("mean", "max", "min"):
         raise ValidationError(f"--score-columns reads probability vectors, fused by --fusioner "
                               f"mean (soft voting: the weighted mean of the vectors, then the "
-                              f"first largest); {rule} is not priced for K labels")
+                              f"first largest), max or min (per label the largest or smallest "
+                              f"member's probability); {rule} is not priced for K labels")
     extra = [flag for flag, value in (("--threshold", args.threshold), ("--bias", args.bias),
                                       ("--positive-label", args.positive_label))
              if value is not None]
@@ -399,7 +400,8 @@ def score_log_runs(args: argparse.Namespace) -> Any:
     try:
         if template:
             return forced_runs(frame, truth=args.truth, models=models, slot=args.slot,
-                               fusioner="mean", labels=labels, scores=scores, weights=weights,
+                               fusioner=args.fusioner, labels=labels, scores=scores,
+                               weights=weights,
                                score_range=getattr(args, "score_range", None))
         return forced_runs(frame, truth=args.truth, models=model_names(args.models),
                            slot=args.slot, fusioner=args.fusioner,

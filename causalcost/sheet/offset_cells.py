@@ -257,8 +257,9 @@ def _split_cells(rows: np.ndarray, counts: np.ndarray, kept: int) -> list[np.nda
 
 
 def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: Any,
-                       costs: Any, *, labels: tuple[Any, ...], same_instances: bool
-                       ) -> ScoreBound:
+                       costs: Any, *, labels: tuple[Any, ...], same_instances: bool,
+                       score_range: tuple[float, float] = (0.0, 1.0),
+                       fusion: str = "linear") -> ScoreBound:
     """A K-label sheet's :class:`~causalcost.pricing.scores.ScoreBound`: exact offsets are
     priced as they are (:func:`~causalcost.pricing.score_vector_price.price_vectors`); cells
     at the corner, and with the cost row, that keep each bound valid.
@@ -276,7 +277,10 @@ def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: A
     row costs the same this changes no cost and the worst and best confusions are kept (those
     of the corners); otherwise they are ``None``: the costs bound the sheet's system, the
     corners' confusions do not say which wrong label an error goes to. The expected confusion
-    is the worse corners' in either case.
+    is the worse corners' in either case. The same holds for every fusion of
+    :mod:`causalcost.pricing.score_fusions`: with ``max`` / ``min`` the system says
+    ``argmax_k max(p_k, r_k)`` (``min``), again monotone in each entry of ``r`` and exact in
+    floating point.
 
     Examples
     --------
@@ -304,7 +308,8 @@ def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: A
     if all(o.exact for o in offsets):
         bound = price_vectors(matrix, [o.corner(c, True) for c, o in enumerate(offsets)],
                               vectors, cost_matrix, labels=labels,
-                              same_instances=same_instances)
+                              same_instances=same_instances, score_range=score_range,
+                              fusion=fusion)
         return dataclasses.replace(bound, costs=cost_matrix)
     full = np.asarray(cost_matrix.to_numpy(), dtype=float)
     k = len(labels)
@@ -319,7 +324,8 @@ def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: A
             favour = right > edge if side == "worse" else right <= edge
             corners.append(offsets[c].corner(c, favour))
         sides[side] = price_vectors(matrix, corners, vectors, rows, labels=labels,
-                                    same_instances=same_instances), rows
+                                    same_instances=same_instances, score_range=score_range,
+                                    fusion=fusion), rows
     (worse, rows_w), (better, rows_b) = sides["worse"], sides["better"]
     kept = np.array_equal(rows_w, full) and np.array_equal(rows_b, full)
     return dataclasses.replace(
@@ -378,7 +384,8 @@ def class_vectors(vectors: Any, labels: tuple[str, ...], score_range: tuple[floa
 def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: Any,
                             costs: Any, *, labels: tuple[str, ...],
                             score_range: tuple[float, float], same_instances: bool,
-                            names: Sequence[Any] | None = None) -> pd.DataFrame:
+                            names: Sequence[Any] | None = None,
+                            fusion: str = "linear") -> pd.DataFrame:
     """Many candidates, one row each (:func:`price_offset_cells` one after another): per
     class a (candidates, n_c, K) array. Columns ``eval1``, ``worst_cost``, ``best_cost`` and
     per class the right answers ``expected_right[label]``, ``worst_right[label]`` and
@@ -408,7 +415,8 @@ def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vecto
     for j in range(m):
         b = price_offset_cells(matrix, offsets,
                                [v[j] if v.shape[1] else np.zeros((0, k)) for v in per_class],
-                               costs, labels=labels, same_instances=same_instances)
+                               costs, labels=labels, same_instances=same_instances,
+                               score_range=score_range, fusion=fusion)
         row = [b.expected_cost, b.worst_cost, b.best_cost]
         for confusion in (b.expected, b.worst, b.best):
             row += [math.nan if confusion is None else float(confusion.matrix[c][c])
@@ -418,11 +426,12 @@ def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vecto
     return pd.DataFrame(rows, index=index, columns=columns, dtype=float)
 
 
-def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any
-                 ) -> tuple[tuple[str, ...], Any, np.ndarray, tuple[OffsetCells, ...]]:
+def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any, fusion: Any = "linear"
+                 ) -> tuple[tuple[str, ...], Any, np.ndarray, tuple[OffsetCells, ...], str]:
     """A K-label score sheet's fields checked and normalised: the labels as text (K >= 3,
     distinct), the K x K costs, the slot's K x K finite matrix (read-only) and one
-    :class:`OffsetCells` of K entries per label.
+    :class:`OffsetCells` of K entries per label, and the fusion
+    (:data:`~causalcost.pricing.score_fusions.FUSIONS`).
 
     >>> parts = vector_parts([0, 1, 2], 1 - np.eye(3), 2 * np.eye(3),
     ...                      [OffsetCells.of([[0.0, 1.0, 0.0]])] * 3)
@@ -434,7 +443,11 @@ def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any
     causalcost.errors.ValidationError: labels: a K-label score sheet has K >= 3 distinct labels, got ['a', 'b'] (two labels: critical scores)
     """  # noqa: E501
     from causalcost.cost_matrix import as_costs
+    from causalcost.pricing.score_fusions import FUSIONS
 
+    if fusion not in FUSIONS:
+        raise ValidationError(f"fusion: one of {list(FUSIONS)} (how the system fuses the "
+                              f"members' vectors), got {fusion!r}")
     if offsets is None or matrix is None:
         raise ValidationError("a K-label score sheet needs both offsets= (per class) and "
                               "matrix= (the slot's K x K coefficients)")
@@ -454,14 +467,15 @@ def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any
     if bad is not None:
         raise ValidationError(f"offsets of class {bad!r}: vectors of {k} entries, one per "
                               "label")
-    return names, as_costs(costs, names), _readonly(a), cells
+    return names, as_costs(costs, names), _readonly(a), cells, str(fusion)
 
 
 def vector_content(costs: Any, rule: str, models: tuple[str, ...], matrix: np.ndarray,
-                   labels: tuple[str, ...], offsets: tuple[OffsetCells, ...]
-                   ) -> dict[str, Any]:
+                   labels: tuple[str, ...], offsets: tuple[OffsetCells, ...],
+                   fusion: str = "linear") -> dict[str, Any]:
     """The K-label fields of a score sheet's JSON (:mod:`causalcost.sheet.score_format`):
-    ``costs`` (K rows), ``rule``, ``models``, ``matrix`` and ``offsets`` per label.
+    ``costs`` (K rows), ``rule``, ``models``, ``fusion``, ``matrix`` and ``offsets`` per
+    label.
 
     >>> from causalcost.cost_matrix import as_costs
     >>> body = vector_content(as_costs(1 - np.eye(3), ("a", "b", "c")), "mean", ("m1", "m2"),
@@ -471,5 +485,5 @@ def vector_content(costs: Any, rule: str, models: tuple[str, ...], matrix: np.nd
     ({'rows': [[0.1, 0.2, 0.7]], 'upper': None, 'counts': None}, [0.0, 1.0, 1.0])
     """
     return {"costs": np.asarray(costs.to_numpy(), dtype=float).tolist(), "rule": rule,
-            "models": list(models), "matrix": matrix.tolist(),
+            "models": list(models), "fusion": fusion, "matrix": matrix.tolist(),
             "offsets": {c: o.to_dict() for c, o in zip(labels, offsets)}}

@@ -10,7 +10,8 @@ than probabilities (absent: ``[0, 1]``, so sheets written before it read and ver
 were). Unknown or missing keys are refused by name.
 
 **K labels** (a slot giving probability vectors, K >= 3): the same layout with ``critical``
-replaced by ``matrix`` (the slot's K x K coefficients ``A``, rows of numbers) and ``offsets``
+replaced by ``fusion`` (``"linear"``, ``"max"`` or ``"min"``), ``matrix`` (the slot's K x K
+coefficients ``A``, rows of numbers) and ``offsets``
 (per label, its instances' offset vectors: ``rows``, ``upper`` and ``counts``, see
 :class:`~causalcost.sheet.offset_cells.OffsetCells`); ``labels`` lists the K labels (text) and
 ``costs`` is K rows of K numbers (rows: the true class). A file with ``offsets`` and no
@@ -44,8 +45,8 @@ SCORE_KEYS = ("format", "version", "created", "causalcost_version", "slot", "sys
 #: The keys of a K-label score sheet: ``critical`` gives way to the slot's ``matrix`` and the
 #: classes' ``offsets``.
 VECTOR_SCORE_KEYS = ("format", "version", "created", "causalcost_version", "slot",
-                     "system_name", "labels", "costs", "rule", "models", "matrix", "offsets",
-                     "provenance", "digest", "signature")
+                     "system_name", "labels", "costs", "rule", "models", "fusion", "matrix",
+                     "offsets", "provenance", "digest", "signature")
 #: Keys a sheet may leave out (absent: the default).
 OPTIONAL_SCORE_KEYS = ("score_range",)
 
@@ -192,6 +193,12 @@ def _vector_fields(data: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]
     slot = _string(data, "slot")
     if not slot:
         raise SheetError("slot: the slot's name, a non-empty string")
+    from causalcost.pricing.score_fusions import FUSIONS
+
+    fusion = data["fusion"]
+    if fusion not in FUSIONS:  # a string among them (JSON's other kinds are never equal)
+        raise SheetError(f"fusion: one of {list(FUSIONS)} (how the system fuses the members' "
+                         f"vectors), got {json_kind(fusion)}")
     matrix = json_rows(data["matrix"], "matrix", k)
     if len(matrix) != k:
         raise SheetError(f"matrix: the slot's coefficients, {k} rows of {k} numbers, got "
@@ -215,7 +222,7 @@ def _vector_fields(data: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]
         "slot": slot, "system_name": _string(data, "system_name"), "costs": cost_matrix,
         "critical": None, "rule": _string(data, "rule"),
         "models": _models(data["models"], slot), "labels": tuple(labels),
-        "matrix": matrix,
+        "fusion": fusion, "matrix": matrix,
         "offsets": tuple(OffsetCells.from_dict(offsets[c], f"offsets.{c}", k)
                          for c in labels),
         "provenance": _provenance(data["provenance"]), "created": _string(data, "created"),

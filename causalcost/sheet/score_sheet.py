@@ -125,6 +125,9 @@ class ScoreSheet(SignedSheet):
         ``None`` for two labels.
     matrix : numpy.ndarray or None
         K labels: the slot's coefficients ``A`` (K x K). ``None`` for two labels.
+    fusion : {"linear", "max", "min"}
+        K labels: how the system fuses the vectors (:mod:`causalcost.pricing.score_fusions`;
+        ``"linear"``: ``argmax(A p + r)``). ``"linear"`` for two labels.
 
     Raises
     ------
@@ -177,6 +180,7 @@ class ScoreSheet(SignedSheet):
     score_range: tuple[float, float] = PROBABILITIES
     offsets: tuple[OffsetCells, ...] | None = field(default=None, repr=False)
     matrix: np.ndarray | None = field(default=None, repr=False)
+    fusion: str = "linear"
 
     def __post_init__(self) -> None:
         if self.created is None:
@@ -197,6 +201,10 @@ class ScoreSheet(SignedSheet):
                 raise ValidationError("a score sheet's labels are ('P', 'N'): the slot's "
                                       "score is its score for P (K labels: give offsets= "
                                       "and matrix=)")
+            if self.fusion != "linear":
+                raise ValidationError(f"fusion: {self.fusion!r} is a K-label fusion; a "
+                                      "two-label score sheet holds critical scores (leave "
+                                      "fusion out)")
         object.__setattr__(self, "models", tuple(str(m) for m in self.models))
         object.__setattr__(self, "score_range", as_score_range(self.score_range))
         if not isinstance(self.slot, str) or not self.slot:
@@ -221,8 +229,8 @@ class ScoreSheet(SignedSheet):
             raise ValidationError("critical: a K-label score sheet holds offset vectors "
                                   "(offsets=, matrix=), not critical scores; give "
                                   "critical=None")
-        parts = vector_parts(self.labels, self.costs, self.matrix, self.offsets)
-        for name, value in zip(("labels", "costs", "matrix", "offsets"), parts):
+        parts = vector_parts(self.labels, self.costs, self.matrix, self.offsets, self.fusion)
+        for name, value in zip(("labels", "costs", "matrix", "offsets", "fusion"), parts):
             object.__setattr__(self, name, value)
 
     def _refuse_cost_overflow(self) -> None:
@@ -289,6 +297,27 @@ class ScoreSheet(SignedSheet):
         breakpoints or cells)."""
         return all(c.exact for c in (self.offsets or self.critical or ()))
 
+    @property
+    def slot_matrix(self) -> np.ndarray:
+        """K labels: the slot's coefficients ``A`` (as :attr:`ScoreRuns.slot_matrix
+        <causalcost.ScoreRuns.slot_matrix>`); the identity for two labels."""
+        return np.eye(2) if self.matrix is None else self.matrix
+
+    @property
+    def offsets_by_class(self) -> tuple[np.ndarray, ...]:
+        """K labels, exact sheet: per class its instances' offset vectors (as
+        :attr:`ScoreRuns.offsets_by_class <causalcost.ScoreRuns.offsets_by_class>`, so
+        :func:`~causalcost.pricing.scores.price_scores` takes the sheet). A sheet on cells
+        holds boxes, not vectors: it is priced by :meth:`price` only."""
+        if self.offsets is None:
+            raise ValidationError("offsets_by_class belongs to a K-label score sheet; this "
+                                  "one holds critical scores (critical_by_class)")
+        if not self.exact:
+            raise ValidationError("offsets_by_class: this sheet keeps its offset vectors in "
+                                  "cells (breakpoints=), each priced at its valid corner; "
+                                  "price it with sheet.price(...)")
+        return tuple(o.corner(c, True) for c, o in enumerate(self.offsets))
+
     def _binary_only(self, what: str) -> tuple[CriticalScores, ...]:
         if self.critical is None:
             raise ValidationError(
@@ -328,7 +357,8 @@ class ScoreSheet(SignedSheet):
             return price_offset_cells(self.matrix, self.offsets,
                                       class_vectors(scores, self.labels, self.score_range),
                                       self.costs, labels=self.labels,
-                                      same_instances=bool(same_instances))
+                                      same_instances=bool(same_instances),
+                                      score_range=self.score_range, fusion=self.fusion)
         worse = price_scores(self.critical_by_class("worse"), scores, self.costs,
                              same_instances=same_instances, confidence=confidence,
                              score_range=self.score_range)
@@ -365,7 +395,8 @@ class ScoreSheet(SignedSheet):
             self._no_confidence(confidence)
             return price_vector_candidates(self.matrix, self.offsets, scores, self.costs,
                                            labels=self.labels, score_range=self.score_range,
-                                           same_instances=bool(same_instances), names=names)
+                                           same_instances=bool(same_instances), names=names,
+                                           fusion=self.fusion)
         worse = price_scores_many(self.critical_by_class("worse"), scores, self.costs,
                                   same_instances=same_instances, confidence=confidence,
                                   names=names, score_range=self.score_range)
@@ -394,7 +425,8 @@ class ScoreSheet(SignedSheet):
         return ScoreSheet(slot=self.slot, system_name=self.system_name, costs=costs,
                           critical=self.critical, rule=self.rule, models=self.models,
                           provenance=provenance, score_range=self.score_range,
-                          labels=self.labels, offsets=self.offsets, matrix=self.matrix)
+                          labels=self.labels, offsets=self.offsets, matrix=self.matrix,
+                          fusion=self.fusion)
 
     # -- serialisation ----------------------------------------------------------------------
     def _content(self) -> dict[str, Any]:
@@ -406,7 +438,7 @@ class ScoreSheet(SignedSheet):
             {"score_range": score_range_json(self.score_range)}
         if self.offsets is not None:
             return {**common, **vector_content(self.costs, self.rule, self.models, self.matrix,
-                                               self.labels, self.offsets),
+                                               self.labels, self.offsets, self.fusion),
                     "provenance": dict(self.provenance), **tail}
         critical = self._binary_only("critical")
         return {**common, "costs": self.costs.to_dict(), "rule": self.rule,
@@ -560,7 +592,7 @@ def score_sheet_from_runs(runs: ScoreRuns, costs: Any, *, breakpoints: int | Non
         return ScoreSheet(slot=runs.slot, system_name=system_name, costs=costs, critical=None,
                           rule=runs.rule, models=runs.models, provenance=provenance,
                           score_range=runs.score_range, labels=runs.labels,
-                          matrix=runs.slot_matrix,
+                          matrix=runs.slot_matrix, fusion=runs.fusion,
                           offsets=tuple(OffsetCells.of(o, breakpoints, k=runs.k)
                                         for o in runs.offsets_by_class))
     t_p, t_n = runs.critical_by_class

@@ -125,6 +125,11 @@ def _sizes_text(sheet: Any) -> str:
     return ", ".join(f"{n} of {label!r}" for label, n in zip(sheet.labels, sheet.class_sizes))
 
 
+def _decision(fusion: str) -> str:
+    return {"linear": "argmax_k (A p + r)_k", "max": "argmax_k max(p_k, r_k)",
+            "min": "argmax_k min(p_k, r_k)"}.get(fusion, fusion)
+
+
 def sheet_text(sheet: Any) -> str:
     """``str(sheet)``: the fields, the costs, the quantiles and the digest."""
     frame = sheet.critical_quantiles()
@@ -140,10 +145,11 @@ def sheet_text(sheet: Any) -> str:
     if sheet.offsets is not None:
         assert sheet.matrix is not None
         lines += [
-            f"labels: {', '.join(sheet.labels)}; the system says argmax_k (A p + r)_k, p the "
-            "slot's probability vector, r the instance's offset vector",
-            "slot's coefficients A: " + "; ".join(
-                " ".join(format_number(v) for v in row) for row in sheet.matrix.tolist()),
+            f"labels: {', '.join(sheet.labels)}; the system says {_decision(sheet.fusion)}, p "
+            "the slot's probability vector, r the instance's offset vector",
+            *(["slot's coefficients A: " + "; ".join(
+                " ".join(format_number(v) for v in row) for row in sheet.matrix.tolist())]
+              if sheet.fusion == "linear" else []),
             f"offset vectors: {_form_text(sheet)}",
             f"system costs: {format_cells(sheet.costs)}",
             "leads r_class - r_versus per class (the other members' margin for the true "

@@ -50,9 +50,9 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def library_runs(log: Path, **rule) -> cc.ScoreRuns:
+def library_runs(log: Path, fusioner: str = "mean", **rule) -> cc.ScoreRuns:
     return cc.forced_runs(pd.read_csv(log), truth="y", models=["m1", "m2", "m3"], slot="m2",
-                          fusioner="mean", labels=LABELS,
+                          fusioner=fusioner, labels=LABELS,
                           scores={lb: "{model}_" + lb for lb in LABELS}, **rule)
 
 
@@ -75,10 +75,11 @@ def candidate_file(tmp_path, log) -> tuple[Path, np.ndarray]:
 
 @pytest.mark.parametrize(("flags", "rule"), [
     ([], {}), (["--weights", "1,2,1"], {"weights": [1, 2, 1]}),
-    (["--breakpoints", "6"], {})])
+    (["--breakpoints", "6"], {}), (["--fusioner", "max"], {"fusioner": "max"})])
 def test_derive_writes_the_library_sheet_of_the_log(capsys, tmp_path, log, flags, rule) -> None:
     path = tmp_path / "s.json"
-    code, out, err = run(capsys, "derive", "--data", log, *LOG, *flags, "--costs", COSTS,
+    argv = LOG if "--fusioner" not in flags else [*LOG[:7], *LOG[9:]]
+    code, out, err = run(capsys, "derive", "--data", log, *argv, *flags, "--costs", COSTS,
                          "-o", path)
     assert code == 0, err
     sheet = cc.load_sheet(path)
@@ -178,7 +179,7 @@ BAD = {
                                 "m2", "--fusioner", "mean", "--labels", "a,b,c"],
                                "--score-columns '{model}_{label}'"),
     "template_without_label": ([*LOG[:-1], "{model}_x"], "must hold both {model} and {label}"),
-    "max_rule": ([*LOG[:8], "max", *LOG[9:]], "--fusioner mean"),
+    "logistic_rule": ([*LOG[:8], "logistic", *LOG[9:]], "--fusioner mean"),
     "threshold": ([*LOG, "--threshold", "0.5"], "--threshold apply to scores for P"),
     "binary_costs": (LOG, "fn=/fp= cells are for the labels P, N"),
     "columns_without_scores": ([a if a != "mean" else "plurality" for a in LOG

@@ -54,9 +54,9 @@ def soft_log(seed: int, n: int = 90, k: int = 3) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def runs_of(log: pd.DataFrame, k: int = 3, **rule) -> cc.ScoreRuns:
+def runs_of(log: pd.DataFrame, k: int = 3, fusioner: str = "mean", **rule) -> cc.ScoreRuns:
     labels = [chr(ord("a") + j) for j in range(k)]
-    return cc.forced_runs(log, truth="y", models=MODELS, slot="m2", fusioner="mean",
+    return cc.forced_runs(log, truth="y", models=MODELS, slot="m2", fusioner=fusioner,
                           labels=labels, scores={lb: "{model}_" + lb for lb in labels}, **rule)
 
 
@@ -184,15 +184,17 @@ def systems(draw):
                                    min_size=k, max_size=k)), dtype=float)
     for c in range(k):  # the right answer costs no more than a wrong one (CostMatrix's rule)
         costs[c, c] = min(costs[c, c], np.delete(costs[c], c).min())
-    return k, offsets, matrix, vectors, costs, draw(st.integers(2, 4))
+    fusion = draw(st.sampled_from(["linear", "linear", "max", "min"]))
+    return k, offsets, matrix, vectors, costs, draw(st.integers(2, 4)), fusion
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(systems())
 def test_cells_never_tighten_a_bound(system) -> None:
     """Worst and expected costs on cells are at least the exact ones, best costs at most,
-    in both forms, for any costs (unequal errors, a right answer as dear as a wrong one)."""
-    k, offsets, matrix, vectors, costs, b = system
+    in both forms, for any costs (unequal errors, a right answer as dear as a wrong one) and
+    every fusion (linear ``argmax(A p + r)``, ``max``, ``min``)."""
+    k, offsets, matrix, vectors, costs, b, fusion = system
     labels = tuple("abcd"[:k])
     exact = tuple(OffsetCells.of(o, k=k) for o in offsets)
     cells = tuple(OffsetCells.of(o, breakpoints=b, k=k) for o in offsets)
@@ -201,9 +203,9 @@ def test_cells_never_tighten_a_bound(system) -> None:
         if not same and k == 2:
             continue
         e = price_offset_cells(matrix, exact, vectors, costs, labels=labels,
-                               same_instances=same)
+                               same_instances=same, fusion=fusion)
         r = price_offset_cells(matrix, cells, vectors, costs, labels=labels,
-                               same_instances=same)
+                               same_instances=same, fusion=fusion)
         tol = 1e-9 * (1 + abs(e.expected_cost))
         assert r.worst_cost >= e.worst_cost - tol
         assert r.best_cost <= e.best_cost + tol
@@ -332,6 +334,8 @@ def test_digest_covers_the_k_label_content(runs) -> None:
     (lambda d: d["offsets"]["c"].update(counts=[1]), "offsets.c.counts: 1 counts where"),
     (lambda d: d.update(critical={}), r"unknown keys|labels: "),
     (lambda d: d.update(extra=1), r"unknown keys \['extra'\]"),
+    (lambda d: d.update(fusion="mean"), "fusion: one of"),
+    (lambda d: d.update(fusion=None), "fusion: one of .* got null"),
     (lambda d: d.pop("matrix"), r"missing keys \['matrix'\]"),
 ])
 def test_tampered_k_label_fields_are_refused_naming_the_field(runs, edit, message) -> None:
@@ -447,3 +451,31 @@ def test_four_labels_round_trip_and_price_as_the_runs(tmp_path) -> None:
     small = cc.sheet_from_data(runs, costs, breakpoints=3)
     b = small.price(runs.candidate_by_class(cand), same_instances=True)
     assert b.worst_cost >= got.worst_cost and b.best_cost <= got.best_cost
+
+
+@pytest.mark.parametrize("fusion", ["max", "min"])
+def test_max_and_min_fusion_sheets_price_as_their_runs(tmp_path, fusion: str) -> None:
+    runs = runs_of(soft_log(12, n=45), fusioner=fusion)
+    assert runs.fusion == fusion
+    sheet = cc.load_sheet(cc.sheet_from_data(runs, COSTS).save(tmp_path / "m.json"))
+    assert sheet.fusion == fusion and f"argmax_k {fusion}(p_k, r_k)" in str(sheet)
+    cand = candidate(runs, 2)
+    want = runs.price(cand, COSTS)
+    got = sheet.price(runs.candidate_by_class(cand), same_instances=True)
+    assert (got.worst_cost, got.best_cost, got.expected_cost) == \
+        (want.worst_cost, want.best_cost, want.expected_cost)
+    small = cc.sheet_from_data(runs, COSTS, breakpoints=4)
+    b = small.price(runs.candidate_by_class(cand), same_instances=True)
+    assert b.worst_cost >= got.worst_cost and b.best_cost <= got.best_cost
+    assert b.expected_cost >= got.expected_cost - 1e-9
+
+
+def test_an_exact_sheet_is_priced_by_price_scores_as_its_runs(runs) -> None:
+    from causalcost.pricing.scores import price_scores
+
+    sheet = cc.sheet_from_data(runs, COSTS)
+    cand = runs.candidate_by_class(candidate(runs, 6))
+    assert price_scores(sheet, cand, COSTS).worst_cost == \
+        sheet.price(cand, same_instances=True).worst_cost
+    with pytest.raises(ValidationError, match="keeps its offset vectors in cells"):
+        _ = cc.sheet_from_data(runs, COSTS, breakpoints=3).offsets_by_class
