@@ -164,7 +164,8 @@ def systems(draw):
     sizes = [draw(st.integers(0, 6)) for _ in range(k)]
     if not sum(sizes):
         sizes[0] = 1
-    grid = st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5])  # ties on purpose
+    grid = st.one_of(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5]),  # ties
+                     st.floats(-2, 2, allow_nan=False, allow_subnormal=False))
     offsets = [np.array(draw(st.lists(st.lists(grid, min_size=k, max_size=k), min_size=n,
                                       max_size=n)), dtype=float).reshape(n, k)
                for n in sizes]
