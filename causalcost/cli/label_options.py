@@ -262,7 +262,15 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                         "score sheet of each instance's critical score")
     g.add_argument("--breakpoints", type=breakpoint_count, default=None, metavar="B",
                    help="keep at most B critical scores per class, those between rounded "
-                        "outward so every bound stays valid (default: every one, exact)")
+                        "outward so every bound stays valid (default: every one, exact); "
+                        "with --score-columns at most B cells of offset vectors per class, "
+                        "each priced at the corner that keeps every bound valid")
+    g.add_argument("--score-columns", metavar="TEMPLATE", dest="score_columns", default=None,
+                   help="K labels: with --labels a,b,c the models give probability vectors; "
+                        "TEMPLATE names each model's column for each label with {model} and "
+                        "{label} (e.g. '{model}_{label}' reads m1_a, m1_b, m1_c, ...). "
+                        "--fusioner mean (soft voting; --weights), max or min; writes a K-label "
+                        "score sheet of each instance's offset vector, --costs as K x K rows")
 
 
 def score_route(args: argparse.Namespace) -> bool:
@@ -271,10 +279,13 @@ def score_route(args: argparse.Namespace) -> bool:
     refused in one line each."""
     scores = bool(getattr(args, "scores", False))
     rule = getattr(args, "fusioner", None)
+    vectors = getattr(args, "score_columns", None) is not None
     if not scores:
         extra = [flag for flag, value in (("--bias", args.bias),
                                           ("--breakpoints", args.breakpoints),
-                                          ("--score-range", getattr(args, "score_range", None)))
+                                          ("--score-range", getattr(args, "score_range", None)),
+                                          ("--score-columns", getattr(args, "score_columns",
+                                                                      None)))
                  if value is not None]
         if rule in SCORE_RULES:
             raise ValidationError(f"--fusioner {rule} fuses scores: add --scores (the model "
@@ -289,18 +300,45 @@ def score_route(args: argparse.Namespace) -> bool:
         raise ValidationError(f"--scores takes a score rule, --fusioner {', '.join(SCORE_RULES)}"
                               f"; {rule} fuses votes (drop --scores for a log of votes)")
     vote_only = [flag for flag, value in (
-        ("--labels", args.labels), ("--k", args.k), ("--tie", args.tie),
+        ("--labels", None if vectors else args.labels), ("--k", args.k), ("--tie", args.tie),
         ("--assumption", args.assumption), ("--order", getattr(args, "order", None)),
         ("--label", getattr(args, "label", None)),
         ("--tie-order", getattr(args, "tie_order", None))) if value is not None]
     if vote_only:
+        hint = (" (or, for probability vectors over K labels, name each label's column with "
+                "--score-columns '{model}_{label}')" if "--labels" in vote_only else "")
         raise ValidationError(f"{', '.join(vote_only)} apply to vote rules; a score sheet is "
                               "of the labels P, N and its critical scores assume a rule "
-                              "non-decreasing in the slot's score: drop them")
+                              f"non-decreasing in the slot's score: drop them{hint}")
+    if vectors:
+        _vector_route(args, rule)
     if args.bias is not None and rule != "logistic":
         raise ValidationError(f"--bias is the logistic meta-model's intercept; --fusioner "
                               f"{rule} has none: drop it")
     return True
+
+
+def _vector_route(args: argparse.Namespace, rule: str | None) -> None:
+    """``--score-columns``: the flags a K-label score sheet takes, the others refused."""
+    if not args.labels:
+        raise ValidationError("--score-columns names each label's column: give the labels too, "
+                              "--labels a,b,c (in the order of the vectors' entries)")
+    template = args.score_columns
+    if "{label}" not in template or "{model}" not in template:
+        raise ValidationError(f"--score-columns {template!r} must hold both {{model}} and "
+                              "{label}, e.g. '{model}_{label}' (the column of model m1's "
+                              "probability for label a is then m1_a)")
+    if rule is not None and rule not in ("mean", "max", "min"):
+        raise ValidationError(f"--score-columns reads probability vectors, fused by --fusioner "
+                              f"mean (soft voting: the weighted mean of the vectors, then the "
+                              f"first largest), max or min (per label the largest or smallest "
+                              f"member's probability); {rule} is not priced for K labels")
+    extra = [flag for flag, value in (("--threshold", args.threshold), ("--bias", args.bias),
+                                      ("--positive-label", args.positive_label))
+             if value is not None]
+    if extra:
+        raise ValidationError(f"{', '.join(extra)} apply to scores for P (two labels); a soft "
+                              "vote over K labels says the first largest mean: drop them")
 
 
 def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -> dict[str, Any]:
@@ -328,11 +366,14 @@ def score_columns(args: argparse.Namespace, columns: Sequence[str], what: str) -
 
 
 def score_log_runs(args: argparse.Namespace) -> Any:
-    """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`).
+    """The critical scores of ``args.data``'s score columns (:class:`ScoreRuns`), or with
+    ``--labels`` and ``--score-columns`` each row's offset vector (K labels).
 
     The log is read by the CLI's reader (lazily where the engine can) and
     :func:`~causalcost.forced_runs` with the score rule computes each row's critical score in
-    the engine.
+    the engine; with ``--score-columns TEMPLATE`` the template's ``{label}`` is filled in per
+    label and ``{model}`` left to :func:`~causalcost.forced_runs` (``scores={label:
+    '{model}_' + label}``).
     """
     import narwhals as nw
 
@@ -340,8 +381,13 @@ def score_log_runs(args: argparse.Namespace) -> Any:
     from causalcost.data.forced_runs import forced_runs
 
     frame = nw.from_native(read_rows(args.data, engine=args.engine))
+    models = model_names(args.models)
+    template = getattr(args, "score_columns", None)
+    labels = label_names(args.labels) if template else []
+    scores = {label: template.replace("{label}", label) for label in labels}
+    columns = [t.replace("{model}", m) for m in models for t in scores.values()] or models
     schema = frame.collect_schema()
-    text = [m for m in model_names(args.models) if schema.get(m) == nw.String]
+    text = [m for m in columns if schema.get(m) == nw.String]
     if text:  # a text file's columns are read as text: each cell must parse as a number
         from causalcost.score_values import parse_text_scores
 
@@ -350,7 +396,13 @@ def score_log_runs(args: argparse.Namespace) -> Any:
         for m in text:
             parse_text_scores(got.get_column(m).to_numpy(), f"score column {m!r}")
         frame = frame.with_columns(*(nw.col(m).cast(nw.Float64()) for m in text))
+    weights = None if args.weights is None else [float(w) for w in args.weights]
     try:
+        if template:
+            return forced_runs(frame, truth=args.truth, models=models, slot=args.slot,
+                               fusioner=args.fusioner, labels=labels, scores=scores,
+                               weights=weights,
+                               score_range=getattr(args, "score_range", None))
         return forced_runs(frame, truth=args.truth, models=model_names(args.models),
                            slot=args.slot, fusioner=args.fusioner,
                            threshold=0.5 if args.threshold is None else float(args.threshold),
@@ -362,7 +414,8 @@ def score_log_runs(args: argparse.Namespace) -> Any:
     except (DataError, ValidationError) as exc:  # the library names its arguments: the flags
         text = str(exc)
         for word in ("weights", "threshold", "models", "truth", "slot", "positive",
-                     "score_range"):
+                     "score_range", "labels", "scores"):
             if text.startswith(f"{word}:"):
-                text = f"--{word.replace('_', '-')}{text[len(word):]}"
+                flag = "score-columns" if word == "scores" else word.replace("_", "-")
+                text = f"--{flag}{text[len(word):]}"
         raise type(exc)(text) from None

@@ -98,7 +98,7 @@ def _cmd_derive(args: argparse.Namespace) -> int:
 _DERIVE_ONLY = ("slot", "class_node", "system_node", "positive", "assumption", "forced_p",
                 "forced_n", "data", "truth", "models", "fusioner", "k", "tie", "weights",
                 "threshold", "positive_label", "description", "name", "seed", "labels", "order",
-                "label", "tie_order", "bias", "breakpoints", "score_range")
+                "label", "tie_order", "bias", "breakpoints", "score_range", "score_columns")
 
 
 def _reprice(args: argparse.Namespace) -> int:
@@ -158,23 +158,11 @@ def _sheet_from_data(args: argparse.Namespace) -> Any:
 
 
 def _score_sheet(args: argparse.Namespace) -> int:
-    """``derive --data LOG --scores``: a score sheet of each row's critical score."""
-    from causalcost.cli.label_options import parse_costs, score_log_runs
-    from causalcost.sheet.from_data import sheet_from_data
+    """``derive --data LOG --scores``: a score sheet (``score_commands.score_derive``)."""
+    from causalcost.cli.score_commands import score_derive
 
     _require_log_flags(args, "derive --data --scores")
-    costs = parse_costs(args.costs, None)
-    runs = score_log_runs(args)
-    sheet = sheet_from_data(runs, costs, breakpoints=args.breakpoints,
-                            description=args.description or f"logged scores in {args.data}",
-                            system_name=args.name or "system")
-    sheet.save(args.output)
-    form = "exact" if sheet.exact else f"on at most {args.breakpoints} breakpoints per class"
-    n_p, n_n = sheet.class_sizes
-    print(f"wrote {args.output} (score sheet, slot {sheet.slot!r}, rule {sheet.rule}, "
-          f"{n_p} positives and {n_n} negatives, {form})")
-    print(f"  sheet: {sheet.digest}")
-    return 0
+    return score_derive(args)
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -405,7 +393,10 @@ def register(sub: Any) -> None:
                         "score_sheet.json",
                         "causalcost derive --data log.csv --labels a,b,c --truth y --models "
                         "m1,m2,m3 --slot m2 --fusioner plurality --costs '0,1,4;2,0,1;6,3,0' "
-                        "-o sheet.json")
+                        "-o sheet.json",
+                        "causalcost derive --data log.csv --scores --labels a,b,c "
+                        "--score-columns '{model}_{label}' --truth y --models m1,m2,m3 --slot "
+                        "m2 --fusioner mean --costs '0,1,4;2,0,1;6,3,0' -o score_sheet3.json")
     p.set_defaults(func=_cmd_derive)
 
     p = sub.add_parser("show", help="show a sheet: what it holds, its digest and signature",
@@ -448,6 +439,8 @@ def register(sub: Any) -> None:
                         "--confidence 0.95",
                         "causalcost evaluate score_sheet.json --scores cand.csv --truth y "
                         "--score-column p --same-instances",
+                        "causalcost evaluate score_sheet3.json --scores cand.csv --truth y "
+                        "--score-column 'p_{label}' --same-instances",
                         "causalcost evaluate sheet3.json --model "
                         "'a:40,5,5;4,30,6;2,3,45' --model 'b:45,3,2;5,30,5;3,3,44'")
     p.set_defaults(func=_cmd_evaluate)

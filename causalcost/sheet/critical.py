@@ -1,10 +1,13 @@
-"""One class's critical scores, exact or on breakpoints rounded outward.
+"""One class's system side of a score sheet, exact or rounded outward.
 
-A score sheet (:mod:`causalcost.sheet.score_sheet`) keeps, per class, the critical scores of
-the owner's instances on sorted finite *breakpoints*: ``at[k]`` equal to ``b[k]``,
-``between[k]`` strictly between ``b[k]`` and ``b[k + 1]``, ``always`` at ``-inf`` and
-``never`` at ``+inf``. Nothing *between* means exact; a score in a gap is read rounded up or
-down, whichever keeps a bound valid.
+Two labels (:class:`CriticalScores`): a score sheet (:mod:`causalcost.sheet.score_sheet`)
+keeps, per class, the critical scores of the owner's instances on sorted finite
+*breakpoints*: ``at[k]`` equal to ``b[k]``, ``between[k]`` strictly between ``b[k]`` and
+``b[k + 1]``, ``always`` at ``-inf`` and ``never`` at ``+inf``. Nothing *between* means exact;
+a score in a gap is read rounded up or down, whichever keeps a bound valid.
+
+K labels: :mod:`causalcost.sheet.offset_cells` (per class the instances' offset vectors, exact
+or in cells read at the corner that keeps a bound valid); the JSON readers here serve both.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from causalcost.errors import InputTypeError, SheetError, ValidationError
 
-__all__ = ["MAX_COUNT", "CriticalScores", "breakpoint_count", "json_kind"]
+__all__ = ["MAX_COUNT", "CriticalScores", "breakpoint_count", "json_kind", "json_rows"]
 
 
 def breakpoint_count(value: Any, name: str = "breakpoints") -> int:
@@ -263,3 +266,27 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     a = np.array(a)
     a.setflags(write=False)
     return a
+
+
+def json_rows(value: Any, name: str, k: int) -> list[list[float]]:
+    """A list of rows of ``k`` finite numbers read from JSON (:class:`SheetError` naming the
+    field, the row and the entry).
+
+    >>> json_rows([[1, 2.5]], "matrix", 2)
+    [[1.0, 2.5]]
+    """
+    if not isinstance(value, list):
+        raise SheetError(f"{name}: a list of rows of {k} finite numbers, got "
+                         f"{json_kind(value)}")
+    out = []
+    for i, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != k:
+            raise SheetError(f"{name}: rows of {k} finite numbers, got {json_kind(row)} at "
+                             f"row {i}")
+        for j, v in enumerate(row):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) \
+                    or not math.isfinite(float(v)):
+                raise SheetError(f"{name}: rows of {k} finite numbers, got {json_kind(v)} at "
+                                 f"row {i}, entry {j}")
+        out.append([float(v) for v in row])
+    return out

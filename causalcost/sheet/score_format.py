@@ -8,6 +8,14 @@ The layout :meth:`~causalcost.sheet.score_sheet.ScoreSheet.to_dict` writes (form
 ``score_range`` (``[low, high]``, ``null`` for an open end) where the rule takes scores other
 than probabilities (absent: ``[0, 1]``, so sheets written before it read and verify as they
 were). Unknown or missing keys are refused by name.
+
+**K labels** (a slot giving probability vectors, K >= 3): the same layout with ``critical``
+replaced by ``fusion`` (``"linear"``, ``"max"`` or ``"min"``), ``matrix`` (the slot's K x K
+coefficients ``A``, rows of numbers) and ``offsets``
+(per label, its instances' offset vectors: ``rows``, ``upper`` and ``counts``, see
+:class:`~causalcost.sheet.offset_cells.OffsetCells`); ``labels`` lists the K labels (text) and
+``costs`` is K rows of K numbers (rows: the true class). A file with ``offsets`` and no
+``critical`` is read as this variant; every field's type is checked the same way.
 """
 
 from __future__ import annotations
@@ -17,12 +25,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from causalcost.confusion import CLASSES, CostMatrix
+from causalcost.cost_matrix import as_costs
 from causalcost.errors import CausalCostError, SheetError
-from causalcost.sheet.critical import CriticalScores, json_kind
+from causalcost.sheet.critical import CriticalScores, json_kind, json_rows
 from causalcost.sheet.instances import FINGERPRINT_KEY
+from causalcost.sheet.offset_cells import OffsetCells
 
 __all__ = ["OPTIONAL_SCORE_KEYS", "SCORE_KEYS", "SCORE_SHEET_FORMAT", "SCORE_SHEET_VERSION",
-           "score_range_json", "score_sheet_fields"]
+           "VECTOR_SCORE_KEYS", "score_range_json", "score_sheet_fields"]
 
 #: ``format`` of a score sheet file (a vote sheet's is ``causalcost-sheet``).
 SCORE_SHEET_FORMAT = "causalcost-score-sheet"
@@ -32,6 +42,11 @@ SCORE_SHEET_VERSION = 1
 SCORE_KEYS = ("format", "version", "created", "causalcost_version", "slot", "system_name",
               "labels", "costs", "rule", "models", "critical", "provenance", "digest",
               "signature")
+#: The keys of a K-label score sheet: ``critical`` gives way to the slot's ``matrix`` and the
+#: classes' ``offsets``.
+VECTOR_SCORE_KEYS = ("format", "version", "created", "causalcost_version", "slot",
+                     "system_name", "labels", "costs", "rule", "models", "fusion", "matrix",
+                     "offsets", "provenance", "digest", "signature")
 #: Keys a sheet may leave out (absent: the default).
 OPTIONAL_SCORE_KEYS = ("score_range",)
 
@@ -100,24 +115,9 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
     """
     if not isinstance(data, Mapping):
         raise SheetError(f"a score sheet is a JSON object, got {json_kind(data)}")
-    unknown = sorted(set(map(str, data)) - set(SCORE_KEYS) - set(OPTIONAL_SCORE_KEYS))
-    missing = [k for k in SCORE_KEYS if k not in data]
-    if unknown:
-        raise SheetError(f"unknown keys {unknown} in the score sheet; its keys are "
-                         f"{list(SCORE_KEYS)}")
-    if missing:
-        raise SheetError(f"missing keys {missing} in the score sheet")
-    if data["format"] != SCORE_SHEET_FORMAT:
-        shown = data["format"]
-        shown = repr(shown) if isinstance(shown, str) and len(shown) <= 60 else json_kind(shown)
-        raise SheetError(f"format: {shown} is not {SCORE_SHEET_FORMAT!r}")
-    version = data["version"]
-    if isinstance(version, bool) or not isinstance(version, int) \
-            or version != SCORE_SHEET_VERSION:
-        shown = repr(version) if isinstance(version, int) and not isinstance(version, bool) \
-            and abs(version) < 10**6 else json_kind(version)
-        raise SheetError(f"version: this causalcost reads score sheets of version "
-                         f"{SCORE_SHEET_VERSION}, not {shown}; upgrade causalcost")
+    if "offsets" in data and "critical" not in data:
+        return _vector_fields(data)
+    _keys(data, SCORE_KEYS)
     labels = data["labels"]
     if not isinstance(labels, list) or labels != list(CLASSES):
         raise SheetError(f"labels: a score sheet's labels are the list {list(CLASSES)}, got "
@@ -131,6 +131,44 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
                          f"{json_kind(critical)}" + (
                              f" with keys {sorted(map(str, critical))}"
                              if isinstance(critical, Mapping) else ""))
+    stated, signature = _digest_and_signature(data)
+    fields = {
+        "slot": slot, "system_name": _string(data, "system_name"),
+        "costs": _costs(data["costs"]), "rule": _string(data, "rule"),
+        "models": _models(data["models"], slot),
+        "critical": tuple(CriticalScores.from_dict(critical[c], f"critical.{c}")
+                          for c in CLASSES),
+        "provenance": _provenance(data["provenance"]), "created": _string(data, "created"),
+        "causalcost_version": _string(data, "causalcost_version"),
+        "signature": signature}
+    if "score_range" in data:
+        fields["score_range"] = _score_range(data["score_range"])
+    return fields, stated
+
+
+def _keys(data: Mapping[str, Any], keys: tuple[str, ...]) -> None:
+    """Unknown and missing keys, ``format`` and ``version``, refused by name."""
+    unknown = sorted(set(map(str, data)) - set(keys) - set(OPTIONAL_SCORE_KEYS))
+    missing = [k for k in keys if k not in data]
+    if unknown:
+        raise SheetError(f"unknown keys {unknown} in the score sheet; its keys are "
+                         f"{list(keys)}")
+    if missing:
+        raise SheetError(f"missing keys {missing} in the score sheet")
+    if data["format"] != SCORE_SHEET_FORMAT:
+        shown = data["format"]
+        shown = repr(shown) if isinstance(shown, str) and len(shown) <= 60 else json_kind(shown)
+        raise SheetError(f"format: {shown} is not {SCORE_SHEET_FORMAT!r}")
+    version = data["version"]
+    if isinstance(version, bool) or not isinstance(version, int) \
+            or version != SCORE_SHEET_VERSION:
+        shown = repr(version) if isinstance(version, int) and not isinstance(version, bool) \
+            and abs(version) < 10**6 else json_kind(version)
+        raise SheetError(f"version: this causalcost reads score sheets of version "
+                         f"{SCORE_SHEET_VERSION}, not {shown}; upgrade causalcost")
+
+
+def _digest_and_signature(data: Mapping[str, Any]) -> tuple[str, Any]:
     digest = data["digest"]
     stated = digest.get("sha256") if isinstance(digest, Mapping) else None
     if not isinstance(stated, str) or set(digest) != {"sha256"}:
@@ -140,12 +178,53 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
     if signature is not None and not isinstance(signature, Mapping):
         raise SheetError(f"signature: null or an object {{'algorithm', 'public_key', "
                          f"'value'}}, got {json_kind(signature)}")
+    return stated, signature
+
+
+def _vector_fields(data: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The fields of a K-label score sheet (``matrix`` and ``offsets``; see the module)."""
+    _keys(data, VECTOR_SCORE_KEYS)
+    labels = data["labels"]
+    if not isinstance(labels, list) or len(labels) < 3 or not all(
+            isinstance(v, str) and v for v in labels) or len(set(labels)) != len(labels):
+        raise SheetError(f"labels: a K-label score sheet's labels are a list of K >= 3 "
+                         f"distinct names (text), got {json_kind(labels)}")
+    k = len(labels)
+    slot = _string(data, "slot")
+    if not slot:
+        raise SheetError("slot: the slot's name, a non-empty string")
+    from causalcost.pricing.score_fusions import FUSIONS
+
+    fusion = data["fusion"]
+    if fusion not in FUSIONS:  # a string among them (JSON's other kinds are never equal)
+        raise SheetError(f"fusion: one of {list(FUSIONS)} (how the system fuses the members' "
+                         f"vectors), got {json_kind(fusion)}")
+    matrix = json_rows(data["matrix"], "matrix", k)
+    if len(matrix) != k:
+        raise SheetError(f"matrix: the slot's coefficients, {k} rows of {k} numbers, got "
+                         f"{len(matrix)} rows")
+    costs = json_rows(data["costs"], "costs", k)
+    if len(costs) != k:
+        raise SheetError(f"costs: {k} rows of {k} numbers (rows: the true class), got "
+                         f"{len(costs)} rows")
+    try:
+        cost_matrix = as_costs(costs, tuple(labels))
+    except CausalCostError as exc:
+        raise SheetError(f"costs: {exc}") from None
+    offsets = data["offsets"]
+    if not isinstance(offsets, Mapping) or set(offsets) != set(labels):
+        raise SheetError(f"offsets: an object with one entry per label {labels}, got "
+                         f"{json_kind(offsets)}" + (
+                             f" with keys {sorted(map(str, offsets))}"
+                             if isinstance(offsets, Mapping) else ""))
+    stated, signature = _digest_and_signature(data)
     fields = {
-        "slot": slot, "system_name": _string(data, "system_name"),
-        "costs": _costs(data["costs"]), "rule": _string(data, "rule"),
-        "models": _models(data["models"], slot),
-        "critical": tuple(CriticalScores.from_dict(critical[c], f"critical.{c}")
-                          for c in CLASSES),
+        "slot": slot, "system_name": _string(data, "system_name"), "costs": cost_matrix,
+        "critical": None, "rule": _string(data, "rule"),
+        "models": _models(data["models"], slot), "labels": tuple(labels),
+        "fusion": fusion, "matrix": matrix,
+        "offsets": tuple(OffsetCells.from_dict(offsets[c], f"offsets.{c}", k)
+                         for c in labels),
         "provenance": _provenance(data["provenance"]), "created": _string(data, "created"),
         "causalcost_version": _string(data, "causalcost_version"),
         "signature": signature}
