@@ -27,7 +27,8 @@ from causalcost.score_values import PROBABILITIES, read_scores
 from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
 
 __all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
-           "is_score_sheet", "sheet_has_rows", "score_sheet_warnings"]
+           "is_score_sheet", "is_score_runs", "vector_slot", "truth_positions",
+           "vectors_by_class", "sheet_has_rows", "score_sheet_warnings"]
 
 
 def is_score_sheet(sheet: Any) -> bool:
@@ -35,6 +36,63 @@ def is_score_sheet(sheet: Any) -> bool:
     from causalcost.sheet.score_sheet import ScoreSheet
 
     return isinstance(sheet, ScoreSheet)
+
+
+def is_score_runs(value: Any) -> bool:
+    """Whether ``value`` is :class:`~causalcost.data.score_runs.ScoreRuns` (any K)."""
+    from causalcost.data.score_runs import ScoreRuns
+
+    return isinstance(value, ScoreRuns)
+
+
+def vector_slot(value: Any) -> bool:
+    """Whether ``value`` prices a K-label score slot (K > 2) from probability vectors: score
+    runs of K labels, or a score sheet of K labels (read through the surface they share:
+    ``labels``, ``k``, ``offsets_by_class``, ``slot_matrix``, ``price``)."""
+    if not (is_score_runs(value) or is_score_sheet(value)
+            or all(hasattr(value, a) for a in ("offsets_by_class", "slot_matrix", "price"))):
+        return False
+    return int(getattr(value, "k", 2)) > 2
+
+
+def truth_positions(y_true: Any, labels: Any, what: str = "y_true") -> np.ndarray:
+    """``y_true`` as each row's position in ``labels`` (matched by value or by name, as
+    predictions are; a label outside them is refused, naming it).
+
+    >>> truth_positions(["b", "c", "a"], ("a", "b", "c")).tolist()
+    [1, 2, 0]
+    """
+    from causalcost.data.predictions import PredictionReader
+
+    if y_true is None:
+        raise ValidationError(f"{what}: the true classes of the rows the vectors were made on "
+                              "are needed (y_true=...)")
+    reader = PredictionReader(y_true, labels=list(labels))
+    return np.asarray(reader.codes(y_true, what), dtype=np.int64)
+
+
+def vectors_by_class(pricer: Any, y_true: Any, vectors: Any, what: str = "scores"
+                     ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """One candidate's probability vectors on ``y_true``'s rows, read by the one reader
+    (:func:`~causalcost.score_values.read_score_vectors`: ``(rows, K)`` with columns in the
+    order of the pricer's labels, a DataFrame's columns matched to them by name, a
+    DataFrame on ``y_true``'s index aligned on it), split by true class.
+
+    Returns
+    -------
+    (tuple of numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        Per class (label order) the vectors of its rows; all vectors in row order; each
+        row's true class as a position in the labels.
+    """
+    import pandas as pd
+
+    from causalcost.score_values import read_score_vectors
+
+    truth = truth_positions(y_true, pricer.labels)
+    index = y_true.index if isinstance(y_true, pd.Series) else None
+    arr = read_score_vectors(vectors, what, labels=pricer.labels, rows=truth.size, index=index,
+                             score_range=getattr(pricer, "score_range", PROBABILITIES))
+    return tuple(arr[truth == c] for c in range(len(pricer.labels))), arr, truth
 
 
 def truth_votes(y_true: Any, positive: Any = None, what: str = "y_true") -> np.ndarray:

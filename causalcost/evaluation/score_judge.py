@@ -38,10 +38,12 @@ from causalcost.evaluation.candidate_table import CandidateTable
 from causalcost.evaluation.ranking import ranking_disagreement
 from causalcost.evaluation.score_inputs import (
     given_by_class,
+    is_score_runs,
     score_instances,
     score_matrix,
     score_sheet_warnings,
     scores_by_class,
+    vector_slot,
 )
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.scores import FORMS
@@ -68,6 +70,27 @@ def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
         raise ValidationError("threshold=: a score sheet prices the scores themselves (the "
                               "system's fusion rule decides); leave threshold out (it cuts "
                               "scores into votes for a vote sheet)")
+
+
+def _vector_route(pricer: Any, positive: Any, costs: Any) -> bool:
+    """Whether ``pricer`` is a K-label score slot (priced from vectors); refuse what the
+    binary route cannot take: score runs of two labels (priced through their sheet) and
+    ``costs=`` (a binary sheet prices with its own)."""
+    if vector_slot(pricer):
+        if positive is not None:
+            raise ValidationError("positive= names the positive class of two labels; a slot of "
+                                  f"K = {pricer.k} labels matches y_true's labels to its own "
+                                  "by name")
+        return True
+    if is_score_runs(pricer):
+        raise InputTypeError("score runs of two labels are judged through their sheet: "
+                             "cc.sheet_from_data(runs, costs), then evaluate / compare it with "
+                             "same_instances=True for scores on the runs' rows (or backtest "
+                             "the runs)")
+    if costs is not None:
+        raise ValidationError("costs=: a score sheet prices with its own costs; leave costs= "
+                              "out (or re-price the sheet with sheet.with_costs(...))")
+    return False
 
 
 def coverage_of(confidence: float) -> str:
@@ -121,9 +144,13 @@ def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any,
 
 def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
                     scores: Any = None, positive: Any = None, confidence: float | None = None,
-                    same_instances: bool = False, row_fingerprint: str | None = None
-                    ) -> ScoreReport:
+                    same_instances: bool = False, row_fingerprint: str | None = None,
+                    costs: Any = None) -> ScoreReport:
     """One score-slot candidate's report (:func:`~causalcost.evaluate` on a score sheet).
+
+    A slot of K > 2 labels (score runs or a sheet of K labels) takes the candidate's
+    probability vectors instead
+    (:func:`~causalcost.evaluation.score_vector_judge.evaluate_vectors`).
 
     Parameters
     ----------
@@ -162,6 +189,12 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
     >>> print(r.instances)
     probability form: instances not declared the same
     """
+    if _vector_route(sheet, positive, costs):
+        from causalcost.evaluation.score_vector_judge import evaluate_vectors
+
+        return evaluate_vectors(sheet, candidate, y_true=y_true, scores=scores, costs=costs,
+                                confidence=confidence, same_instances=same_instances,
+                                row_fingerprint=row_fingerprint)
     per_class = _candidate(candidate, y_true, scores, positive, sheet.score_range)
     sizes = (int(per_class[0].size), int(per_class[1].size))
     inst = score_instances(sheet, sizes, same_instances=same_instances,
@@ -221,9 +254,13 @@ def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: A
 def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] | None = None,
                    positive: Any = None, confidence: float | None = None,
                    same_instances: bool | Collection[Any] = False,
-                   row_fingerprint: str | None = None) -> pd.DataFrame:
+                   row_fingerprint: str | None = None, costs: Any = None) -> pd.DataFrame:
     """Rank score-slot candidates by expected system cost, ties by the worst case
     (:func:`~causalcost.compare` on a score sheet).
+
+    A slot of K > 2 labels (score runs or a sheet of K labels) takes each candidate's
+    probability vectors instead
+    (:func:`~causalcost.evaluation.score_vector_judge.compare_vectors`).
 
     Every candidate on the shared ``y_true`` is priced in one vectorised pass
     (:meth:`~causalcost.ScoreSheet.price_many`). A candidate scored on rows of its own is
@@ -258,6 +295,12 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     >>> print(t.attrs["instances"])
     same instances (exact over the unknown pairing): the same instances as the sheet's forced runs, declared (same_instances=True, --same-instances) (2 candidate(s))
     """  # noqa: E501
+    if _vector_route(sheet, positive, costs):
+        from causalcost.evaluation.score_vector_judge import compare_vectors
+
+        return compare_vectors(sheet, y_true=y_true, scores=scores, costs=costs,
+                               confidence=confidence, same_instances=same_instances,
+                               row_fingerprint=row_fingerprint)
     if not isinstance(scores, Mapping) or not scores:
         raise ValidationError("scores must be a non-empty mapping name -> the candidate's "
                               "scores on y_true's rows")
