@@ -67,8 +67,13 @@ def truth_positions(y_true: Any, labels: Any, what: str = "y_true") -> np.ndarra
     if y_true is None:
         raise ValidationError(f"{what}: the true classes of the rows the vectors were made on "
                               "are needed (y_true=...)")
-    reader = PredictionReader(y_true, labels=list(labels))
-    return np.asarray(reader.codes(y_true, what), dtype=np.int64)
+    try:
+        reader = PredictionReader(y_true, labels=list(labels))
+        return np.asarray(reader.codes(y_true, what), dtype=np.int64)
+    except DataError as exc:  # the labels are the system's: say so, not "give labels="
+        first = str(exc).split(";")[0]
+        raise DataError(f"{first}; the system's labels are fixed by its runs (or sheet): keep "
+                        "only rows of those classes") from None
 
 
 def vectors_by_class(pricer: Any, y_true: Any, vectors: Any, what: str = "scores"
