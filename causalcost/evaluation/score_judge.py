@@ -45,14 +45,12 @@ from causalcost.evaluation.score_inputs import (
     scores_by_class,
     vector_slot,
 )
+from causalcost.evaluation.score_ranking import SCORE_COLUMNS, declared_candidates, ranked
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.scores import FORMS
 from causalcost.sheet.instances import Instances, other_instances_advice
 
-__all__ = ["evaluate_scores", "compare_scores", "refuse_vote_inputs"]
-
-#: The columns of a score comparison, in order (then the right answers per case).
-SCORE_COLUMNS = ("eval1", "expected_cost", "worst_cost", "best_cost")
+__all__ = ["evaluate_scores", "compare_scores", "refuse_vote_inputs", "SCORE_COLUMNS"]
 
 
 def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
@@ -212,22 +210,6 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
                        high_confidence_best=b.high_confidence_best)
 
 
-def _declared(names: list[Any], same_instances: bool | Collection[Any]) -> np.ndarray:
-    """Per candidate: declared on the sheet's rows (all, none, or the named ones)."""
-    if isinstance(same_instances, (bool, np.bool_)):
-        return np.full(len(names), bool(same_instances))
-    if isinstance(same_instances, Collection) and not isinstance(same_instances, str):
-        known = set(names)
-        unknown = [n for n in same_instances if n not in known]
-        if unknown:
-            raise ValidationError(f"same_instances names {unknown!r}, which are not among the "
-                                  f"candidates {names[:5]!r}: name candidates given in scores=")
-        chosen = set(same_instances)
-        return np.array([n in chosen for n in names], dtype=bool)
-    raise ValidationError(f"same_instances must be True, False or a collection of candidate "
-                          f"names, got {same_instances!r}")
-
-
 def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: Any,
            score_range: tuple[float, float]
            ) -> list[tuple[list[Any], tuple[np.ndarray, np.ndarray]]]:
@@ -310,7 +292,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     _refuse_twins([str(n) for n in names])  # one row per name: 1 and "1" would be two "1"
     blocks = _split(y_true, scores, names, positive, sheet.score_range)
     own = {n for n in names if isinstance(scores[n], tuple)}
-    same = _declared(names, same_instances)
+    same = declared_candidates(names, same_instances)
     proven = None
     if row_fingerprint is not None:  # names the rows of the shared y_true
         if y_true is None:
@@ -348,7 +330,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
             parts.append(part)
     frame = pd.concat(parts).loc[names] if len(parts) > 1 else parts[0]
     frame.index = pd.Index(list(frame.index), name="candidate", dtype=object)
-    frame = _ranked(frame)
+    frame = ranked(frame)
     texts = [f"{_form_text(reasons[s])} ({int((same == s).sum())} candidate(s))"
              for s in (True, False) if s in reasons]
     form = FORMS[0] if same.all() else FORMS[1] if not same.any() else "mixed"
@@ -374,20 +356,3 @@ def _accuracy(s_p: np.ndarray, s_n: np.ndarray) -> np.ndarray:
     if not n or any(x.size and (x.min() < 0 or x.max() > 1) for x in (s_p, s_n)):
         return np.full(s_p.shape[0], np.nan)
     return ((s_p >= 0.5).sum(axis=1) + (s_n < 0.5).sum(axis=1)) / n
-
-
-def _ranked(frame: pd.DataFrame) -> pd.DataFrame:
-    """Best first by (eval1, worst_cost), stable; ``rank`` shared by equal pairs."""
-    eval1 = frame["eval1"].to_numpy(dtype=float)
-    worst = frame["worst_cost"].to_numpy(dtype=float)
-    order = np.lexsort((worst, eval1))
-    frame = frame.iloc[order].copy()
-    key = np.column_stack([eval1[order], worst[order]])
-    new = np.ones(len(frame), dtype=bool)
-    new[1:] = (key[1:] != key[:-1]).any(axis=1)
-    frame.insert(1, "expected_cost", frame["eval1"].to_numpy())
-    hc = [c for c in ("high_confidence_worst_cost", "high_confidence_best_cost")
-          if c in frame.columns]
-    first = [*SCORE_COLUMNS, *hc]
-    frame["rank"] = np.maximum.accumulate(np.where(new, np.arange(1, len(frame) + 1), 0))
-    return frame[[*first, "rank", *[c for c in frame.columns if c not in (*first, "rank")]]]

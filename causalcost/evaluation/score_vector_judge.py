@@ -48,6 +48,7 @@ from causalcost.errors import CausalCostWarning, InputTypeError, ValidationError
 from causalcost.evaluation.candidate_table import CandidateTable
 from causalcost.evaluation.ranking import ranking_disagreement
 from causalcost.evaluation.score_inputs import is_score_runs, vectors_by_class
+from causalcost.evaluation.score_ranking import declared_candidates, ranked
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.scores import FORMS, ScoreBound
@@ -284,9 +285,7 @@ def evaluate_vectors(pricer: Any, candidate: Any = None, *, y_true: Any = None,
 
 
 def _declared(names: list[Any], same_instances: bool | Collection[Any]) -> dict[Any, bool]:
-    from causalcost.evaluation.score_judge import _declared as declared
-
-    return dict(zip(names, declared(names, same_instances).tolist()))
+    return dict(zip(names, declared_candidates(names, same_instances).tolist()))
 
 
 def compare_vectors(pricer: Any, *, y_true: Any = None, scores: Mapping[Any, Any] | None = None,
@@ -344,13 +343,11 @@ def compare_vectors(pricer: Any, *, y_true: Any = None, scores: Mapping[Any, Any
                       "best_cost": b.best_cost, "real_cost": float(real),
                       **{f"n_{label}": int(v.shape[0]) for label, v in zip(labels, cand.by_class)},
                       "accuracy": accuracy_of(own_confusion(cand.by_class, labels))}
-    from causalcost.evaluation.score_judge import _ranked
-
     frame = pd.DataFrame.from_dict(rows, orient="index")
     if frame["real_cost"].isna().all():
         frame = frame.drop(columns="real_cost")
     frame.index = pd.Index(names, name="candidate", dtype=object)
-    frame = _ranked(frame)
+    frame = ranked(frame)
     same = np.array(forms, dtype=bool)
     texts = [f"{_form_text(reasons[s])} ({int((same == s).sum())} candidate(s))"
              for s in (True, False) if s in reasons]
