@@ -100,11 +100,12 @@ def price_vector_candidate(pricer: Any, by_class: tuple[np.ndarray, ...], costs:
                            same_instances: bool) -> ScoreBound:
     """One candidate's :class:`~causalcost.pricing.scores.ScoreBound` from its vectors per
     class: score runs through :func:`~causalcost.pricing.score_vector_price.price_vectors` on
-    their offset vectors and the slot's matrix (the call :meth:`ScoreRuns.price` makes), a
-    sheet through its own ``price``."""
+    their offset vectors, the slot's matrix, score range and fusion (the call
+    :meth:`ScoreRuns.price` makes, in either form), a sheet through its own ``price``."""
     if is_score_runs(pricer):
         return price_vectors(pricer.slot_matrix, pricer.offsets_by_class, by_class, costs,
-                             labels=pricer.labels, same_instances=same_instances)
+                             labels=pricer.labels, same_instances=same_instances,
+                             score_range=pricer.score_range, fusion=pricer.fusion)
     return pricer.price(by_class, same_instances=same_instances)
 
 

@@ -221,6 +221,44 @@ def test_real_cost_lies_between_the_exact_best_and_worst(seed: int, sizes: tuple
     assert r.worst is not None and r.worst.cost(r.costs) == pytest.approx(worst, abs=TOL)
 
 
+@pytest.mark.parametrize("fusioner", ["max", "min"])
+def test_max_and_min_fusions_are_priced_as_the_runs_price_them(fusioner: str) -> None:
+    """Fusions that are not linear in the slot (per-label extremes): compare's numbers are
+    runs.price's, the real system (with_candidate) lies between the exact cases, and the
+    probability form brackets the mean over every (vector, instance) pair."""
+    rng = np.random.default_rng(11)
+    n = 36
+    y = rng.choice(list(LABELS), size=n)
+    columns: dict[str, object] = {"y": y}
+    for model in ("m1", "m2", "m3"):
+        v = rng.dirichlet(np.ones(3), size=n)
+        columns.update({f"{model}_{label}": v[:, i] for i, label in enumerate(LABELS)})
+    runs = cc.forced_runs(pd.DataFrame(columns), truth="y", models=["m1", "m2", "m3"],
+                          slot="m2", fusioner=fusioner, labels=list(LABELS),
+                          scores={label: f"{{model}}_{label}" for label in LABELS})
+    assert runs.fusion == fusioner
+    cands = {f"c{i}": rng.dirichlet(np.full(3, a), size=n) for i, a in enumerate((0.3, 3.0))}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the ranking's warning is not under test here
+        table = cc.compare(runs, scores=cands, costs=COSTS)
+    for name, v in cands.items():
+        b = runs.price(v, COSTS)
+        row = table.loc[name]
+        assert (row["eval1"], row["worst_cost"], row["best_cost"]) == \
+            (b.expected_cost, b.worst_cost, b.best_cost)
+        assert row["real_cost"] == runs.with_candidate(v).cost(COSTS)
+        assert row["best_cost"] - TOL <= row["real_cost"] <= row["worst_cost"] + TOL
+    other = cc.evaluate(runs, y_true=y[:20], scores=cands["c1"][:20], costs=COSTS)
+    pairs = 0.0
+    for c, label in enumerate(LABELS):
+        mine = cands["c1"][:20][y[:20] == label]
+        for p in mine:
+            said = runs.with_candidate(np.tile(p, (n, 1))).to_numpy()[c]
+            pairs += float(said @ COSTS[c]) / said.sum()
+    assert other.eval1 == pytest.approx(pairs, rel=1e-12)
+    assert other.best_cost - TOL <= other.eval1 <= other.worst_cost + TOL
+
+
 # ------------------------------------------------------------------ evaluate
 def test_evaluate_reports_every_table_for_k_labels(wine: dict) -> None:
     runs, v = wine["runs"], wine["cands"]["C=0.03"]
