@@ -268,9 +268,9 @@ def compare(sheet: CostSheet | Any,
     True
     """
     _check_level(confidence)
-    from causalcost.evaluation.score_inputs import is_score_runs, is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_slot
 
-    if is_score_sheet(sheet) or is_score_runs(sheet):  # a score slot: priced as scores
+    if is_score_slot(sheet):  # a score slot: priced as scores
         from causalcost.evaluation.score_judge import compare_scores, refuse_vote_inputs
 
         refuse_vote_inputs(candidates, predictions, threshold)

@@ -145,9 +145,9 @@ def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] 
     >>> r.eval1, r.worst_cost, r.best_cost, r.labels
     (8.0, 8.0, 8.0, ('a', 'b', 'c'))
     """
-    from causalcost.evaluation.score_inputs import is_score_runs, is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_slot
 
-    if is_score_sheet(sheet) or is_score_runs(sheet):  # priced from the candidate's scores
+    if is_score_slot(sheet):  # priced from the candidate's scores
         from causalcost.evaluation.score_judge import evaluate_scores
 
         return evaluate_scores(sheet, candidate, y_true=y_true, scores=scores,

@@ -27,7 +27,7 @@ from causalcost.score_values import PROBABILITIES, read_scores
 from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
 
 __all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
-           "is_score_sheet", "is_score_runs", "vector_slot", "truth_positions",
+           "is_score_sheet", "is_score_runs", "is_score_slot", "vector_slot", "truth_positions",
            "vectors_by_class", "sheet_has_rows", "score_sheet_warnings"]
 
 
@@ -43,6 +43,13 @@ def is_score_runs(value: Any) -> bool:
     from causalcost.data.score_runs import ScoreRuns
 
     return isinstance(value, ScoreRuns)
+
+
+def is_score_slot(value: Any) -> bool:
+    """Whether ``value`` prices a score slot's candidates from their scores (or vectors):
+    a score sheet, score runs of any K, or a score sheet of K labels (duck-typed: it has
+    ``offsets_by_class``, ``slot_matrix`` and ``price``). The one test the verbs dispatch on."""
+    return is_score_sheet(value) or is_score_runs(value) or vector_slot(value)
 
 
 def vector_slot(value: Any) -> bool:
@@ -219,7 +226,7 @@ def score_instances(sheet: Any, sizes: tuple[int, int], *, same_instances: bool 
 def score_sheet_warnings(sheet: Any) -> tuple[str, ...]:
     """What every judgement on a score sheet must say about the sheet itself."""
     out = []
-    if not sheet.exact:
+    if not getattr(sheet, "exact", True):
         out.append("the sheet keeps the critical scores on breakpoints, rounded outward: the "
                    "worst and expected costs may be overstated and the best cost understated "
                    "(never the other way)")

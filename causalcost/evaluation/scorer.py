@@ -168,9 +168,9 @@ def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confid
     >>> bool((scores < 0).all())
     True
     """
-    from causalcost.evaluation.score_inputs import is_score_runs, is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_slot
 
-    if is_score_sheet(sheet) or is_score_runs(sheet):  # priced from predict_proba's scores
+    if is_score_slot(sheet):  # priced from predict_proba's scores
         from causalcost.evaluation.score_scorer import score_scorer
 
         if criterion not in CRITERIA:

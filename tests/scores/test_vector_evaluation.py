@@ -28,6 +28,7 @@ from causalcost.data.score_runs import ScoreRuns
 from causalcost.errors import DataError, InputTypeError, ScoreValueError, ValidationError
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.score_vector_price import price_vectors
+from causalcost.sheet.instances import FINGERPRINT_KEY
 
 sklearn = pytest.importorskip("sklearn")
 
@@ -368,6 +369,51 @@ def test_refusals_name_the_fix(wine: dict, log_runs: tuple[ScoreRuns, pd.DataFra
     with pytest.raises(DataError, match="'d'.*system's labels"):  # outside the system's
         cc.evaluate(log, y_true=["d"] + frame["y"].tolist()[1:],
                     scores=frame[[f"m1_{x}" for x in LABELS]].to_numpy())
+
+
+class DuckSheet:
+    """A K-label score sheet as the judges see it (the surface ScoreRuns shares): the runs'
+    offsets per class, the slot's matrix, costs, and ``price(vectors, same_instances=)``."""
+
+    def __init__(self, runs: ScoreRuns, costs: np.ndarray) -> None:
+        self.runs, self.costs = runs, cc.CostMatrix(costs, labels=runs.labels)
+        self.labels, self.k, self.slot, self.rule = runs.labels, runs.k, runs.slot, runs.rule
+        self.offsets_by_class, self.slot_matrix = runs.offsets_by_class, runs.slot_matrix
+        self.score_range, self.digest = runs.score_range, "f" * 64
+        self.provenance = {"source": "data", FINGERPRINT_KEY: "abc"}
+
+    def price(self, vectors: object, *, same_instances: bool = False) -> object:
+        return price_vectors(self.slot_matrix, self.offsets_by_class, vectors, self.costs,
+                             labels=self.labels, same_instances=same_instances)
+
+
+def test_a_k_label_sheet_is_judged_through_its_price(wine: dict) -> None:
+    """No rows to plug into: y_true is needed; declared or fingerprinted candidates are the
+    same instances (runs.price's numbers), others the probability form; costs are the
+    sheet's."""
+    runs, cands = wine["runs"], wine["cands"]
+    sheet = DuckSheet(runs, COSTS)
+    y = runs.classes  # the runs' rows, in their order (labels 0, 1, 2 are the positions)
+    with pytest.raises(ValidationError, match="y_true"):
+        cc.compare(sheet, scores=cands)
+    with pytest.raises(ValidationError, match="its own costs"):
+        cc.compare(sheet, y_true=y, scores=cands, costs=np.ones((3, 3)) - np.eye(3))
+    table = cc.compare(sheet, y_true=y, scores=cands, same_instances=["nb"])
+    assert table.attrs["form"] == "mixed" and table.attrs["sheet_sha256"] == "f" * 64
+    assert "real_cost" not in table.columns
+    b = runs.price(cands["nb"], COSTS)
+    assert table.loc["nb", ["eval1", "worst_cost", "best_cost"]].tolist() == \
+        [b.expected_cost, b.worst_cost, b.best_cost]
+    r = cc.evaluate(sheet, y_true=y, scores=cands["nb"], row_fingerprint="abc")
+    assert (r.how, r.worst_cost, r.best_cost) == ("fingerprint", b.worst_cost, b.best_cost)
+    other = cc.evaluate(sheet, y_true=y, scores=cands["nb"], row_fingerprint="xyz")
+    assert other.how == "fingerprint-differs" and other.worst is None
+    assert other.best_cost - TOL <= other.eval1 <= other.worst_cost + TOL
+    scorer = cc.system_scorer(sheet, "worst")
+    x, _ = wine["run"]
+    model = GaussianNB().fit(*wine["fit"])
+    direct = sheet.price([model.predict_proba(x)[y == c] for c in range(3)])
+    assert scorer(model, x, y) == -direct.worst_cost
 
 
 def test_binary_routes_are_unchanged() -> None:
