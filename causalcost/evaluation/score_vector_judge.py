@@ -159,10 +159,14 @@ def _read(pricer: Any, value: Any, y_true: Any, what: str) -> _Candidate:
 def _instances(pricer: Any, cand: _Candidate, same_instances: bool,
                row_fingerprint: str | None) -> Instances:
     """The form of one candidate and why, in words (decide_instances' vocabulary)."""
+    if is_score_runs(pricer) and row_fingerprint is not None:
+        raise ValidationError("row_fingerprint: score runs record no fingerprint; vectors on "
+                              "their own rows are given in the runs' row order (or as a "
+                              "DataFrame on their index) without y_true")
     if cand.on_runs:
         return RUNS_ROWS
     if is_score_runs(pricer):
-        if same_instances or row_fingerprint is not None:
+        if same_instances:
             raise ValidationError(
                 "same_instances / row_fingerprint: score runs know their own rows; give the "
                 "vectors on them in the runs' row order (or as a DataFrame on their index) "

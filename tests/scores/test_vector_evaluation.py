@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import pickle
 import warnings
 
 import numpy as np
@@ -359,6 +360,8 @@ def test_refusals_name_the_fix(wine: dict, log_runs: tuple[ScoreRuns, pd.DataFra
         cc.evaluate(runs, scores=v, positive=1)
     with pytest.raises(ValidationError, match="score runs know their own rows"):
         cc.evaluate(runs, y_true=wine["run"][1], scores=v, same_instances=True)
+    with pytest.raises(ValidationError, match="record no fingerprint"):
+        cc.evaluate(runs, scores=v, row_fingerprint="abc")
     with pytest.raises(ValidationError, match="threshold="):
         cc.backtest(runs, {"nb": v}, costs=COSTS, threshold=0.5)
     with pytest.raises(ValidationError, match="needs costs="):
@@ -500,6 +503,6 @@ def test_scorer_matches_labels_through_classes(log_runs: tuple[ScoreRuns, pd.Dat
     odd = LogisticRegression().fit(x, np.where(y == "a", "z", y))
     with pytest.raises(ValidationError, match="'z'"):
         scorer(odd, x, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert "VectorScorer" in repr(scorer)
+    assert "VectorScorer" in repr(scorer)
+    again = pickle.loads(pickle.dumps(scorer))  # GridSearchCV(n_jobs=...) pickles scorers
+    assert again(model, x, y) == scorer(model, x, y)
