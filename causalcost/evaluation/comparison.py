@@ -268,12 +268,19 @@ def compare(sheet: CostSheet | Any,
     True
     """
     _check_level(confidence)
-    from causalcost.evaluation.score_inputs import is_score_slot
+    from causalcost.evaluation.score_inputs import is_score_runs, is_score_slot
 
     if is_score_slot(sheet):  # a score slot: priced as scores
         from causalcost.evaluation.score_judge import compare_scores, refuse_vote_inputs
 
         refuse_vote_inputs(candidates, predictions, threshold)
+        if is_score_runs(sheet) and sheet.k == 2:  # through the runs' own sheet
+            from causalcost.evaluation.score_runs_judge import compare_on_runs
+
+            return compare_on_runs(sheet, y_true=y_true, scores=scores, positive=positive,
+                                   costs=costs, confidence=confidence,
+                                   same_instances=same_instances,
+                                   row_fingerprint=row_fingerprint)
         return compare_scores(sheet, y_true=y_true, scores=scores, positive=positive,
                               confidence=confidence, same_instances=same_instances,
                               row_fingerprint=row_fingerprint, costs=costs)

@@ -145,9 +145,16 @@ def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] 
     >>> r.eval1, r.worst_cost, r.best_cost, r.labels
     (8.0, 8.0, 8.0, ('a', 'b', 'c'))
     """
-    from causalcost.evaluation.score_inputs import is_score_slot
+    from causalcost.evaluation.score_inputs import is_score_runs, is_score_slot
 
     if is_score_slot(sheet):  # priced from the candidate's scores
+        if is_score_runs(sheet) and sheet.k == 2:  # through the runs' own sheet
+            from causalcost.evaluation.score_runs_judge import evaluate_on_runs
+
+            return evaluate_on_runs(sheet, candidate, y_true=y_true, scores=scores,
+                                    positive=positive, costs=costs, confidence=confidence,
+                                    same_instances=same_instances,
+                                    row_fingerprint=row_fingerprint)
         from causalcost.evaluation.score_judge import evaluate_scores
 
         return evaluate_scores(sheet, candidate, y_true=y_true, scores=scores,

@@ -71,9 +71,9 @@ def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
 
 
 def _vector_route(pricer: Any, positive: Any, costs: Any) -> bool:
-    """Whether ``pricer`` is a K-label score slot (priced from vectors); refuse what the
-    binary route cannot take: score runs of two labels (priced through their sheet) and
-    ``costs=`` (a binary sheet prices with its own)."""
+    """Whether ``pricer`` is a K-label score slot (priced from vectors); refuse two-label
+    score runs (the verbs route them to :mod:`causalcost.evaluation.score_runs_judge`) and
+    ``costs=`` for a score sheet (it prices with its own)."""
     if vector_slot(pricer):
         if positive is not None:
             raise ValidationError("positive= names the positive class of two labels; a slot of "
@@ -81,10 +81,9 @@ def _vector_route(pricer: Any, positive: Any, costs: Any) -> bool:
                                   "by name")
         return True
     if is_score_runs(pricer):
-        raise InputTypeError("score runs of two labels are judged through their sheet: "
-                             "cc.sheet_from_data(runs, costs), then evaluate / compare it with "
-                             "same_instances=True for scores on the runs' rows (or backtest "
-                             "the runs)")
+        raise InputTypeError("score runs of two labels are judged by causalcost.evaluate / "
+                             "causalcost.compare (through the runs' own sheet, "
+                             "causalcost.evaluation.score_runs_judge), not by this sheet route")
     if costs is not None:
         raise ValidationError("costs=: a score sheet prices with its own costs; leave costs= "
                               "out (or re-price the sheet with sheet.with_costs(...))")

@@ -73,8 +73,8 @@ class ScoreReport:
         K labels: the candidate's own confusion (the argmax of its vectors, first largest on
         ties, against the truth). ``None`` for two labels.
     real : Confusion or None
-        K labels on the rows of score runs: the real system's confusion with the candidate's
-        vectors in the slot (:meth:`~causalcost.data.score_runs.ScoreRuns.with_candidate`).
+        On the rows of score runs: the real system's confusion with the candidate's scores
+        (vectors) in the slot (:meth:`~causalcost.data.score_runs.ScoreRuns.with_candidate`).
     real_cost : float or None
         Its cost (between ``best_cost`` and ``worst_cost``: the same instances).
 
@@ -165,9 +165,12 @@ class ScoreReport:
                                form=self.form, instances=self.instances, slot=self.slot,
                                sheet_sha256=self.sheet_digest)
             return frame
+        rows = dict(self._cases())
+        if self.real is not None:  # score runs' own rows: the real system
+            rows["real"] = (self.real, float(self.real_cost))  # type: ignore[arg-type]
         frame = pd.DataFrame.from_dict(
-            {k: {**c.to_dict(), "cost": v} for k, (c, v) in self._cases().items()},
-            orient="index")[[*CELLS, "cost"]]
+            {k: {**c.to_dict(), "cost": v} for k, (c, v) in rows.items()  # type: ignore[union-attr]
+             }, orient="index")[[*CELLS, "cost"]]
         frame.index.name = "system case"
         frame.attrs.update(eval1=self.eval1, form=self.form, instances=self.instances,
                            slot=self.slot, sheet_sha256=self.sheet_digest)
@@ -207,6 +210,9 @@ class ScoreReport:
             out.update(confidence=self.confidence,
                        high_confidence_worst_cost=self.high_confidence_worst_cost,
                        high_confidence_best_cost=self.high_confidence_best_cost)
+        if self.real is not None:  # score runs' own rows: the real system
+            out.update(real={**self.real.to_dict(), "cost": self.real_cost},
+                       real_cost=self.real_cost)
         for key, value in out.items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise OverflowInputError(f"the report's {key!r} is {value!r}: the numbers "
@@ -245,7 +251,7 @@ class ScoreReport:
         lines = [f"Score candidate for slot {self.slot!r} ({sizes})",
                  f"  rule: {self.rule}",
                  f"  sheet {self.sheet_digest}" if self.sheet_digest else
-                 "  priced on the score runs' own rows",
+                 "  priced with the score runs (no sheet)",
                  f"  expected system cost (Eval1): {_fmt(self.eval1)}",
                  f"  worst case: {_fmt(self.worst_cost)}   best case: {_fmt(self.best_cost)}",
                  *([f"  real system cost with the candidate plugged in: "

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from causalcost.errors import InputTypeError, ValidationError
+from causalcost.errors import ValidationError
 from causalcost.evaluation.score_inputs import is_score_runs, scores_by_class, vector_slot
 
 __all__ = ["score_system_cost", "score_scorer", "make_proba_scorer", "vector_system_cost",
@@ -95,10 +95,11 @@ def score_scorer(sheet: Any, criterion: str, confidence: float, positive: Any,
             raise ValidationError("positive= names the positive class of two labels; a slot of "
                                   f"K = {sheet.k} labels matches y's labels to its own by name")
         return VectorScorer(sheet, criterion, costs)
-    if is_score_runs(sheet):
-        raise InputTypeError("score runs of two labels select estimators through their sheet: "
-                             "system_scorer(cc.sheet_from_data(runs, costs))")
-    if costs is not None:
+    if is_score_runs(sheet):  # two labels: the runs' own exact sheet prices each fold
+        from causalcost.evaluation.score_runs_judge import runs_sheet
+
+        sheet = runs_sheet(sheet, costs)
+    elif costs is not None:
         raise ValidationError("costs=: a score sheet prices with its own costs; leave costs= "
                               "out (or re-price the sheet with sheet.with_costs(...))")
     kwargs: dict[str, Any] = {"sheet": sheet, "criterion": criterion,

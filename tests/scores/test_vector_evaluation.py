@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import causalcost as cc
 from causalcost.data.score_runs import ScoreRuns
-from causalcost.errors import DataError, InputTypeError, ScoreValueError, ValidationError
+from causalcost.errors import DataError, ScoreValueError, ValidationError
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.sheet.instances import FINGERPRINT_KEY
@@ -419,19 +419,61 @@ def test_a_k_label_sheet_is_judged_through_its_price(wine: dict) -> None:
     assert scorer(model, x, y) == -direct.worst_cost
 
 
-def test_binary_routes_are_unchanged() -> None:
+def test_binary_sheet_route_is_unchanged() -> None:
     from causalcost.data.score_runs import score_runs
 
     runs = score_runs(np.array([[0.9, 0.6], [0.3, 0.5], [0.2, 0.1], [0.6, 0.7]]),
                       truth=[1, 1, 0, 0], slot=1)
-    with pytest.raises(InputTypeError, match="through their sheet"):
-        cc.compare(runs, scores={"a": [0.8, 0.2, 0.1, 0.9]})
     sheet = cc.sheet_from_data(runs, cc.CostMatrix(fn=5, fp=1))
     with pytest.raises(ValidationError, match="its own costs"):
         cc.evaluate(sheet, y_true=[1, 1, 0, 0], scores=[0.8, 0.2, 0.1, 0.9], costs=COSTS)
     r = cc.evaluate(sheet, y_true=[1, 1, 0, 0], scores=[0.8, 0.2, 0.1, 0.9])
     assert (r.eval1, r.worst_cost, r.best_cost) == (3.5, 6.0, 1.0)  # score_judge's doctest
-    assert r.model is None and r.real_cost is None and "model" not in r.to_dict()
+    assert r.model is None and r.real_cost is None
+    assert "model" not in r.to_dict() and "real" not in r.to_dict()
+    assert r.to_frame().index.tolist() == ["worst", "expected", "best"]
+
+
+def test_two_label_runs_take_the_same_calls() -> None:
+    """Score runs of two labels: compare / evaluate / system_scorer price through the runs'
+    own exact sheet (the numbers of the sheet route with same_instances=True), with the real
+    system's cost between the exact cases; scores as a Series align on the log's index."""
+    from sklearn.linear_model import LogisticRegression as LR
+
+    rng = np.random.default_rng(5)
+    n = 60
+    y = rng.random(n) < 0.4
+    log = pd.DataFrame(np.clip(rng.normal(0.4, 0.2, (n, 3)) + 0.3 * y[:, None], 0, 1),
+                       columns=["a", "b", "c"], index=[f"r{i}" for i in range(n)])
+    log["y"] = y
+    runs = cc.forced_runs(log, truth="y", models=["a", "b", "c"], slot="b", fusioner="mean")
+    costs = cc.CostMatrix(fn=5, fp=1)
+    cands = {"sharp": np.where(y, 0.8, 0.2), "noisy": rng.random(n)}
+    sheet = cc.sheet_from_data(runs, costs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = cc.compare(runs, scores=cands, costs=costs)
+        expected = cc.compare(sheet, y_true=y, scores=cands, same_instances=True)
+    for name, s in cands.items():
+        assert table.loc[name, ["eval1", "worst_cost", "best_cost"]].tolist() == \
+            expected.loc[name, ["eval1", "worst_cost", "best_cost"]].tolist()
+        real = runs.with_candidate(s).cost(costs)
+        assert table.loc[name, "real_cost"] == real
+        assert table.loc[name, "best_cost"] <= real <= table.loc[name, "worst_cost"]
+    assert "score runs' own rows" in table.attrs["instances"]
+    shuffled = pd.Series(cands["noisy"], index=log.index).iloc[::-1]
+    r = cc.evaluate(runs, scores=shuffled, costs=costs)
+    assert (r.eval1, r.real_cost) == (table.loc["noisy", "eval1"],
+                                      table.loc["noisy", "real_cost"])
+    assert r.to_dict()["real"]["cost"] == r.real_cost and "real" in r.to_frame().index
+    other = cc.evaluate(runs, (y[:30], cands["noisy"][:30]), costs=costs)
+    assert other.form == "probability" and other.real_cost is None
+    x = rng.normal(size=(n, 2)) + y[:, None]
+    model = LR().fit(x, y)
+    assert cc.system_scorer(runs, costs=costs)(model, x, y) == \
+        cc.system_scorer(sheet)(model, x, y)
+    with pytest.raises(ValidationError, match="score runs know their own rows"):
+        cc.compare(runs, y_true=y, scores=cands, same_instances=True)
 
 
 # ------------------------------------------------------------------ backtest
