@@ -201,6 +201,8 @@ def backtest(runs: ForcedRuns, candidates: Mapping[str, Any], sheet: CostSheet |
         if positive is not None:
             raise ValidationError("positive= names the label of predicted votes; score runs "
                                   "take each candidate's score for the runs' positive class")
+        if runs.k != 2:  # K labels: probability vectors, K x K costs (checked there)
+            return backtest_scores(runs, candidates, sheet, costs, confidence, threshold)
         return backtest_scores(runs, candidates, sheet, _costs(sheet, costs), confidence,
                                threshold)
     if threshold is not None:

@@ -123,10 +123,11 @@ class Backtest:
                  + ("every candidate" if not outside else f"not for {', '.join(outside)}")]
         if "sheet_inside" in self.frame:
             f = self.frame
+            hc = (f", below its {self.confidence:.0%} high-confidence worst case for "
+                  f"{int(f['sheet_hc_holds'].sum())} of {len(f)}"
+                  if "sheet_hc_holds" in f else "")
             lines.append(f"  sheet {self.sheet_digest}: real cost inside its worst/best case for "
-                         f"{int(f['sheet_inside'].sum())} of {len(f)}, below its "
-                         f"{self.confidence:.0%} high-confidence worst case for "
-                         f"{int(f['sheet_hc_holds'].sum())} of {len(f)}")
+                         f"{int(f['sheet_inside'].sum())} of {len(f)}{hc}")
         return lines
 
     def __repr__(self) -> str:

@@ -148,7 +148,7 @@ def compare(sheet: CostSheet | Any,
             scores: Mapping[str, Any] | None = None, threshold: float | None = None,
             positive: Any = None, confidence: float | None = None,
             same_instances: bool | Collection[str] = False,
-            row_fingerprint: str | None = None) -> pd.DataFrame:
+            row_fingerprint: str | None = None, costs: Any = None) -> pd.DataFrame:
     """Evaluate several candidates and rank them by expected system cost (Eval1), ties broken
     by the worst-case cost.
 
@@ -180,7 +180,12 @@ def compare(sheet: CostSheet | Any,
         scores (no cut; :func:`~causalcost.evaluation.score_judge.compare_scores`: one row per
         candidate with ``eval1``, ``worst_cost``, ``best_cost`` and with ``confidence`` the
         high-confidence columns; ``predictions=``, ``candidates`` and ``threshold=`` are
-        refused there).
+        refused there). For a slot of K > 2 labels (score runs of K labels, e.g. from
+        :func:`~causalcost.ensemble_runs`, or a score sheet of K labels) each candidate is
+        its probability vectors, shape ``(rows, K)`` or a DataFrame whose columns are the
+        labels (:func:`~causalcost.evaluation.score_vector_judge.compare_vectors`): on the
+        runs' own rows (no ``y_true``) the worst and best case are exact and ``real_cost``
+        is the real system's cost with the vectors plugged in.
     threshold : float, optional
         The cut for ``scores``: positive where ``score >= threshold``. Without it, scores that
         are probabilities (all in [0, 1]) are cut at the documented default 0.5, and
@@ -199,6 +204,9 @@ def compare(sheet: CostSheet | Any,
     row_fingerprint : str, optional
         :func:`~causalcost.row_fingerprint` of the rows the candidates were counted on,
         matched against the sheet's (:func:`evaluate`).
+    costs : CostMatrix or (K, K) array, optional
+        Score runs of K labels only (they carry no costs): the system's costs, rows the true
+        class; by default every mistake costs 1 (as :meth:`ScoreRuns.price`).
 
     Returns
     -------
@@ -260,15 +268,25 @@ def compare(sheet: CostSheet | Any,
     True
     """
     _check_level(confidence)
-    from causalcost.evaluation.score_inputs import is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_runs, is_score_slot
 
-    if is_score_sheet(sheet):  # a score slot: the candidates' scores are priced as scores
+    if is_score_slot(sheet):  # a score slot: priced as scores
         from causalcost.evaluation.score_judge import compare_scores, refuse_vote_inputs
 
         refuse_vote_inputs(candidates, predictions, threshold)
+        if is_score_runs(sheet) and sheet.k == 2:  # through the runs' own sheet
+            from causalcost.evaluation.score_runs_judge import compare_on_runs
+
+            return compare_on_runs(sheet, y_true=y_true, scores=scores, positive=positive,
+                                   costs=costs, confidence=confidence,
+                                   same_instances=same_instances,
+                                   row_fingerprint=row_fingerprint)
         return compare_scores(sheet, y_true=y_true, scores=scores, positive=positive,
                               confidence=confidence, same_instances=same_instances,
-                              row_fingerprint=row_fingerprint)
+                              row_fingerprint=row_fingerprint, costs=costs)
+    if costs is not None:
+        raise ValidationError("costs= prices score runs of K labels; a cost sheet prices with "
+                              "its own costs")
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     from causalcost.evaluation.general import is_label_sheet

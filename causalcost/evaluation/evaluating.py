@@ -50,7 +50,7 @@ def sheet_warnings(sheet: CostSheet) -> tuple[str, ...]:
 def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] | Any = None,
              *, confidence: float | None = None, same_instances: bool = False,
              row_fingerprint: str | None = None, y_true: Any = None, scores: Any = None,
-             positive: Any = None) -> Report | Any:
+             positive: Any = None, costs: Any = None) -> Report | Any:
     """Evaluate one candidate for the sheet's slot.
 
     Parameters
@@ -83,7 +83,15 @@ def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] 
         ``candidate=(y_true, scores)`` or ``y_true=`` and ``scores=`` (``positive=`` names the
         positive label of ``y_true`` when it is not bool or 0/1); the result is then a
         :class:`~causalcost.evaluation.score_report.ScoreReport`
-        (:func:`~causalcost.evaluation.score_judge.evaluate_scores`).
+        (:func:`~causalcost.evaluation.score_judge.evaluate_scores`). Score runs of K > 2
+        labels (or a score sheet of K labels) take the candidate's probability vectors as
+        ``scores=`` (shape ``(rows, K)`` or a DataFrame whose columns are the labels), on the
+        runs' own rows without ``y_true`` (exact worst and best case, and the real system
+        cost) or with the ``y_true`` of other rows
+        (:func:`~causalcost.evaluation.score_vector_judge.evaluate_vectors`).
+    costs : CostMatrix or (K, K) array, optional
+        Score runs of K labels only (they carry no costs): the system's costs, rows the true
+        class; by default every mistake costs 1.
 
     Returns
     -------
@@ -137,14 +145,25 @@ def evaluate(sheet: CostSheet | Any, candidate: Confusion | Mapping[str, float] 
     >>> r.eval1, r.worst_cost, r.best_cost, r.labels
     (8.0, 8.0, 8.0, ('a', 'b', 'c'))
     """
-    from causalcost.evaluation.score_inputs import is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_runs, is_score_slot
 
-    if is_score_sheet(sheet):  # a score slot: priced from the candidate's scores
+    if is_score_slot(sheet):  # priced from the candidate's scores
+        if is_score_runs(sheet) and sheet.k == 2:  # through the runs' own sheet
+            from causalcost.evaluation.score_runs_judge import evaluate_on_runs
+
+            return evaluate_on_runs(sheet, candidate, y_true=y_true, scores=scores,
+                                    positive=positive, costs=costs, confidence=confidence,
+                                    same_instances=same_instances,
+                                    row_fingerprint=row_fingerprint)
         from causalcost.evaluation.score_judge import evaluate_scores
 
         return evaluate_scores(sheet, candidate, y_true=y_true, scores=scores,
                                positive=positive, confidence=confidence,
-                               same_instances=same_instances, row_fingerprint=row_fingerprint)
+                               same_instances=same_instances, row_fingerprint=row_fingerprint,
+                               costs=costs)
+    if costs is not None:
+        raise ValidationError("costs= prices score runs of K labels; a cost sheet prices with "
+                              "its own costs")
     if not isinstance(sheet, CostSheet):
         raise TypeError(f"sheet must be a CostSheet, got {type(sheet).__name__}")
     if y_true is not None or scores is not None or positive is not None:

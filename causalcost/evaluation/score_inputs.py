@@ -27,7 +27,8 @@ from causalcost.score_values import PROBABILITIES, read_scores
 from causalcost.sheet.instances import FINGERPRINT_KEY, Instances, decide_instances
 
 __all__ = ["truth_votes", "scores_by_class", "given_by_class", "score_matrix", "score_instances",
-           "is_score_sheet", "sheet_has_rows", "score_sheet_warnings"]
+           "is_score_sheet", "is_score_runs", "is_score_slot", "vector_slot", "truth_positions",
+           "vectors_by_class", "sheet_has_rows", "score_sheet_warnings"]
 
 
 def is_score_sheet(sheet: Any) -> bool:
@@ -35,6 +36,75 @@ def is_score_sheet(sheet: Any) -> bool:
     from causalcost.sheet.score_sheet import ScoreSheet
 
     return isinstance(sheet, ScoreSheet)
+
+
+def is_score_runs(value: Any) -> bool:
+    """Whether ``value`` is :class:`~causalcost.data.score_runs.ScoreRuns` (any K)."""
+    from causalcost.data.score_runs import ScoreRuns
+
+    return isinstance(value, ScoreRuns)
+
+
+def is_score_slot(value: Any) -> bool:
+    """Whether ``value`` prices a score slot's candidates from their scores (or vectors):
+    a score sheet, score runs of any K, or a score sheet of K labels (duck-typed: it has
+    ``offsets_by_class``, ``slot_matrix`` and ``price``). The one test the verbs dispatch on."""
+    return is_score_sheet(value) or is_score_runs(value) or vector_slot(value)
+
+
+def vector_slot(value: Any) -> bool:
+    """Whether ``value`` prices a K-label score slot (K > 2) from probability vectors: score
+    runs of K labels, or a score sheet of K labels (read through the surface they share:
+    ``labels``, ``k``, ``offsets_by_class``, ``slot_matrix``, ``price``)."""
+    if not (is_score_runs(value) or is_score_sheet(value)
+            or all(hasattr(value, a) for a in ("offsets_by_class", "slot_matrix", "price"))):
+        return False
+    return int(getattr(value, "k", 2)) > 2
+
+
+def truth_positions(y_true: Any, labels: Any, what: str = "y_true") -> np.ndarray:
+    """``y_true`` as each row's position in ``labels`` (matched by value or by name, as
+    predictions are; a label outside them is refused, naming it).
+
+    >>> truth_positions(["b", "c", "a"], ("a", "b", "c")).tolist()
+    [1, 2, 0]
+    """
+    from causalcost.data.predictions import PredictionReader
+
+    if y_true is None:
+        raise ValidationError(f"{what}: the true classes of the rows the vectors were made on "
+                              "are needed (y_true=...)")
+    try:
+        reader = PredictionReader(y_true, labels=list(labels))
+        return np.asarray(reader.codes(y_true, what), dtype=np.int64)
+    except DataError as exc:  # the labels are the system's: say so, not "give labels="
+        first = str(exc).split(";")[0]
+        raise DataError(f"{first}; the system's labels are fixed by its runs (or sheet): keep "
+                        "only rows of those classes") from None
+
+
+def vectors_by_class(pricer: Any, y_true: Any, vectors: Any, what: str = "scores"
+                     ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """One candidate's probability vectors on ``y_true``'s rows, read by the one reader
+    (:func:`~causalcost.score_values.read_score_vectors`: ``(rows, K)`` with columns in the
+    order of the pricer's labels, a DataFrame's columns matched to them by name, a
+    DataFrame on ``y_true``'s index aligned on it), split by true class.
+
+    Returns
+    -------
+    (tuple of numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        Per class (label order) the vectors of its rows; all vectors in row order; each
+        row's true class as a position in the labels.
+    """
+    import pandas as pd
+
+    from causalcost.score_values import read_score_vectors
+
+    truth = truth_positions(y_true, pricer.labels)
+    index = y_true.index if isinstance(y_true, pd.Series) else None
+    arr = read_score_vectors(vectors, what, labels=pricer.labels, rows=truth.size, index=index,
+                             score_range=getattr(pricer, "score_range", PROBABILITIES))
+    return tuple(arr[truth == c] for c in range(len(pricer.labels))), arr, truth
 
 
 def truth_votes(y_true: Any, positive: Any = None, what: str = "y_true") -> np.ndarray:
@@ -156,7 +226,7 @@ def score_instances(sheet: Any, sizes: tuple[int, int], *, same_instances: bool 
 def score_sheet_warnings(sheet: Any) -> tuple[str, ...]:
     """What every judgement on a score sheet must say about the sheet itself."""
     out = []
-    if not sheet.exact:
+    if not getattr(sheet, "exact", True):
         out.append("the sheet keeps the critical scores on breakpoints, rounded outward: the "
                    "worst and expected costs may be overstated and the best cost understated "
                    "(never the other way)")

@@ -38,19 +38,19 @@ from causalcost.evaluation.candidate_table import CandidateTable
 from causalcost.evaluation.ranking import ranking_disagreement
 from causalcost.evaluation.score_inputs import (
     given_by_class,
+    is_score_runs,
     score_instances,
     score_matrix,
     score_sheet_warnings,
     scores_by_class,
+    vector_slot,
 )
+from causalcost.evaluation.score_ranking import SCORE_COLUMNS, declared_candidates, ranked
 from causalcost.evaluation.score_report import ScoreReport
 from causalcost.pricing.scores import FORMS
 from causalcost.sheet.instances import Instances, other_instances_advice
 
-__all__ = ["evaluate_scores", "compare_scores", "refuse_vote_inputs"]
-
-#: The columns of a score comparison, in order (then the right answers per case).
-SCORE_COLUMNS = ("eval1", "expected_cost", "worst_cost", "best_cost")
+__all__ = ["evaluate_scores", "compare_scores", "refuse_vote_inputs", "SCORE_COLUMNS"]
 
 
 def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
@@ -68,6 +68,26 @@ def refuse_vote_inputs(candidates: Any = None, predictions: Any = None,
         raise ValidationError("threshold=: a score sheet prices the scores themselves (the "
                               "system's fusion rule decides); leave threshold out (it cuts "
                               "scores into votes for a vote sheet)")
+
+
+def _vector_route(pricer: Any, positive: Any, costs: Any) -> bool:
+    """Whether ``pricer`` is a K-label score slot (priced from vectors); refuse two-label
+    score runs (the verbs route them to :mod:`causalcost.evaluation.score_runs_judge`) and
+    ``costs=`` for a score sheet (it prices with its own)."""
+    if vector_slot(pricer):
+        if positive is not None:
+            raise ValidationError("positive= names the positive class of two labels; a slot of "
+                                  f"K = {pricer.k} labels matches y_true's labels to its own "
+                                  "by name")
+        return True
+    if is_score_runs(pricer):
+        raise InputTypeError("score runs of two labels are judged by causalcost.evaluate / "
+                             "causalcost.compare (through the runs' own sheet, "
+                             "causalcost.evaluation.score_runs_judge), not by this sheet route")
+    if costs is not None:
+        raise ValidationError("costs=: a score sheet prices with its own costs; leave costs= "
+                              "out (or re-price the sheet with sheet.with_costs(...))")
+    return False
 
 
 def coverage_of(confidence: float) -> str:
@@ -121,9 +141,13 @@ def _candidate(candidate: Any, y_true: Any, scores: Any, positive: Any,
 
 def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
                     scores: Any = None, positive: Any = None, confidence: float | None = None,
-                    same_instances: bool = False, row_fingerprint: str | None = None
-                    ) -> ScoreReport:
+                    same_instances: bool = False, row_fingerprint: str | None = None,
+                    costs: Any = None) -> ScoreReport:
     """One score-slot candidate's report (:func:`~causalcost.evaluate` on a score sheet).
+
+    A slot of K > 2 labels (score runs or a sheet of K labels) takes the candidate's
+    probability vectors instead
+    (:func:`~causalcost.evaluation.score_vector_judge.evaluate_vectors`).
 
     Parameters
     ----------
@@ -162,6 +186,12 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
     >>> print(r.instances)
     probability form: instances not declared the same
     """
+    if _vector_route(sheet, positive, costs):
+        from causalcost.evaluation.score_vector_judge import evaluate_vectors
+
+        return evaluate_vectors(sheet, candidate, y_true=y_true, scores=scores, costs=costs,
+                                confidence=confidence, same_instances=same_instances,
+                                row_fingerprint=row_fingerprint)
     per_class = _candidate(candidate, y_true, scores, positive, sheet.score_range)
     sizes = (int(per_class[0].size), int(per_class[1].size))
     inst = score_instances(sheet, sizes, same_instances=same_instances,
@@ -177,22 +207,6 @@ def evaluate_scores(sheet: Any, candidate: Any = None, *, y_true: Any = None,
                        high_confidence_best_cost=b.high_confidence_best_cost,
                        high_confidence_worst=b.high_confidence_worst,
                        high_confidence_best=b.high_confidence_best)
-
-
-def _declared(names: list[Any], same_instances: bool | Collection[Any]) -> np.ndarray:
-    """Per candidate: declared on the sheet's rows (all, none, or the named ones)."""
-    if isinstance(same_instances, (bool, np.bool_)):
-        return np.full(len(names), bool(same_instances))
-    if isinstance(same_instances, Collection) and not isinstance(same_instances, str):
-        known = set(names)
-        unknown = [n for n in same_instances if n not in known]
-        if unknown:
-            raise ValidationError(f"same_instances names {unknown!r}, which are not among the "
-                                  f"candidates {names[:5]!r}: name candidates given in scores=")
-        chosen = set(same_instances)
-        return np.array([n in chosen for n in names], dtype=bool)
-    raise ValidationError(f"same_instances must be True, False or a collection of candidate "
-                          f"names, got {same_instances!r}")
 
 
 def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: Any,
@@ -221,9 +235,13 @@ def _split(y_true: Any, scores: Mapping[Any, Any], names: list[Any], positive: A
 def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] | None = None,
                    positive: Any = None, confidence: float | None = None,
                    same_instances: bool | Collection[Any] = False,
-                   row_fingerprint: str | None = None) -> pd.DataFrame:
+                   row_fingerprint: str | None = None, costs: Any = None) -> pd.DataFrame:
     """Rank score-slot candidates by expected system cost, ties by the worst case
     (:func:`~causalcost.compare` on a score sheet).
+
+    A slot of K > 2 labels (score runs or a sheet of K labels) takes each candidate's
+    probability vectors instead
+    (:func:`~causalcost.evaluation.score_vector_judge.compare_vectors`).
 
     Every candidate on the shared ``y_true`` is priced in one vectorised pass
     (:meth:`~causalcost.ScoreSheet.price_many`). A candidate scored on rows of its own is
@@ -258,6 +276,12 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     >>> print(t.attrs["instances"])
     same instances (exact over the unknown pairing): the same instances as the sheet's forced runs, declared (same_instances=True, --same-instances) (2 candidate(s))
     """  # noqa: E501
+    if _vector_route(sheet, positive, costs):
+        from causalcost.evaluation.score_vector_judge import compare_vectors
+
+        return compare_vectors(sheet, y_true=y_true, scores=scores, costs=costs,
+                               confidence=confidence, same_instances=same_instances,
+                               row_fingerprint=row_fingerprint)
     if not isinstance(scores, Mapping) or not scores:
         raise ValidationError("scores must be a non-empty mapping name -> the candidate's "
                               "scores on y_true's rows")
@@ -267,7 +291,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
     _refuse_twins([str(n) for n in names])  # one row per name: 1 and "1" would be two "1"
     blocks = _split(y_true, scores, names, positive, sheet.score_range)
     own = {n for n in names if isinstance(scores[n], tuple)}
-    same = _declared(names, same_instances)
+    same = declared_candidates(names, same_instances)
     proven = None
     if row_fingerprint is not None:  # names the rows of the shared y_true
         if y_true is None:
@@ -305,7 +329,7 @@ def compare_scores(sheet: Any, *, y_true: Any = None, scores: Mapping[Any, Any] 
             parts.append(part)
     frame = pd.concat(parts).loc[names] if len(parts) > 1 else parts[0]
     frame.index = pd.Index(list(frame.index), name="candidate", dtype=object)
-    frame = _ranked(frame)
+    frame = ranked(frame)
     texts = [f"{_form_text(reasons[s])} ({int((same == s).sum())} candidate(s))"
              for s in (True, False) if s in reasons]
     form = FORMS[0] if same.all() else FORMS[1] if not same.any() else "mixed"
@@ -331,20 +355,3 @@ def _accuracy(s_p: np.ndarray, s_n: np.ndarray) -> np.ndarray:
     if not n or any(x.size and (x.min() < 0 or x.max() > 1) for x in (s_p, s_n)):
         return np.full(s_p.shape[0], np.nan)
     return ((s_p >= 0.5).sum(axis=1) + (s_n < 0.5).sum(axis=1)) / n
-
-
-def _ranked(frame: pd.DataFrame) -> pd.DataFrame:
-    """Best first by (eval1, worst_cost), stable; ``rank`` shared by equal pairs."""
-    eval1 = frame["eval1"].to_numpy(dtype=float)
-    worst = frame["worst_cost"].to_numpy(dtype=float)
-    order = np.lexsort((worst, eval1))
-    frame = frame.iloc[order].copy()
-    key = np.column_stack([eval1[order], worst[order]])
-    new = np.ones(len(frame), dtype=bool)
-    new[1:] = (key[1:] != key[:-1]).any(axis=1)
-    frame.insert(1, "expected_cost", frame["eval1"].to_numpy())
-    hc = [c for c in ("high_confidence_worst_cost", "high_confidence_best_cost")
-          if c in frame.columns]
-    first = [*SCORE_COLUMNS, *hc]
-    frame["rank"] = np.maximum.accumulate(np.where(new, np.arange(1, len(frame) + 1), 0))
-    return frame[[*first, "rank", *[c for c in frame.columns if c not in (*first, "rank")]]]

@@ -112,7 +112,7 @@ def _binary_confusion(sheet: CostSheet, y_true: Any, y_pred: Any, positive: Any)
 
 
 def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confidence: float = 0.95,
-                  positive: Any = None) -> Callable[..., float]:
+                  positive: Any = None, costs: Any = None) -> Callable[..., float]:
     """A scikit-learn scorer: minus the system cost of an estimator's predictions.
 
     Parameters
@@ -126,6 +126,9 @@ def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confid
         the worst case that holds on the fold's instances with probability ``confidence``.
     confidence : float, default 0.95
         For ``"high_confidence_worst"``.
+    costs : CostMatrix or (K, K) array, optional
+        Score runs of K labels only (they carry no costs): the system's costs, rows the true
+        class; by default every mistake costs 1.
     positive : optional
         The positive label of ``y``. Default: the label the sheet records (sheets derived from
         data with a ``positive=``); 0/1 and boolean labels need none (1 / True). Any other
@@ -139,7 +142,10 @@ def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confid
         :class:`~causalcost.ScoreSheet` the scorer calls ``predict_proba`` instead
         (``response_method="predict_proba"``) and prices the fold's scores for the positive
         class (:func:`~causalcost.evaluation.score_scorer.score_scorer`; ``positive`` also
-        picks the probability column).
+        picks the probability column). With score runs of K > 2 labels (or a score sheet of
+        K labels) the scorer prices the whole ``predict_proba`` against the system's offset
+        vectors (:class:`~causalcost.evaluation.score_scorer.VectorScorer`; ``criterion``
+        ``"expected"`` or ``"worst"``).
 
     Notes
     -----
@@ -162,15 +168,18 @@ def system_scorer(sheet: CostSheet | Any, criterion: str = "expected", *, confid
     >>> bool((scores < 0).all())
     True
     """
-    from causalcost.evaluation.score_inputs import is_score_sheet
+    from causalcost.evaluation.score_inputs import is_score_slot
 
-    if is_score_sheet(sheet):  # a score slot: priced from predict_proba's scores
+    if is_score_slot(sheet):  # priced from predict_proba's scores
         from causalcost.evaluation.score_scorer import score_scorer
 
         if criterion not in CRITERIA:
             raise ValidationError(f"criterion must be one of {', '.join(CRITERIA)}, got "
                                   f"{criterion!r}")
-        return score_scorer(sheet, criterion, confidence, positive)
+        return score_scorer(sheet, criterion, confidence, positive, costs)
+    if costs is not None:
+        raise ValidationError("costs= prices score runs of K labels; a cost sheet prices with "
+                              "its own costs")
     _check(sheet, criterion, positive)
     from sklearn.metrics import make_scorer
 
