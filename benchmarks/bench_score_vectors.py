@@ -14,6 +14,15 @@ a Dirichlet vector per instance.
   baseline is building the n x n cost matrix alone (``decide``).
 * **Probability form**: ``probability_bounds`` exact (the LP) on a moderate size and the
   gridded outward bounds on 10^3 x 10^3.
+* **The public paths**: ``ScoreRuns.price`` (same instances: expected, exact worst and best
+  with their confusions) per candidate on a soft vote of three members with 10^3 rows per
+  class (the issue's target: under 1 s per candidate), against the n x n decisions alone;
+  and ``price_vectors_many`` for 10^3 candidates on 10^3 rows (K = 3, a third per class):
+  the expected shares of every candidate, and the probability form (expected plus worst and
+  best costs; two-valued cost rows by the closed-form cuts, a three-valued matrix by the LP
+  per candidate, timed on a sample), against ``price_vectors`` one candidate at a time and
+  the brute force of the expected counts (``decide``), on samples scaled to every candidate;
+  the sampled prices are checked equal.
 
 Prints medians of several runs (``REPEATS``, fewer for the slow baselines).
 """
@@ -25,6 +34,9 @@ import argparse
 import numpy as np
 from bench_bounds import median_time
 
+from causalcost.data.score_vector_log import vector_runs
+from causalcost.pricing.score_vector_many import price_vectors_many
+from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.score_vectors import (
     decide,
     outcome_counts,
@@ -94,6 +106,73 @@ def bench_probability(rng: np.random.Generator, n_lp: int, n_grid: int) -> None:
           f"(exact by the assignment, {exact * 1e3:.0f} ms)")
 
 
+def soft_vote_runs(rng: np.random.Generator, per_class: int):
+    """The runs of a soft vote of three Dirichlet members, ``per_class`` rows per class."""
+    n = K * per_class
+    vectors = [rng.dirichlet(np.ones(K), n) for _ in range(3)]
+    classes = np.repeat(np.arange(K), per_class)
+    return vector_runs(vectors, ["m0", "m1", "m2"], classes, ("a", "b", "c"), slot=1,
+                       weights=None, index=None, rule="soft vote")
+
+
+def bench_runs_price(rng: np.random.Generator, per_class: int) -> None:
+    runs = soft_vote_runs(rng, per_class)
+    cand = rng.dirichlet(np.ones(K), K * per_class)
+    decisions = median_time(lambda: [decide(runs.slot_matrix, o, v) for o, v in
+                                     zip(runs.offsets_by_class, runs.candidate_by_class(cand))],
+                            5)
+    print(f"runs.price per candidate (same instances, exact), {per_class:,} rows per class, "
+          f"K = {K}; the n x n decisions alone {decisions * 1e3:.0f} ms")
+    uneven = np.array([[0, 5, 2], [1, 0, 1], [4, 3, 0]])
+    for name, costs in (("errors (0/1)", None), ("uneven costs", uneven)):
+        took = median_time(lambda c=costs: runs.price(cand, c), 5)
+        b = runs.price(cand, costs)
+        verdict = "under" if took < TARGET_S else "NOT under"
+        print(f"  {name}: {took * 1e3:.0f} ms per candidate ({took / decisions:.1f}x the "
+              f"decisions); best {b.best_cost:g} <= expected {b.expected_cost:.1f} <= worst "
+              f"{b.worst_cost:g}; {verdict} {TARGET_S:g} s")
+
+
+def bench_many(rng: np.random.Generator, m: int, rows: int, sample: int) -> None:
+    per_class = rows // K
+    runs = soft_vote_runs(rng, per_class)
+    offsets = runs.offsets_by_class
+    stacks = [rng.dirichlet(np.ones(K), (m, per_class)) for _ in range(K)]  # other instances
+    labels = runs.labels
+    print(f"price_vectors_many: {m:,} candidates x {K * per_class:,} rows, K = {K} "
+          f"({per_class:,} per class)")
+    fast = median_time(lambda: [outcome_counts(runs.slot_matrix, o, v)
+                                for o, v in zip(offsets, stacks)], 5)
+    brute = median_time(lambda: [brute_counts(runs.slot_matrix, o, v[:sample])
+                                 for o, v in zip(offsets, stacks)], 3) * m / sample
+    verdict = "under" if fast < TARGET_S else "NOT under"
+    print(f"  expected shares, every candidate: {fast * 1e3:.0f} ms; brute force {brute:.1f} s "
+          f"(from {sample} candidates); {brute / fast:.0f}x faster; {verdict} {TARGET_S:g} s")
+    uneven = np.array([[0, 5, 2], [1, 0, 1], [4, 3, 0]])
+    for name, costs, count in (("errors (0/1), closed-form cuts", None, m),
+                               ("uneven costs (three values: per candidate)", uneven, sample)):
+        costs_ = np.ones((K, K)) - np.eye(K) if costs is None else costs
+        part = [v[:count] for v in stacks]
+        many = median_time(lambda c=costs_, p=part: price_vectors_many(
+            runs.slot_matrix, offsets, p, c, labels=labels, same_instances=False),
+            3 if count == m else 1) * m / count
+        got = price_vectors_many(runs.slot_matrix, offsets, [v[:sample] for v in part], costs_,
+                                 labels=labels, same_instances=False)
+        one = median_time(lambda c=costs_: [price_vectors(
+            runs.slot_matrix, offsets, [v[i] for v in stacks], c, labels=labels,
+            same_instances=False) for i in range(sample)], 1) * m / sample
+        for i, b in enumerate(got):
+            want = price_vectors(runs.slot_matrix, offsets, [v[i] for v in stacks], costs_,
+                                 labels=labels, same_instances=False)
+            assert (b.expected_cost, b.worst_cost, b.best_cost) == \
+                (want.expected_cost, want.worst_cost, want.best_cost), i
+        verdict = "under" if many < TARGET_S else "NOT under"
+        scaled = "" if count == m else f", scaled from {count} candidates"
+        print(f"  probability form, {name}: {many:.2f} s ({many / m * 1e3:.1f} ms per "
+              f"candidate{scaled}); price_vectors one by one {one:.1f} s (from {sample}); "
+              f"{one / many:.0f}x faster; {verdict} {TARGET_S:g} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, a few seconds")
@@ -103,10 +182,14 @@ def main() -> None:
         bench_expected(rng, 100, 200, 10)
         bench_same_instances(rng, 200)
         bench_probability(rng, 60, 200)
+        bench_runs_price(rng, 100)
+        bench_many(rng, 100, 150, 5)
     else:
         bench_expected(rng, 1_000, 1_000, 20)
         bench_same_instances(rng, 1_000)
         bench_probability(rng, 200, 1_000)
+        bench_runs_price(rng, 1_000)
+        bench_many(rng, 1_000, 1_000, 10)
 
 
 if __name__ == "__main__":
