@@ -780,6 +780,9 @@ def probability_bounds(A: Any, offsets: Any, vectors: Any, costs_row: Any, *,
     if method == "assignment" and not equal:
         raise ValidationError(f"method='assignment' needs as many vectors as offsets, got "
                               f"{v.shape[0]} and {r.shape[0]}; use method='lp'")
+    if method == "auto" and equal and 64 * np.unique(r, axis=0).shape[0] \
+            * np.unique(_slot_part(a, v), axis=0).shape[0] > r.shape[0] * v.shape[0]:
+        method = "assignment"  # merging cannot shrink the problem 64-fold: skip it
     if method != "assignment":
         problem = _transport_of(a, r, v, row)
         merged = not equal or problem.cost.size * 64 <= r.shape[0] * v.shape[0]
