@@ -151,36 +151,59 @@ def _winning_mass(q: np.ndarray, offsets: np.ndarray, s: int, margin: float
     # and the staircase of the most mass (heights non-decreasing from the last column)
     total = n_t * n_s
     dtype = np.int32 if 4 * (total + 1) < 2 ** 31 else np.int64
+    # the vectors sorted by column, then candidate; a candidate's k-th vector of a column
+    # is in layer k (each layer holds a candidate at most once: one comparison per layer)
     cand = np.repeat(np.arange(m), n_s)
-    order = np.argsort(rho[0], kind="stable")
-    flat = (rho[1] * m + cand)[order]
-    starts = np.searchsorted(rho[0][order], np.arange(n1 + 2))
-    lower_scaled = (n_s * lower).astype(dtype)[:, :, None]
-    below_scaled = (n_s * below).astype(dtype)[:, :, None]
-    # axis 0 the second-axis rank h, axis 1 the candidates (sums along h vectorized)
-    above = np.zeros((n2 + 2, m), dtype=dtype)    # n_t #{vectors ranked >= (j, h)}
+    order = np.lexsort((cand, rho[0]))
+    col_of, cand_of, row_of = rho[0][order], cand[order], rho[1][order]
+    key = col_of * m + cand_of
+    first = np.r_[True, key[1:] != key[:-1]]
+    layer = np.arange(key.size) - np.maximum.accumulate(np.where(first, np.arange(key.size), 0))
+    starts = np.searchsorted(col_of, np.arange(n1 + 2))
+    jumps = [np.unique(sig[1][sig[0] == j]) + 1 for j in range(n1)]  # where below[j] steps
+    lower_scaled = (n_s * lower).astype(dtype)
+    below_scaled = (n_s * below).astype(dtype)
+    heights = np.arange(n2 + 2, dtype=np.int32)
+    row_of = row_of.astype(np.int32)[:, None]
+    mask = np.empty((m, n2 + 2), dtype=bool)
+    # axis 0 the candidates, axis 1 the second-axis rank h
+    above = np.zeros((m, n2 + 2), dtype=dtype)    # n_t #{vectors ranked >= (j, h)}
     gains = np.zeros(m, dtype=dtype)              # the most n_t above + n_s lower so far
-    stairs = np.zeros((n2 + 1, m), dtype=dtype)   # the staircase's least cut, columns > j
-    work = np.empty((n2 + 2, m), dtype=dtype)
+    stairs = np.zeros((m, n2 + 1), dtype=dtype)   # the staircase's least cut, columns >= j,
+    column = np.zeros((m, n2 + 2), dtype=dtype)   # its prefix minimum (non-increasing in h)
+    work = np.empty((m, n2 + 2), dtype=dtype)
+    reach = np.empty((m, 1), dtype=np.int32)
     for j in range(n1, -1, -1):
         lo, hi = starts[j], starts[j + 1]
-        if hi > lo:  # n_t #{vectors in column j ranked >= h} (a suffix sum)
-            column = np.bincount(flat[lo:hi], minlength=m * (n2 + 2)).reshape(n2 + 2, m)
-            column = (n_t * column[::-1].cumsum(axis=0, dtype=dtype))[::-1]
+        if hi > lo:  # n_t #{vectors in column j ranked >= h}, layer by layer
+            top = layer[lo:hi]
+            sel = np.flatnonzero(top == 0) + lo
+            reach.fill(-1)
+            reach[cand_of[sel]] = row_of[sel]
+            np.less_equal(heights, reach, out=mask)
+            np.copyto(column, mask)
+            for k in range(1, int(top.max()) + 1):  # few candidates: their columns only
+                sel = np.flatnonzero(top == k) + lo
+                column[cand_of[sel]] += heights <= row_of[sel]
+            column *= n_t
             above += column
         np.add(above, lower_scaled[j], out=work)
-        np.maximum(gains, work.max(axis=0), out=gains)
+        np.maximum(gains, work.max(axis=1), out=gains)
         if j == 0:
             break
         # column j - 1 of offsets at height h: n_s #{offsets below h} + the vectors of
-        # first-axis rank j above h; the heights may only grow towards the first column
-        np.minimum.accumulate(stairs, axis=0, out=stairs)
-        stairs += below_scaled[j - 1]
+        # first-axis rank j above h (non-increasing in h: the sum with the prefix minimum so
+        # far stays non-increasing), then the prefix minimum again: only past the steps of
+        # the offsets' part
         if hi > lo:
-            stairs += column[1:]
+            stairs += column[:, 1:]
+        stairs += below_scaled[j - 1]
+        for b in jumps[j - 1]:
+            if b <= n2:
+                np.minimum(stairs[:, b:], stairs[:, b - 1:b], out=stairs[:, b:])
     loses = n_t * n_s + n_s * n_t - gains.astype(np.int64)
     least = total - np.minimum(loses, total)
-    most = stairs.min(axis=0).astype(np.int64)
+    most = stairs.min(axis=1).astype(np.int64)
     return least, most, near
 
 
