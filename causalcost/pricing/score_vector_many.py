@@ -52,6 +52,9 @@ import numpy as np
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.cost_matrix import as_costs
 from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.pricing.score_bound import FORMS, ScoreBound
+from causalcost.pricing.score_fusions import check_fusion
+from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.score_vectors import (
     _MARGIN,
     _inputs,
@@ -63,7 +66,7 @@ from causalcost.pricing.score_vectors import (
     probability_bounds,
     same_instance_bounds,
 )
-from causalcost.pricing.scores import FORMS, ScoreBound
+from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
 
 __all__ = ["price_vectors_many", "probability_bounds_many"]
 
@@ -71,8 +74,10 @@ __all__ = ["price_vectors_many", "probability_bounds_many"]
 _SLAB = 1 << 22
 
 
-def _stacks(value: Any, labels: tuple[Any, ...], what: str, k: int) -> list[np.ndarray]:
-    """Per class (label order) a float array of shape (m, n_c, K)."""
+def _stacks(value: Any, labels: tuple[Any, ...], what: str, k: int,
+            score_range: tuple[float, float]) -> list[np.ndarray]:
+    """Per class (label order) a float array of shape (m, n_c, K), read by the one reader
+    of scores (every candidate's rows one after the other)."""
     if isinstance(value, dict):
         unknown = [c for c in value if c not in labels]
         if unknown:
@@ -95,6 +100,11 @@ def _stacks(value: Any, labels: tuple[Any, ...], what: str, k: int) -> list[np.n
         if arr.ndim != 3 or arr.shape[2] != k:
             raise ValidationError(f"{what} of class {c!r} must have shape (candidates, n, {k}),"
                                   f" got {arr.shape}")
+        if arr.size:
+            flat = read_score_vectors(arr.reshape(-1, k), f"{what} of class {c!r} (the "
+                                      f"candidates' {arr.shape[1]} rows each, one after the "
+                                      "other)", labels=labels, score_range=score_range)
+            arr = flat.reshape(arr.shape)
         rows.append(arr)
     return rows
 
@@ -273,13 +283,15 @@ def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, 
 # ------------------------------------------------------------------------------ public
 def price_vectors_many(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
                        labels: Sequence[Any], same_instances: bool = True,
-                       method: str = "auto") -> list[ScoreBound]:
+                       method: str = "auto", score_range: tuple[float, float] = PROBABILITIES,
+                       fusion: str = "linear") -> list[ScoreBound]:
     """:func:`~causalcost.pricing.score_vector_price.price_vectors` for ``m`` candidates.
 
     Parameters
     ----------
-    matrix, offsets, costs, labels, same_instances, method
-        As for :func:`~causalcost.pricing.score_vector_price.price_vectors`.
+    matrix, offsets, costs, labels, same_instances, method, score_range, fusion
+        As for :func:`~causalcost.pricing.score_vector_price.price_vectors` (a ``max`` or
+        ``min`` fusion is priced one candidate at a time, by it).
     vectors : sequence or dict of arrays (m, n_c, K)
         Per true class (label order, or ``{label: array}``), every candidate's vectors on
         instances of that class: candidate ``i`` is ``[v[i] for v in vectors]``.
@@ -311,8 +323,12 @@ def price_vectors_many(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     cost_matrix: CostMatrix = as_costs(costs, labels)
     c_rows = np.asarray(cost_matrix.matrix, dtype=float)
     t = _offset_rows(offsets, labels, k)
-    s = _stacks(vectors, labels, "vectors", k)
+    s = _stacks(vectors, labels, "vectors", k, as_score_range(score_range))
     m = s[0].shape[0]
+    if check_fusion(fusion) != "linear":
+        return [price_vectors(matrix, t, [v[i] for v in s], cost_matrix, labels=labels,
+                              same_instances=same_instances, method=method,
+                              score_range=score_range, fusion=fusion) for i in range(m)]
     if not same_instances and k == 2:
         raise ValidationError("the probability form of a two-label system is priced from its "
                               "critical scores (price_scores)")

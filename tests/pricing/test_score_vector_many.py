@@ -16,13 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.errors import InfeasibleInputError, ScoreValueError, ValidationError
 from causalcost.pricing import score_vector_many as many
 from causalcost.pricing.score_vector_many import price_vectors_many, probability_bounds_many
 from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.score_vectors import probability_bounds
 
 REL = 1e-12
+GRID = np.array([[0.5, 0.5, 0.0], [0.25, 0.25, 0.5], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0],
+                 [0.0, 0.5, 0.5], [0.25, 0.5, 0.25]])
 
 
 def two_valued_row(rng: np.random.Generator) -> np.ndarray:
@@ -36,9 +38,9 @@ def two_valued_row(rng: np.random.Generator) -> np.ndarray:
 
 def data(rng: np.random.Generator, kind: str, n_t: int, n_s: int, m: int
          ) -> tuple[Any, np.ndarray, np.ndarray]:
-    if kind == "grid":
+    if kind == "grid":  # probability vectors on a coarse grid: exact ties
         offsets = rng.choice([0.0, 0.25, 0.5, 1.0], (n_t, 3))
-        vectors = rng.choice([0.0, 0.25, 0.5, 1.0], (m, n_s, 3))
+        vectors = GRID[rng.integers(len(GRID), size=(m, n_s))]
     elif kind == "near":  # offsets a few floats from the tie with a vector
         vectors = rng.dirichlet(np.ones(3), (m, n_s))
         j = rng.integers(n_s, size=n_t)
@@ -134,16 +136,39 @@ def test_refusals_name_the_problem() -> None:
     labels = ["a", "b", "c"]
     off = [np.zeros((2, 3)), np.zeros((1, 3)), np.zeros((0, 3))]
     with pytest.raises(InfeasibleInputError, match=r"class 'a': same_instances=True needs"):
-        price_vectors_many(1.0, off, [np.zeros((2, 3, 3)), np.zeros((2, 1, 3)), None],
+        price_vectors_many(1.0, off, [np.full((2, 3, 3), 1 / 3), np.full((2, 1, 3), 1 / 3), None],
                            np.ones((3, 3)), labels=labels)
     with pytest.raises(ValidationError, match=r"the same number of candidates, got \[1, 2\]"):
-        price_vectors_many(1.0, off, [np.zeros((2, 2, 3)), np.zeros((1, 1, 3)), None],
+        price_vectors_many(1.0, off, [np.full((2, 2, 3), 1 / 3), np.full((1, 1, 3), 1 / 3), None],
                            np.ones((3, 3)), labels=labels)
     with pytest.raises(InfeasibleInputError, match=r"class 'c': 1 candidate vectors but no "
                                                    r"instances"):
-        price_vectors_many(1.0, off, [np.zeros((1, 1, 3)), np.zeros((1, 1, 3)),
+        price_vectors_many(1.0, off, [np.full((1, 1, 3), 1 / 3), np.full((1, 1, 3), 1 / 3),
                                       np.full((1, 1, 3), 1 / 3)], np.ones((3, 3)),
                            labels=labels, same_instances=False)
+    with pytest.raises(ScoreValueError, match=r"vectors of class 'a' \(the candidates' 1 rows "
+                                              r"each, one after the other\): row 1 sums to 0.8999"):
+        price_vectors_many(1.0, off, [np.array([[[0.5, 0.5, 0.0]], [[0.3, 0.3, 0.3]]]),
+                                      np.full((2, 1, 3), 1 / 3), None], np.ones((3, 3)),
+                           labels=labels, same_instances=False)
     with pytest.raises(ValidationError, match=r"critical scores"):
-        price_vectors_many(1.0, [np.zeros((1, 2))] * 2, [np.zeros((1, 1, 2))] * 2,
+        price_vectors_many(1.0, [np.zeros((1, 2))] * 2, [np.full((1, 1, 2), 0.5)] * 2,
                            np.ones((2, 2)), labels=["p", "n"], same_instances=False)
+
+
+@pytest.mark.parametrize("fusion", ["max", "min"])
+def test_max_and_min_fusions_are_priced_as_price_vectors(fusion: str) -> None:
+    rng = np.random.default_rng(5)
+    labels = ("a", "b", "c")
+    offsets = [rng.dirichlet(np.ones(3), n) for n in (4, 3, 5)]
+    costs = np.array([[0.0, 2.0, 2.0], [1.0, 0.0, 3.0], [1.0, 1.0, 0.0]])
+    for same_instances in (True, False):
+        vectors = [GRID[rng.integers(len(GRID), size=(3, o.shape[0] + (not same_instances)))]
+                   for o in offsets]
+        got = price_vectors_many(None, offsets, vectors, costs, labels=labels,
+                                 same_instances=same_instances, fusion=fusion)
+        for i, b in enumerate(got):
+            want = price_vectors(None, offsets, [v[i] for v in vectors], costs, labels=labels,
+                                 same_instances=same_instances, fusion=fusion)
+            assert (b.expected, b.worst, b.best, b.worst_cost, b.best_cost) == \
+                (want.expected, want.worst, want.best, want.worst_cost, want.best_cost)

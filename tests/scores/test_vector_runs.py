@@ -518,9 +518,12 @@ def test_a_mapping_is_required_and_labels_with_it() -> None:
     with pytest.raises(ValidationError, match=r"give the labels too"):
         cc.forced_runs(frame, truth="y", models=MODELS, slot="m1", fusioner="mean",
                        scores=TEMPLATES)
-    with pytest.raises(ValidationError, match=r"fusioner='mean'"):
+    with pytest.raises(ValidationError, match=r"fusioner 'logistic'.*fusioner='mean'"):
         cc.forced_runs(frame, truth="y", models=MODELS, slot="m1", labels=LABELS,
-                       scores=TEMPLATES, fusioner="max")
+                       scores=TEMPLATES, fusioner="logistic")
+    with pytest.raises(ValidationError, match=r"weights= is an option of fusioner='mean'"):
+        cc.forced_runs(frame, truth="y", models=MODELS, slot="m1", labels=LABELS,
+                       scores=TEMPLATES, fusioner="max", weights=[1, 2, 3])
 
 
 @pytest.mark.parametrize("engine", ["pandas", "polars_lazy", "duckdb", "csv"])
