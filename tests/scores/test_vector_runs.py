@@ -176,7 +176,7 @@ def test_linear_stacking_agrees_with_predict_and_real_interventions(split: tuple
 def test_exact_ties_in_the_soft_vote_go_to_the_first_class() -> None:
     """A 2-neighbour vote (0.5/0.5 on many rows), a uniform dummy (1/K each) and a
     4-neighbour vote on wine's raw features: the fused vectors tie exactly on 10 of 89 rows;
-    the offsets agree with predict there (none moved), the slot's own vectors give the
+    the offsets agree with predict there, the slot's own vectors give the
     ensemble's confusion, and the uniform vector forced in the slot is the real ensemble with
     a uniform dummy there."""
     x_fit, x_log, y_fit, y_log = data_set("wine_raw")
