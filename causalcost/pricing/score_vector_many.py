@@ -177,29 +177,28 @@ def _winning_mass(q: np.ndarray, offsets: np.ndarray, s: int, margin: float
     jumps = [np.unique(sig[1][sig[0] == j]) + 1 for j in range(n1)]  # where below[j] steps
     lower_scaled = (n_s * lower).astype(dtype)
     below_scaled = (n_s * below).astype(dtype)
-    heights = np.arange(n2 + 2, dtype=np.int32)
-    row_of = row_of.astype(np.int32)[:, None]
-    mask = np.empty((m, n2 + 2), dtype=bool)
+    # steps[r + 1] = n_t at heights h <= r: a vector of second-axis rank r, as a row
+    steps = (n_t * (np.arange(n2 + 2)[None, :] <= np.arange(-1, n2 + 1)[:, None])
+             ).astype(dtype)
+    row_of = row_of.astype(np.int64) + 1
     # axis 0 the candidates, axis 1 the second-axis rank h
     above = np.zeros((m, n2 + 2), dtype=dtype)    # n_t #{vectors ranked >= (j, h)}
     gains = np.zeros(m, dtype=dtype)              # the most n_t above + n_s lower so far
     stairs = np.zeros((m, n2 + 1), dtype=dtype)   # the staircase's least cut, columns >= j,
     column = np.zeros((m, n2 + 2), dtype=dtype)   # its prefix minimum (non-increasing in h)
     work = np.empty((m, n2 + 2), dtype=dtype)
-    reach = np.empty((m, 1), dtype=np.int32)
+    reach = np.empty(m, dtype=np.int64)
     for j in range(n1, -1, -1):
         lo, hi = starts[j], starts[j + 1]
         if hi > lo:  # n_t #{vectors in column j ranked >= h}, layer by layer
             top = layer[lo:hi]
             sel = np.flatnonzero(top == 0) + lo
-            reach.fill(-1)
+            reach.fill(0)
             reach[cand_of[sel]] = row_of[sel]
-            np.less_equal(heights, reach, out=mask)
-            np.copyto(column, mask)
-            for k in range(1, int(top.max()) + 1):  # few candidates: their columns only
+            np.take(steps, reach, axis=0, out=column)
+            for k in range(1, int(top.max()) + 1):  # few candidates: their rows only
                 sel = np.flatnonzero(top == k) + lo
-                column[cand_of[sel]] += heights <= row_of[sel]
-            column *= n_t
+                column[cand_of[sel]] += steps[row_of[sel]]
             above += column
         np.add(above, lower_scaled[j], out=work)
         np.maximum(gains, work.max(axis=1), out=gains)
