@@ -30,9 +30,10 @@ on instances of every class), the :class:`~causalcost.pricing.scores.ScoreBound`
 
   Both take ``O(n1 n2)`` per candidate (``n1``, ``n2`` the offsets' distinct keys), one
   column at a time for every candidate at once, each column a few whole-array operations
-  (a candidate's vectors in the column added as step functions, no cumulative sums).
-  Measured (``benchmarks/bench_score_vectors.py``): about 1 ms per candidate and class of
-  333 instances, 10 to 30 times the one-by-one exact route. The cost is
+  (a candidate's vectors in the column added as rows of a table of steps, no cumulative
+  sums). Measured (``benchmarks/bench_score_vectors.py``): about 0.3 ms of CPU per candidate
+  and class of 333 instances (10^3 candidates at once), some 20 times the one-by-one exact
+  route. The cost is
   ``(C[c, s] M + C[c, t] (n_t n_s - M)) / (n_t n_s)`` per instance, as the maximum flow of
   :func:`~causalcost.pricing.score_vectors.probability_bounds`. **Exactness**: the key
   comparison agrees with the float decision (the stated order) unless a vector's key lies
