@@ -58,6 +58,7 @@ from causalcost.pricing.score_fusions import check_fusion
 from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.score_vectors import (
     _MARGIN,
+    ProbabilityBounds,
     _inputs,
     _Offsets,
     _ranks,
@@ -228,7 +229,7 @@ def _per_instance(mass: int, total: int, alone: float, other: float) -> float:
 
 
 def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, *,
-                            method: str = "auto") -> list[tuple[float, float]]:
+                            method: str = "auto") -> list[ProbabilityBounds]:
     """:func:`~causalcost.pricing.score_vectors.probability_bounds` for ``m`` candidates.
 
     Parameters
@@ -240,19 +241,22 @@ def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, 
 
     Returns
     -------
-    list of ProbabilityBounds-like (worst, best) tuples
-        One per candidate, equal to ``probability_bounds(A, offsets, vectors[i], costs_row,
-        method=method)``. With ``method="auto"`` and K = 3, a cost row of two values is
+    list of ProbabilityBounds
+        ``(worst, best)`` per candidate, equal to ``probability_bounds(A, offsets,
+        vectors[i], costs_row, method=method)``. With ``method="auto"`` and K = 3, a cost row of two values is
         priced by the closed forms of the module (``O(n1 n2)`` per candidate, every candidate
         at once); candidates with a key within rounding of an offset's key, and every other
         case, by :func:`~causalcost.pricing.score_vectors.probability_bounds`.
 
     Examples
     --------
-    >>> b = probability_bounds_many(1.0, [[0.9, 0.0, 0.0], [0.0, 0.3, 0.0]],
-    ...                             [[[0.5, 0.0, 0.0], [0.1, 0.0, 0.0]]], [0, 5, 5])
-    >>> [tuple(map(float, x)) for x in b]
-    [(2.5, 0.0)]
+    Two instances, one always right, one right only with the first vector; the second
+    candidate's vectors are both right on both:
+
+    >>> probability_bounds_many(1.0, [[0.9, 0.0, 0.0], [0.0, 0.3, 0.0]],
+    ...                         [[[0.6, 0.2, 0.2], [0.1, 0.5, 0.4]],
+    ...                          [[0.8, 0.1, 0.1], [0.9, 0.1, 0.0]]], [0, 5, 5])
+    [ProbabilityBounds(worst=2.5, best=0.0), ProbabilityBounds(worst=0.0, best=0.0)]
     """
     a, r, stack = _inputs(A, offsets, vectors, 3)
     row = np.asarray(costs_row, dtype=float)
@@ -260,23 +264,23 @@ def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, 
     apart = _apart(row) if k == 3 and method == "auto" and row.shape == (3,) \
         and np.isfinite(row).all() else None
     if apart is None or m == 0 or n_s == 0 or r.shape[0] == 0:
-        return [tuple(probability_bounds(a, r, v, row, method=method)) for v in stack]
+        return [probability_bounds(a, r, v, row, method=method) for v in stack]
     s, alone, other = apart
     q = _slot_part(a, stack.reshape(m * n_s, k)).reshape(m, n_s, k)
     rows = _Offsets.of(r)
     scale = float(np.abs(q).max(initial=0.0)) + float(np.abs(rows.rows).max(initial=0.0))
-    out: list[tuple[float, float]] = []
+    out: list[ProbabilityBounds] = []
     n_t = r.shape[0]
     step = max(1, _SLAB // (4 * (n_t + 2)))
     for start in range(0, m, step):
         least, most, near = _winning_mass(q[start:start + step], r, s, _MARGIN * scale)
         for i in range(least.size):
             if near[i]:
-                out.append(tuple(probability_bounds(a, r, stack[start + i], row)))
+                out.append(probability_bounds(a, r, stack[start + i], row))
                 continue
             low = _per_instance(int(least[i]), n_t * n_s, alone, other)
             high = _per_instance(int(most[i]), n_t * n_s, alone, other)
-            out.append((max(low, high), min(low, high)))
+            out.append(ProbabilityBounds(max(low, high), min(low, high)))
     return out
 
 
