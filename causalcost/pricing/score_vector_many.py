@@ -243,10 +243,11 @@ def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, 
     -------
     list of ProbabilityBounds
         ``(worst, best)`` per candidate, equal to ``probability_bounds(A, offsets,
-        vectors[i], costs_row, method=method)``. With ``method="auto"`` and K = 3, a cost row of two values is
-        priced by the closed forms of the module (``O(n1 n2)`` per candidate, every candidate
-        at once); candidates with a key within rounding of an offset's key, and every other
-        case, by :func:`~causalcost.pricing.score_vectors.probability_bounds`.
+        vectors[i], costs_row, method=method)``. With ``method="auto"`` and K = 3, a cost
+        row of two values is priced by the closed forms of the module (``O(n1 n2)`` per
+        candidate, every candidate at once); candidates with a key within rounding of an
+        offset's key, and every other case, by
+        :func:`~causalcost.pricing.score_vectors.probability_bounds`.
 
     Examples
     --------
