@@ -249,6 +249,12 @@ def probability_bounds_many(A: Any, offsets: Any, vectors: Any, costs_row: Any, 
         offset's key, and every other case, by
         :func:`~causalcost.pricing.score_vectors.probability_bounds`.
 
+    Raises
+    ------
+    ValidationError
+        As :func:`~causalcost.pricing.score_vectors.probability_bounds` (shapes that do not
+        match one K, non-finite numbers, empty inputs, an unknown method).
+
     Examples
     --------
     Two instances, one always right, one right only with the first vector; the second
