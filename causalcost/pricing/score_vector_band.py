@@ -26,26 +26,31 @@ means, of two fixed bounded functions.
 
 **The functions, fitted on a third of each sample.** Each sample is split in three parts at
 random (a seeded permutation, independent of the values). On one part of each (the *fitting*
-parts): the key space of the vectors is cut into boxes, per axis halfway between the value at
-each ``j / b`` quantile of the fitting keys (vectors' and offsets' pooled) and the next
-distinct value, so no fitting key lies on a cut (the outer bins reach to infinity); each
-offset ``r`` is priced against each closed box ``V`` at ``H(r, V)``, the largest cost of an
+parts): the bounding box of the fitting vectors' keys is cut into boxes, per axis halfway
+between the value at each ``j / b`` quantile of the fitting keys (vectors' and offsets'
+pooled) and the next distinct value, so no fitting key lies on a cut; every vector key outside
+the bounding box falls in one more cell, ``O``. Each offset ``r`` is priced against each
+closed box ``V`` at ``H(r, V)``, the largest cost of an
 output that some ``D = X - Y(r)`` with ``X`` in ``V`` reaches (output 0 if every ``D_k`` can
 be ``<= 0``; output ``k >= 1`` if ``D_k`` can be ``>= 0`` and ``>=`` every other ``D_j``), and
 the transportation problem between the fitting offsets and the fitting vectors' boxes is
 solved (HiGHS, :func:`scipy.optimize.linprog`). Its dual gives a value ``v_V`` per box; ``v``
 is lowered to ``v_V = max_r (H(r, V) - u_r)`` over the fitting offsets (the c-transform) and
-clipped to ``[min v, min v + c]``, ``c = max cost - min cost``. Then for **any** offset
-``u(r) = max_V (H(r, V) - v_V)`` (the c-transform of ``v``, computed exactly per offset) and
-``v(p) = v_V`` for ``p``'s box. Every vector lies in its box, so ``cost(r, p) <= H(r, V(p))
-<= u(r) + v(p)`` for all ``r`` and ``p``: the certificate holds by construction, whatever the
-solver returned. Ties are counted both ways and each key interval is widened by
+clipped to ``[m, m + c]`` (``m`` the smallest ``v_V`` of a box holding a fitting vector,
+``c = max cost - min cost``); the boxes holding none, and ``O``, get ``m + c``. Then for
+**any** offset ``u(r) = max_V (H(r, V) - v_V)`` over the boxes (the c-transform of ``v``,
+computed exactly per offset) and ``v(p) = v_V`` for ``p``'s box (``m + c`` in ``O``). A vector
+in a box has ``cost(r, p) <= H(r, V(p)) <= u(r) + v(p)``; one in ``O`` has ``u(r) + v(p) >=
+(min cost - m) + m + c = max cost``. So ``u(r) + v(p) >= cost(r, p)`` for all ``r`` and
+``p``: the certificate holds by construction, whatever the solver returned, and a population
+reaching beyond the fitting sample pays only its mass outside, at ``m + c``, in the mean of
+``v``. Ties are counted both ways and each key interval is widened by
 ``2^-44 (Q + S)`` (``Q``, ``S`` the largest magnitudes of the slot parts and offsets given),
 far above the rounding of the float decision. The best case is the mirror image (``L(r, V)``
 the smallest cost reached, minima for maxima).
 
 **Confidence.** Given the fitting parts, ``u`` and ``v`` are fixed, with values in intervals
-of width at most ``c`` known in advance (``u`` in ``[min H - min v, max H - min v]``), and the
+of width at most ``c`` known in advance (``u`` in ``[min cost - m, max cost - m]``), and the
 other two parts (the *evaluation* draws, ``n_u`` offsets and ``n_v`` vectors) are i.i.d. and
 independent of them. Hoeffding's inequality on the sum of the two means gives
 ``E_R u + E_P v <= mean u + mean v + t`` with probability at least ``1 - delta'``,
@@ -63,12 +68,16 @@ of the order of the binary bound's DKW shifts (``c sqrt(3 log(6 / delta) / (2 n)
 ``n`` draws per side).
 
 **Why not a band on a grid?** An L1 band on a cell distribution (Weissman et al. 2003:
-``P(||a_hat - a||_1 >= eps) <= (2^c - 2) exp(-n eps^2 / 2)``) bounds every set of cells, and
-so every up-set, at once, but its radius grows like the square root of the number of cells,
-and the cells must be cut independently of the sample counted. Measured on Dirichlet offsets
-and vectors (K = 3 and 4, n up to 5,000), such bands cross-fitted on the other sample gave
-the trivial bound (the largest cost) at every grid tried; the certificate needs two scalar
-means only (``t`` of order ``c sqrt(log(1 / delta) / n)``), and its grid only shapes ``v``.
+``P(||a_hat - a||_1 >= eps) <= (2^m - 2) exp(-n eps^2 / 2)`` for ``m`` cells) bounds every set
+of cells, and so every up-set, at once; the worst case over couplings of cell distributions
+inside two such bands is a linear program. But its radius grows like ``sqrt(m / n)``, every
+pair of cells must be priced box against box (both sides cut, so more pairs straddle a
+decision boundary), and the cells must be cut independently of the sample counted (e.g. each
+side at the other sample's quantiles). That construction, tried first on Dirichlet offsets
+and vectors (K = 3 and 4, n from 200 to 5,000, 2 to 8 bins per axis, outer cells reaching to
+infinity), gave the trivial bound (the largest cost) every time. The certificate needs two
+scalar means only (``t`` of order ``c sqrt(log(1 / delta) / n)``, whatever the grid), prices
+exact offsets against boxes, and its grid only shapes ``v``.
 
 **The grid's size.** ``b = max(2, floor(64^(1 / (K - 1))))`` bins per axis (64 boxes up to
 K = 7); beyond 256 boxes only the first axes are cut (the rest keep one bin). Any choice

@@ -39,7 +39,7 @@ from causalcost.pricing.score_vectors import (
     probability_bounds,
 )
 
-FEW = settings(max_examples=15, deadline=None)
+FEW = settings(max_examples=12, deadline=None)
 SOME = settings(max_examples=60, deadline=None)
 
 
@@ -155,7 +155,7 @@ def simulate(offsets_pop: np.ndarray, vectors_pop: np.ndarray, row: np.ndarray, 
 
 
 def test_coverage_on_a_discrete_population():
-    reps, confidence = 100, 0.9
+    reps, confidence = 80, 0.9
     out = simulate(R3, P3, COSTS3, 1.0, 240, reps, confidence, seed=1)
     assert (out["worst"], out["best"]) == pytest.approx((23 / 12, 5 / 12))  # the LP, exactly
     line = confidence - three_se(confidence, reps)
@@ -166,8 +166,8 @@ def test_coverage_on_a_discrete_population():
 
 def test_coverage_on_a_continuous_like_population_k4():
     """K = 4, stacking-like general A: 120 offsets (a fifth pushed to label 2, wrong whatever
-    the slot says) and 120 vectors drawn once from Dirichlet laws are the populations; 60
-    repetitions of 240 draws each at 80 % confidence."""
+    the slot says) and 120 vectors drawn once from Dirichlet laws are the populations; 40
+    repetitions of 180 draws each at 80 % confidence."""
     rng = np.random.default_rng(7)
     A = np.array([[1.0, 0.2, 0.0, 0.0], [0.0, 0.8, 0.1, 0.0], [0.1, 0.0, 1.2, 0.0],
                   [0.0, 0.0, 0.3, 0.9]])
@@ -175,8 +175,8 @@ def test_coverage_on_a_continuous_like_population_k4():
     r_pop[:24, 2] += 3.0
     p_pop = rng.dirichlet([3, 1, 1, 1], 120)
     row = np.array([0.0, 1.0, 3.0, 1.0])
-    reps, confidence = 60, 0.8
-    out = simulate(r_pop, p_pop, row, A, 240, reps, confidence, seed=2)
+    reps, confidence = 40, 0.8
+    out = simulate(r_pop, p_pop, row, A, 180, reps, confidence, seed=2)
     assert out["best"] == pytest.approx(0.6)  # the fifth pushed to label 2 costs 3 each
     assert out["coverage"] >= confidence - three_se(confidence, reps)
 
