@@ -49,7 +49,9 @@ class ScoreBound:
     high_confidence_worst, high_confidence_best : Confusion or None
         With ``confidence``: the worst / best case over every coupling of score distributions
         inside the DKW bands; the population worst (best) case is at most (at least) these
-        with probability at least ``confidence``, both at once. ``None`` otherwise.
+        with probability at least ``confidence``, both at once. ``None`` otherwise, and for a
+        K-label slot (K > 2), whose high-confidence case bounds the cost only
+        (:mod:`causalcost.pricing.score_vector_band`).
     high_confidence_worst_cost, high_confidence_best_cost : float or None
         Their costs.
     confidence : float or None
@@ -117,8 +119,6 @@ class ScoreBound:
             "critical_sizes": dict(zip(self.labels, self.critical_sizes)),
         }
         if self.confidence is not None:
-            assert self.high_confidence_worst is not None
-            assert self.high_confidence_best is not None
             out.update(confidence=self.confidence,
                        high_confidence_worst_cost=self.high_confidence_worst_cost,
                        high_confidence_best_cost=self.high_confidence_best_cost,

@@ -14,7 +14,15 @@ its vectors. Per class (the pairing never crosses classes):
   over every coupling of the two empirical distributions, a transportation problem, scaled to
   the candidate's class size. The coupling problem is solved on costs, so it gives the cost
   and not the confusion (which wrong label an error goes to): ``worst`` and ``best`` are then
-  ``None`` for K > 2.
+  ``None`` for K > 2;
+* **high confidence** (probability form, ``confidence=1 - alpha``, the linear fusion): per
+  class with candidates, a worst case at least the **populations'** worst case and a best
+  case at most their best case
+  (:func:`~causalcost.pricing.score_vector_band.high_confidence_bounds` at
+  ``delta = alpha / (classes with candidates)``, Bonferroni), so every class's two sides hold
+  together with probability at least ``1 - alpha``; each is taken beyond the sample's own
+  worst (best) case, which keeps it valid and keeps ``high-confidence worst >= worst``. Costs
+  only: the confusions are ``None``.
 
 K = 2 systems take the critical-score route (:func:`~causalcost.pricing.scores.price_scores`,
 closed forms); on the same numbers this module agrees with it (``p = (s, 1 - s)``).
@@ -34,6 +42,7 @@ from causalcost.cost_matrix import as_costs
 from causalcost.errors import InfeasibleInputError, ValidationError
 from causalcost.pricing.score_bound import FORMS, ScoreBound
 from causalcost.pricing.score_fusions import check_fusion, pair_decisions
+from causalcost.pricing.score_vector_band import high_confidence_bounds
 from causalcost.pricing.score_vectors import (
     _Transport,
     _transport_optimum,
@@ -42,6 +51,7 @@ from causalcost.pricing.score_vectors import (
     probability_bounds,
     same_instance_bounds,
 )
+from causalcost.pricing.scores import _confidence
 from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
 
 __all__ = ["price_vectors"]
@@ -108,7 +118,7 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
                   labels: Sequence[Any], same_instances: bool = True,
                   method: str = "auto",
                   score_range: tuple[float, float] = PROBABILITIES,
-                  fusion: str = "linear") -> ScoreBound:
+                  fusion: str = "linear", confidence: float | None = None) -> ScoreBound:
     """Expected, worst and best system cost of a K-label score-slot candidate.
 
     Parameters
@@ -136,19 +146,26 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
         How the system fuses the slot's vector with the offsets: ``argmax(A p + r)``, or
         ``argmax max(p, R)`` / ``argmax min(p, R)``
         (:mod:`causalcost.pricing.score_fusions`: priced from the pairwise decisions).
+    confidence : float, optional
+        ``1 - alpha``, probability form of the linear fusion only: also the high-confidence
+        worst and best cost (:mod:`causalcost.pricing.score_vector_band`; the populations'
+        worst case is at most the one and their best case at least the other, every class at
+        once, with probability at least ``confidence``).
 
     Returns
     -------
     ScoreBound
         Costs are totals over the candidate's class sizes; for K > 2 in the probability form
-        ``worst`` and ``best`` are ``None`` (only their costs are determined).
+        ``worst`` and ``best`` are ``None`` (only their costs are determined), and so are
+        ``high_confidence_worst`` and ``high_confidence_best``.
 
     Raises
     ------
     InfeasibleInputError
         Same instances with other class sizes; vectors of a class without offsets.
     ValidationError
-        Shapes that do not match one K, non-finite numbers.
+        Shapes that do not match one K, non-finite numbers, a confidence outside (0, 1), or
+        a confidence with ``same_instances=True`` or a ``max`` / ``min`` fusion.
 
     Examples
     --------
@@ -162,15 +179,37 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     (1.0, 0.5, 0.0)
     >>> b.worst.matrix[0]
     (1.0, 1.0, 0.0)
+
+    The same system with 40 vectors measured on other instances, at 95 % confidence:
+
+    >>> rng = np.random.default_rng(0)
+    >>> vec = rng.dirichlet([4.0, 1.0, 1.0], 40)
+    >>> off = np.array([[0.8, 0.0, 0.0], [0.0, 0.0, 0.0]])[rng.integers(0, 2, 40)]
+    >>> b = price_vectors(1.0, [off, [], []], [vec, [], []], [[0, 1, 1], [1, 0, 1], [1, 1, 0]],
+    ...                   labels=["a", "b", "c"], same_instances=False, confidence=0.95)
+    >>> b.high_confidence_best_cost <= b.best_cost <= b.worst_cost <= b.high_confidence_worst_cost
+    True
     """
     labels = tuple(labels)
     k = len(labels)
+    conf = _confidence(confidence)
+    if conf is not None and same_instances:
+        raise ValidationError(
+            "confidence: the high-confidence case is priced for vectors measured on other "
+            "instances (same_instances=False); on the system's own instances the worst and "
+            "best case are exact")
+    if conf is not None and check_fusion(fusion) != "linear":
+        raise ValidationError(
+            f"confidence: the high-confidence case is priced for the linear fusion "
+            f"argmax(A p + r), not fusion={fusion!r}; drop confidence")
     cost_matrix: CostMatrix = as_costs(costs, labels)
     c_rows = np.asarray(cost_matrix.matrix, dtype=float)
     t = _class_rows(offsets, labels, "offsets", k)
     s = _class_rows(vectors, labels, "vectors", k, as_score_range(score_range))
     expected, worst, best = [], [], []
     worst_cost, best_cost = [], []
+    hc_worst, hc_best = [], []
+    used = sum(1 for v in s if v.shape[0])
     for c, (off, vec) in enumerate(zip(t, s)):
         n_t, n_s = off.shape[0], vec.shape[0]
         if same_instances and n_t != n_s:
@@ -215,6 +254,11 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
             pb = probability_bounds(matrix, off, vec, c_rows[c], method=method)
             worst_cost.append(pb.worst * n_s)
             best_cost.append(pb.best * n_s)
+            if conf is not None:
+                hc = high_confidence_bounds(matrix, off, vec, c_rows[c],
+                                            delta=(1.0 - conf) / used)
+                hc_worst.append(max(hc.worst, pb.worst) * n_s)
+                hc_best.append(min(hc.best, pb.best) * n_s)
     exp = Confusion(matrix=expected, labels=labels)
     if same_instances:
         w = Confusion(matrix=worst, labels=labels)
@@ -226,8 +270,12 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     else:
         w = b = None
         w_cost, b_cost = math.fsum(worst_cost), math.fsum(best_cost)
+    extra: dict[str, Any] = {}
+    if conf is not None:
+        extra = dict(high_confidence_worst_cost=math.fsum(hc_worst),
+                     high_confidence_best_cost=math.fsum(hc_best), confidence=conf)
     return ScoreBound(expected=exp, expected_cost=exp.cost(cost_matrix), worst=w,
                       worst_cost=float(w_cost), best=b, best_cost=float(b_cost),
                       form=FORMS[0] if same_instances else FORMS[1], costs=cost_matrix,
                       class_sizes=tuple(v.shape[0] for v in s),
-                      critical_sizes=tuple(o.shape[0] for o in t), labels=labels)
+                      critical_sizes=tuple(o.shape[0] for o in t), labels=labels, **extra)

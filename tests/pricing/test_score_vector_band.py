@@ -61,13 +61,14 @@ def _matrix(draw, k: int):
 
 def _points(kind: str, k: int, n: int, A, rng: np.random.Generator
             ) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, vectors): continuous, on a grid of thirds (exact ties), or near-ties (offsets
-    a few ulps from a K-way tie with some vector)."""
+    """(offsets, probability vectors): continuous, on a grid of thirds (exact ties), or
+    near-ties (offsets a few ulps from a K-way tie with some vector)."""
     if kind == "continuous":
         return rng.random((n, k)) * 2 - 0.5, rng.dirichlet(np.ones(k), n)
+    thirds = rng.multinomial(3, np.full(k, 1.0 / k), n) / 3
     if kind == "grid":
-        return rng.integers(0, 4, (n, k)) / 3, rng.integers(0, 4, (n, k)) / 3
-    vectors = rng.integers(0, 4, (n, k)) / 3
+        return rng.integers(0, 4, (n, k)) / 3, thirds
+    vectors = thirds
     q = _slot_part(_slot_matrix(A, k), vectors)
     level = rng.choice([0.0, 0.3, 7.0, 1e3])
     offsets = level - q[rng.integers(0, n, n)]
@@ -295,6 +296,9 @@ def test_bad_input_names_the_field():
     with pytest.raises(ValidationError, match="confidence must lie strictly between"):
         price_vectors(1.0, [r, [], []], [v, [], []], costs, labels="abc",
                       same_instances=False, confidence=1.5)
+    with pytest.raises(ValidationError, match="linear fusion argmax"):
+        price_vectors(1.0, [r, [], []], [v, [], []], costs, labels="abc", fusion="max",
+                      same_instances=False, confidence=0.9)
 
 
 def test_large_k_cuts_only_the_first_axes():
