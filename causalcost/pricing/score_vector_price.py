@@ -51,8 +51,8 @@ from causalcost.pricing.score_vectors import (
     probability_bounds,
     same_instance_bounds,
 )
-from causalcost.pricing.scores import _confidence
 from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
+from causalcost.stats.intervals import _check_confidence
 
 __all__ = ["price_vectors"]
 
@@ -192,7 +192,7 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     """
     labels = tuple(labels)
     k = len(labels)
-    conf = _confidence(confidence)
+    conf = None if confidence is None else _check_confidence(confidence)
     if conf is not None and same_instances:
         raise ValidationError(
             "confidence: the high-confidence case is priced for vectors measured on other "

@@ -293,7 +293,7 @@ def test_bad_input_names_the_field():
     costs = np.ones((3, 3)) - np.eye(3)
     with pytest.raises(ValidationError, match="same_instances=False"):
         price_vectors(1.0, [r, [], []], [v, [], []], costs, labels="abc", confidence=0.9)
-    with pytest.raises(ValidationError, match="confidence must lie strictly between"):
+    with pytest.raises(ValidationError, match=r"confidence \(1.5\) must lie strictly"):
         price_vectors(1.0, [r, [], []], [v, [], []], costs, labels="abc",
                       same_instances=False, confidence=1.5)
     with pytest.raises(ValidationError, match="linear fusion argmax"):
