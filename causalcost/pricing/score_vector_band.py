@@ -79,8 +79,9 @@ infinity), gave the trivial bound (the largest cost) every time. The certificate
 scalar means only (``t`` of order ``c sqrt(log(1 / delta) / n)``, whatever the grid), prices
 exact offsets against boxes, and its grid only shapes ``v``.
 
-**The grid's size.** ``b = max(2, floor(64^(1 / (K - 1))))`` bins per axis (64 boxes up to
-K = 7); beyond 256 boxes only the first axes are cut (the rest keep one bin). Any choice
+**The grid's size.** ``b = max(2, floor(64^(1 / (K - 1))))`` bins per axis: 64 boxes for K = 2
+to 4 and K = 7, fewer between, two bins per axis from K = 5 on; beyond 256 boxes (K > 9) only
+the first eight axes are cut (the rest keep one bin). Any choice
 made on the fitting parts keeps the bound valid; a finer grid fits ``v`` closer but on fewer
 vectors per box.
 """
@@ -107,7 +108,7 @@ _BOXES, _MOST_BOXES = 64, 256
 #: The parts each sample is split into; each fits the certificate in turn.
 _FOLDS = 3
 #: Bools of one chunk of the offsets-against-boxes reach (bounds the memory).
-_CHUNK_ELEMENTS = 1 << 22
+_CHUNK_ELEMENTS = 1 << 20
 
 
 class HighConfidenceBounds(NamedTuple):
@@ -178,27 +179,32 @@ def _reached(y: np.ndarray, lo: np.ndarray, hi: np.ndarray, widen: float) -> np.
     ``D = X - y`` with ``X`` in the box reaches: bool of shape (offsets, boxes, K)."""
     d_lo = lo[None, :, :] - y[:, None, :] - widen
     d_hi = hi[None, :, :] - y[:, None, :] + widen
-    axes = d_lo.shape[2]
-    out = np.empty(d_lo.shape[:2] + (axes + 1,), dtype=bool)
+    out = np.empty(d_lo.shape[:2] + (d_lo.shape[2] + 1,), dtype=bool)
     out[..., 0] = (d_lo <= 0).all(axis=2)
-    for k in range(axes):
-        top = d_hi[..., k]
-        out[..., k + 1] = (top >= 0) & (top[..., None] >= np.delete(d_lo, k, axis=2)).all(axis=2)
+    # output k >= 1: d_hi[k] >= 0 and >= every other axis's d_lo: the largest other d_lo is
+    # the largest of all unless axis k holds it, then the second largest
+    first = d_lo.argmax(axis=2)
+    top = np.take_along_axis(d_lo, first[..., None], axis=2)
+    rest = d_lo.copy()
+    np.put_along_axis(rest, first[..., None], -np.inf, axis=2)
+    second = rest.max(axis=2, keepdims=True)
+    axes = np.arange(d_lo.shape[2])
+    others = np.where(first[..., None] == axes, second, top)
+    out[..., 1:] = d_hi >= np.maximum(others, 0.0)
     return out
 
 
-def _prices(y: np.ndarray, lo: np.ndarray, hi: np.ndarray, row: np.ndarray, widen: float,
-            maximize: bool) -> np.ndarray:
-    """``H(r, V)`` (``maximize``) or ``L(r, V)``: the largest (smallest) cost of an output
-    reached, per offset key and box, chunked over the offsets."""
-    out = np.empty((y.shape[0], lo.shape[0]))
+def _prices(y: np.ndarray, lo: np.ndarray, hi: np.ndarray, row: np.ndarray, widen: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """``H(r, V)`` and ``L(r, V)``: the largest and smallest cost of an output reached, per
+    offset key and box, chunked over the offsets."""
+    high, low = np.empty((y.shape[0], lo.shape[0])), np.empty((y.shape[0], lo.shape[0]))
     step = max(1, _CHUNK_ELEMENTS // max(1, lo.shape[0] * y.shape[1]))
-    fill = -np.inf if maximize else np.inf
     for s in range(0, y.shape[0], step):
         reach = _reached(y[s:s + step], lo, hi, widen)
-        costs = np.where(reach, row, fill)
-        out[s:s + step] = costs.max(axis=2) if maximize else costs.min(axis=2)
-    return out
+        high[s:s + step] = np.where(reach, row, -np.inf).max(axis=2)
+        low[s:s + step] = np.where(reach, row, np.inf).min(axis=2)
+    return high, low
 
 
 # ------------------------------------------------------------------- the certificate
@@ -229,71 +235,89 @@ def _dual(prices: np.ndarray, weights: np.ndarray, mass: np.ndarray, maximize: b
 
 
 @dataclass(frozen=True)
-class _Certificate:
-    """A fitted ``v`` per box of vector keys and its c-transform ``u``: ``u(r) + v(p) >=
-    cost(r, p)`` (``maximize``) or ``<=`` for every offset and vector.
-
-    The boxes tile the fitting vectors' bounding box ``[low, high]``; every vector key
-    outside it falls in one more cell, the last of ``v``.
-    """
+class _Grid:
+    """Boxes tiling the fitting vectors' bounding box ``[low, high]`` (cut at the pooled
+    quantiles of the fitting keys); every vector key outside it falls in one more cell, the
+    last."""
 
     cuts: list[np.ndarray]
     low: np.ndarray
     high: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
-    v: np.ndarray
-    row: np.ndarray
-    widen: float
-    maximize: bool
 
     @classmethod
-    def fit(cls, y: np.ndarray, x: np.ndarray, row: np.ndarray, bins: int, widen: float,
-            maximize: bool) -> _Certificate:
-        """Boxes from the pooled quantiles of the offset keys ``y`` and vector keys ``x``
-        inside ``x``'s bounding box, ``v`` from the transportation dual between them; the
-        boxes no fitting vector is in, and the cell outside, at the end of ``v``'s window of
-        the costs' span (where they never raise ``u``)."""
+    def of(cls, y: np.ndarray, x: np.ndarray, bins: int) -> _Grid:
         low, high = x.min(axis=0), x.max(axis=0)
         cuts = [c[(c > a) & (c < b)] for c, a, b in
                 zip(_cuts(np.concatenate([x, y]), bins, _axes_cut(x.shape[1] + 1, bins)),
                     low, high)]
-        lo, hi = _boxes(cuts, low, high)
-        mass = np.bincount(_box_of(x, cuts), minlength=lo.shape[0]).astype(float)
-        keys, weights = np.unique(y, axis=0, return_counts=True)
-        v = _dual(_prices(keys, lo, hi, row, widen, maximize), weights.astype(float), mass,
-                  maximize)
+        return cls(cuts, low, high, *_boxes(cuts, low, high))
+
+    @property
+    def boxes(self) -> int:
+        return self.lo.shape[0]
+
+    def cell(self, x: np.ndarray) -> np.ndarray:
+        """Each vector key's box, or ``boxes`` (the cell outside the bounding box)."""
+        inside = ((x >= self.low) & (x <= self.high)).all(axis=1)
+        return np.where(inside, _box_of(x, self.cuts), self.boxes)
+
+
+@dataclass(frozen=True)
+class _Certificate:
+    """``v`` per cell of a grid (the last: outside the boxes) and its c-transform ``u``:
+    ``u(r) + v(p) >= cost(r, p)`` (``maximize``) or ``<=`` for every offset and vector."""
+
+    v: np.ndarray
+    maximize: bool
+
+    @classmethod
+    def fit(cls, prices: np.ndarray, weights: np.ndarray, mass: np.ndarray, row: np.ndarray,
+            maximize: bool) -> _Certificate:
+        """``v`` from the transportation dual between the fitting offsets (``prices``: their
+        ``H`` or ``L`` per box, ``weights``) and the fitting vectors' boxes (``mass``); the
+        boxes no fitting vector is in, and the cell outside, at the end of ``v``'s window of
+        the costs' span (where they never raise ``u``)."""
+        v = _dual(prices, weights, mass, maximize)
         span, used = float(row.max() - row.min()), mass > 0
         end = float(v[used].min()) + span if maximize else float(v[used].max()) - span
         v = np.where(used, np.minimum(v, end) if maximize else np.maximum(v, end), end)
-        return cls(cuts, low, high, lo, hi, np.r_[v, end], row, widen, maximize)
+        return cls(np.r_[v, end], maximize)
 
-    def u(self, y: np.ndarray) -> np.ndarray:
-        """The c-transform of ``v`` at each offset key: ``max_V (H(r, V) - v_V)`` (or
-        ``min_V (L(r, V) - v_V)``) over the boxes, exact per distinct key (the cell outside
-        the boxes, at the end of the window, never sets it)."""
-        keys, key_of = np.unique(y, axis=0, return_inverse=True)
-        prices = _prices(keys, self.lo, self.hi, self.row, self.widen, self.maximize)
+    def u(self, prices: np.ndarray) -> np.ndarray:
+        """The c-transform of ``v`` at offsets priced per box (``H`` or ``L``):
+        ``max_V (H(r, V) - v_V)`` (or ``min_V (L(r, V) - v_V)``) over the boxes (the cell
+        outside, at the end of the window, never sets it)."""
         gaps = prices - self.v[:-1]
-        return (gaps.max(axis=1) if self.maximize else gaps.min(axis=1))[key_of.ravel()]
-
-    def v_at(self, x: np.ndarray) -> np.ndarray:
-        """``v`` of each vector key's box (the last value outside the bounding box)."""
-        inside = ((x >= self.low) & (x <= self.high)).all(axis=1)
-        return self.v[np.where(inside, _box_of(x, self.cuts), self.v.size - 1)]
+        return gaps.max(axis=1) if self.maximize else gaps.min(axis=1)
 
 
-def _fold(fit: tuple[np.ndarray, np.ndarray], held: tuple[np.ndarray, np.ndarray],
-          row: np.ndarray, bins: int, widen: float, delta: float, maximize: bool) -> float:
-    """One fold's bound: the certificate fitted on ``fit`` (offset keys, vector keys), its
-    two means on ``held`` plus (minus) Hoeffding's ``t`` at ``delta``."""
-    cert = _Certificate.fit(*fit, row, bins, widen, maximize)
-    u, v = cert.u(held[0]), cert.v_at(held[1])
+def _fold(keys: np.ndarray, fit: tuple[np.ndarray, np.ndarray],
+          held: tuple[np.ndarray, np.ndarray], row: np.ndarray, bins: int, widen: float,
+          delta: float) -> tuple[float, float]:
+    """One fold's worst and best bound: the certificates fitted on ``fit`` (each distinct
+    offset key's weight, vector keys), their two means on ``held`` plus (minus) Hoeffding's
+    ``t`` at ``delta``."""
+    (w_fit, x_fit), (w_held, x_held) = fit, held
+    on_fit, on_held = w_fit > 0, w_held > 0
+    grid = _Grid.of(np.repeat(keys, w_fit, axis=0), x_fit, bins)  # the offsets as drawn
+    mass = np.bincount(grid.cell(x_fit), minlength=grid.boxes + 1)[:-1].astype(float)
+    fit_prices = _prices(keys[on_fit], grid.lo, grid.hi, row, widen)
+    held_prices = _prices(keys[on_held], grid.lo, grid.hi, row, widen)
+    cells, weights = grid.cell(x_held), w_held[on_held]
     span = float(row.max() - row.min())
-    width_v = float(cert.v.max() - cert.v.min())
-    mean = math.fsum(u.tolist()) / u.size + math.fsum(v.tolist()) / v.size
-    t = math.sqrt(math.log(1.0 / delta) / 2.0 * (span ** 2 / u.size + width_v ** 2 / v.size))
-    return mean + t if maximize else mean - t
+    out = []
+    for which, maximize in ((0, True), (1, False)):
+        cert = _Certificate.fit(fit_prices[which], w_fit[on_fit], mass, row, maximize)
+        v = cert.v[cells]
+        mean = math.fsum((cert.u(held_prices[which]) * weights).tolist()) / weights.sum() \
+            + math.fsum(v.tolist()) / v.size
+        width_v = float(cert.v.max() - cert.v.min())
+        t = math.sqrt(math.log(1.0 / delta) / 2.0 * (span ** 2 / weights.sum()
+                                                     + width_v ** 2 / v.size))
+        out.append(mean + t if maximize else mean - t)
+    return float(out[0]), float(out[1])
 
 
 def _check(delta: Any, bins: Any, k: int) -> tuple[float, int]:
@@ -379,16 +403,19 @@ def high_confidence_bounds(A: Any, offsets: Any, vectors: Any, costs_row: Any, *
     if r.shape[0] < _FOLDS or v.shape[0] < _FOLDS:
         return HighConfidenceBounds(top, bottom)
     q = _slot_part(a, v)
-    x, y = q[:, 1:] - q[:, :1], r[:, :1] - r[:, 1:]
+    x = q[:, 1:] - q[:, :1]
+    keys, key_of = np.unique(r[:, :1] - r[:, 1:], axis=0, return_inverse=True)
+    key_of = key_of.ravel()
     widen = _WIDEN * (float(np.abs(q).max()) + float(np.abs(r).max())) + np.finfo(float).tiny
     rng = np.random.default_rng(seed)
     r_parts = np.array_split(rng.permutation(r.shape[0]), _FOLDS)
     v_parts = np.array_split(rng.permutation(v.shape[0]), _FOLDS)
     worst, best = top, bottom
     for i in range(_FOLDS):
-        fit = (y[r_parts[i]], x[v_parts[i]])
-        held = (y[np.concatenate(r_parts[:i] + r_parts[i + 1:])],
+        r_held = np.concatenate(r_parts[:i] + r_parts[i + 1:])
+        fit = (np.bincount(key_of[r_parts[i]], minlength=keys.shape[0]), x[v_parts[i]])
+        held = (np.bincount(key_of[r_held], minlength=keys.shape[0]),
                 x[np.concatenate(v_parts[:i] + v_parts[i + 1:])])
-        worst = min(worst, _fold(fit, held, row, bins, widen, delta / (2 * _FOLDS), True))
-        best = max(best, _fold(fit, held, row, bins, widen, delta / (2 * _FOLDS), False))
+        high, low = _fold(keys, fit, held, row, bins, widen, delta / (2 * _FOLDS))
+        worst, best = min(worst, high), max(best, low)
     return HighConfidenceBounds(min(max(worst, bottom), top), max(min(best, top), bottom))

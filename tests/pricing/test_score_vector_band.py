@@ -107,10 +107,14 @@ def test_the_certificate_bounds_every_pair(case, maximize):
     scale = max(np.abs(q_new).max(), np.abs(q_fit).max()) + \
         max(np.abs(new_r).max(), np.abs(fit_r).max())
     widen = band._WIDEN * scale + np.finfo(float).tiny
-    cert = band._Certificate.fit(fit_r[:, :1] - fit_r[:, 1:], q_fit[:, 1:] - q_fit[:, :1],
-                                 row, bins, widen, maximize)
-    sums = cert.u(new_r[:, :1] - new_r[:, 1:])[:, None] + \
-        cert.v_at(q_new[:, 1:] - q_new[:, :1])[None, :]
+    y_fit, x_fit = fit_r[:, :1] - fit_r[:, 1:], q_fit[:, 1:] - q_fit[:, :1]
+    grid = band._Grid.of(y_fit, x_fit, bins)
+    mass = np.bincount(grid.cell(x_fit), minlength=grid.boxes + 1)[:-1].astype(float)
+    which = 0 if maximize else 1
+    prices = band._prices(y_fit, grid.lo, grid.hi, row, widen)[which]
+    cert = band._Certificate.fit(prices, np.ones(len(y_fit)), mass, row, maximize)
+    u = cert.u(band._prices(new_r[:, :1] - new_r[:, 1:], grid.lo, grid.hi, row, widen)[which])
+    sums = u[:, None] + cert.v[grid.cell(q_new[:, 1:] - q_new[:, :1])][None, :]
     cost = row[decide(a, new_r, new_v)]
     slack = 1e-12 * (1 + np.abs(sums))  # two float subtractions and one addition
     if maximize:
