@@ -304,19 +304,25 @@ def _fold(keys: np.ndarray, fit: tuple[np.ndarray, np.ndarray],
     grid = _Grid.of(np.repeat(keys, w_fit, axis=0), x_fit, bins)  # the offsets as drawn
     mass = np.bincount(grid.cell(x_fit), minlength=grid.boxes + 1)[:-1].astype(float)
     fit_prices = _prices(keys[on_fit], grid.lo, grid.hi, row, widen)
-    held_prices = _prices(keys[on_held], grid.lo, grid.hi, row, widen)
-    cells, weights = grid.cell(x_held), w_held[on_held]
-    span = float(row.max() - row.min())
+    certs = [_Certificate.fit(fit_prices[0], w_fit[on_fit], mass, row, True),
+             _Certificate.fit(fit_prices[1], w_fit[on_fit], mass, row, False)]
+    del fit_prices
+    held_keys, weights = keys[on_held], w_held[on_held]
+    u = np.empty((2, held_keys.shape[0]))
+    step = max(1, _CHUNK_ELEMENTS // max(1, grid.boxes))  # the held offsets' prices, chunked
+    for s in range(0, held_keys.shape[0], step):
+        prices = _prices(held_keys[s:s + step], grid.lo, grid.hi, row, widen)
+        u[0, s:s + step], u[1, s:s + step] = certs[0].u(prices[0]), certs[1].u(prices[1])
+    cells, span = grid.cell(x_held), float(row.max() - row.min())
     out = []
-    for which, maximize in ((0, True), (1, False)):
-        cert = _Certificate.fit(fit_prices[which], w_fit[on_fit], mass, row, maximize)
+    for cert, u_c in zip(certs, u):
         v = cert.v[cells]
-        mean = math.fsum((cert.u(held_prices[which]) * weights).tolist()) / weights.sum() \
+        mean = math.fsum((u_c * weights).tolist()) / weights.sum() \
             + math.fsum(v.tolist()) / v.size
         width_v = float(cert.v.max() - cert.v.min())
         t = math.sqrt(math.log(1.0 / delta) / 2.0 * (span ** 2 / weights.sum()
                                                      + width_v ** 2 / v.size))
-        out.append(mean + t if maximize else mean - t)
+        out.append(mean + t if cert.maximize else mean - t)
     return float(out[0]), float(out[1])
 
 
