@@ -34,7 +34,8 @@ closed box ``V`` at ``H(r, V)``, the largest cost of an
 output that some ``D = X - Y(r)`` with ``X`` in ``V`` reaches (output 0 if every ``D_k`` can
 be ``<= 0``; output ``k >= 1`` if ``D_k`` can be ``>= 0`` and ``>=`` every other ``D_j``), and
 the transportation problem between the fitting offsets and the fitting vectors' boxes is
-solved (HiGHS, :func:`scipy.optimize.linprog`). Its dual gives a value ``v_V`` per box; ``v``
+solved (HiGHS, :func:`scipy.optimize.linprog`; offsets with equal prices merged, and beyond
+50,000 variables a weighted sample of them, seeded). Its dual gives a value ``v_V`` per box; ``v``
 is lowered to ``v_V = max_r (H(r, V) - u_r)`` over the fitting offsets (the c-transform) and
 clipped to ``[m, m + c]`` (``m`` the smallest ``v_V`` of a box holding a fitting vector,
 ``c = max cost - min cost``); the boxes holding none, and ``O``, get ``m + c``. Then for
@@ -107,6 +108,8 @@ _WIDEN = 2.0 ** -44
 _BOXES, _MOST_BOXES = 64, 256
 #: The parts each sample is split into; each fits the certificate in turn.
 _FOLDS = 3
+#: The most variables of a fitting transportation problem; beyond, its rows are sampled.
+_LP_VARIABLES = 50_000
 #: Bools of one chunk of the offsets-against-boxes reach (bounds the memory).
 _CHUNK_ELEMENTS = 1 << 20
 
@@ -216,6 +219,10 @@ def _dual(prices: np.ndarray, weights: np.ndarray, mass: np.ndarray, maximize: b
     rows, row_of = np.unique(prices, axis=0, return_inverse=True)
     supply = np.bincount(row_of.ravel(), weights, rows.shape[0]) / weights.sum()
     used = np.flatnonzero(mass)
+    most = max(1, _LP_VARIABLES // used.size)
+    if rows.shape[0] > most:  # fit on a weighted sample of the rows (any v stays valid)
+        keep = np.random.default_rng(0).choice(rows.shape[0], most, replace=False, p=supply)
+        rows, supply = rows[keep], supply[keep] / supply[keep].sum()
     cost = rows[:, used]
     n_r, n_c = cost.shape
     sign = -1.0 if maximize else 1.0
