@@ -36,7 +36,6 @@ from causalcost.display import format_number
 from causalcost.errors import DataError, InputTypeError, ValidationError
 from causalcost.network.score_rules import score_rule
 from causalcost.pricing.score_fusions import check_fusion, row_decisions
-from causalcost.pricing.score_vector_price import price_vectors
 from causalcost.pricing.scores import ScoreBound, price_scores
 from causalcost.score_values import (
     PROBABILITIES,
@@ -293,6 +292,8 @@ class ScoreRuns:
         0.0
         """
         if self.k != 2:
+            from causalcost.pricing.score_vector_price import price_vectors  # scipy's solvers
+
             if confidence is not None:
                 raise ValidationError(
                     "confidence: the high-confidence case is priced for vectors measured on "
