@@ -129,8 +129,6 @@ class ScoreReport:
         rows = {"worst": (self.worst, self.worst_cost),
                 "expected": (self.expected, self.eval1), "best": (self.best, self.best_cost)}
         if self.confidence is not None:
-            assert self.high_confidence_worst is not None
-            assert self.high_confidence_best is not None
             rows["high_confidence_worst"] = (self.high_confidence_worst,
                                              float(self.high_confidence_worst_cost))  # type: ignore[arg-type]
             rows["high_confidence_best"] = (self.high_confidence_best,

@@ -62,14 +62,14 @@ RUNS_ROWS = Instances(True, "runs", "the score runs' own rows (the vectors given
                                     "order, without y_true)")
 
 
-def refuse_confidence(confidence: float | None) -> None:
-    """The high-confidence case is priced for two labels only (DKW bands on one score)."""
-    if confidence is not None:
+def refuse_confidence(confidence: float | None, same_instances: bool) -> None:
+    """The high-confidence case of K labels is the probability form's (vectors counted on
+    other rows); on the same rows the worst and best case are exact."""
+    if confidence is not None and same_instances:
         raise ValidationError(
-            "confidence: the high-confidence worst and best case of a score slot are priced for "
-            "two labels (DKW bands on the score for P); a slot of K > 2 labels has the exact "
-            "worst and best case on the runs' own rows and the probability form on others: "
-            "leave confidence out")
+            "confidence: the high-confidence worst and best case are for vectors counted on "
+            "other rows than the system's (the probability form); on the same rows the worst "
+            "and best case are exact: leave confidence out")
 
 
 def vector_costs(pricer: Any, costs: Any = None) -> CostMatrix:
@@ -97,16 +97,18 @@ def vector_costs(pricer: Any, costs: Any = None) -> CostMatrix:
 
 
 def price_vector_candidate(pricer: Any, by_class: tuple[np.ndarray, ...], costs: CostMatrix,
-                           same_instances: bool) -> ScoreBound:
+                           same_instances: bool, confidence: float | None = None
+                           ) -> ScoreBound:
     """One candidate's :class:`~causalcost.pricing.scores.ScoreBound` from its vectors per
     class: score runs through :func:`~causalcost.pricing.score_vector_price.price_vectors` on
     their offset vectors, the slot's matrix, score range and fusion (the call
     :meth:`ScoreRuns.price` makes, in either form), a sheet through its own ``price``."""
+    extra: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
     if is_score_runs(pricer):
         return price_vectors(pricer.slot_matrix, pricer.offsets_by_class, by_class, costs,
                              labels=pricer.labels, same_instances=same_instances,
-                             score_range=pricer.score_range, fusion=pricer.fusion)
-    return pricer.price(by_class, same_instances=same_instances)
+                             score_range=pricer.score_range, fusion=pricer.fusion, **extra)
+    return pricer.price(by_class, same_instances=same_instances, **extra)
 
 
 def own_confusion(by_class: tuple[np.ndarray, ...], labels: tuple[Any, ...]) -> Confusion:
@@ -234,7 +236,8 @@ def evaluate_vectors(pricer: Any, candidate: Any = None, *, y_true: Any = None,
         Score runs: the system's costs (default: every mistake costs 1). A sheet prices with
         its own.
     confidence : None
-        Refused for K > 2 labels (:func:`refuse_confidence`).
+        ``1 - alpha``: the high-confidence worst and best case of the probability form
+        (vectors on other rows; refused on the same rows, where the cases are exact).
     same_instances, row_fingerprint
         A sheet: declare or prove the vectors were made on its rows.
 
@@ -254,7 +257,6 @@ def evaluate_vectors(pricer: Any, candidate: Any = None, *, y_true: Any = None,
     >>> r.eval1, r.worst_cost, r.best_cost, r.real_cost, r.form
     (1.0, 1.0, 1.0, 1.0, 'same instances')
     """
-    refuse_confidence(confidence)
     if candidate is not None and (y_true is not None or scores is not None):
         raise ValidationError("give the candidate once: as (y_true, vectors), or as y_true= "
                               "and scores=, not both")
@@ -277,8 +279,12 @@ def evaluate_vectors(pricer: Any, candidate: Any = None, *, y_true: Any = None,
     matrix = vector_costs(pricer, costs)
     cand = _read(pricer, value, y_true, "scores")
     inst = _instances(pricer, cand, same_instances, row_fingerprint)
-    b = price_vector_candidate(pricer, cand.by_class, matrix, inst.same)
+    refuse_confidence(confidence, inst.same)
+    b = price_vector_candidate(pricer, cand.by_class, matrix, inst.same, confidence)
     real = pricer.with_candidate(cand.given, "scores") if cand.on_runs else None
+    high = {} if confidence is None else dict(
+        confidence=b.confidence, high_confidence_worst_cost=b.high_confidence_worst_cost,
+        high_confidence_best_cost=b.high_confidence_best_cost)
     return ScoreReport(
         eval1=b.expected_cost, worst_cost=b.worst_cost, best_cost=b.best_cost,
         expected=b.expected, worst=b.worst, best=b.best, form=b.form,
@@ -286,7 +292,7 @@ def evaluate_vectors(pricer: Any, candidate: Any = None, *, y_true: Any = None,
         class_sizes=tuple(int(v.shape[0]) for v in cand.by_class), costs=matrix,
         sheet_digest=_digest(pricer), warnings=(*_warnings_of(pricer), *_why_other(inst)),
         labels=tuple(pricer.labels), model=own_confusion(cand.by_class, tuple(pricer.labels)),
-        real=real, real_cost=None if real is None else float(real.cost(matrix)))
+        real=real, real_cost=None if real is None else float(real.cost(matrix)), **high)
 
 
 def _declared(names: list[Any], same_instances: bool | Collection[Any]) -> dict[Any, bool]:
@@ -323,7 +329,6 @@ def compare_vectors(pricer: Any, *, y_true: Any = None, scores: Mapping[Any, Any
         ``accuracy`` (the candidate alone, the argmax of its vectors). ``attrs``: ``slot``,
         ``rule``, ``labels``, ``form``, ``instances``, ``sheet_sha256``, ``warnings``.
     """
-    refuse_confidence(confidence)
     if not isinstance(scores, Mapping) or not scores:
         raise ValidationError("scores must be a non-empty mapping name -> the candidate's "
                               "probability vectors (rows, K)")
@@ -341,13 +346,17 @@ def compare_vectors(pricer: Any, *, y_true: Any = None, scores: Mapping[Any, Any
         inst = _instances(pricer, cand, flags[name], row_fingerprint)
         reasons.setdefault(inst.same, inst)
         forms.append(inst.same)
-        b = price_vector_candidate(pricer, cand.by_class, matrix, inst.same)
+        refuse_confidence(confidence, inst.same)
+        b = price_vector_candidate(pricer, cand.by_class, matrix, inst.same, confidence)
         real = pricer.with_candidate(cand.given, what).cost(matrix) if cand.on_runs \
             else float("nan")
         rows[name] = {"eval1": b.expected_cost, "worst_cost": b.worst_cost,
                       "best_cost": b.best_cost, "real_cost": float(real),
                       **{f"n_{label}": int(v.shape[0]) for label, v in zip(labels, cand.by_class)},
-                      "accuracy": accuracy_of(own_confusion(cand.by_class, labels))}
+                      "accuracy": accuracy_of(own_confusion(cand.by_class, labels)),
+                      **({} if confidence is None else {
+                          "high_confidence_worst_cost": b.high_confidence_worst_cost,
+                          "high_confidence_best_cost": b.high_confidence_best_cost})}
     frame = pd.DataFrame.from_dict(rows, orient="index")
     if frame["real_cost"].isna().all():
         frame = frame.drop(columns="real_cost")

@@ -259,7 +259,8 @@ def _split_cells(rows: np.ndarray, counts: np.ndarray, kept: int) -> list[np.nda
 def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: Any,
                        costs: Any, *, labels: tuple[Any, ...], same_instances: bool,
                        score_range: tuple[float, float] = (0.0, 1.0),
-                       fusion: str = "linear") -> ScoreBound:
+                       fusion: str = "linear", confidence: float | None = None
+                       ) -> ScoreBound:
     """A K-label sheet's :class:`~causalcost.pricing.scores.ScoreBound`: exact offsets are
     priced as they are (:func:`~causalcost.pricing.score_vector_price.price_vectors`); cells
     at the corner, and with the cost row, that keep each bound valid.
@@ -305,12 +306,18 @@ def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: A
     from causalcost.pricing.score_vector_price import price_vectors
 
     cost_matrix = as_costs(costs, labels)
+    extra: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
     if all(o.exact for o in offsets):
         bound = price_vectors(matrix, [o.corner(c, True) for c, o in enumerate(offsets)],
                               vectors, cost_matrix, labels=labels,
                               same_instances=same_instances, score_range=score_range,
-                              fusion=fusion)
+                              fusion=fusion, **extra)
         return dataclasses.replace(bound, costs=cost_matrix)
+    if confidence is not None:
+        raise ValidationError(
+            "confidence: the high-confidence case is computed on every offset vector; this "
+            "sheet keeps them on cells (breakpoints=): derive the sheet without breakpoints, "
+            "or leave confidence out")
     full = np.asarray(cost_matrix.to_numpy(), dtype=float)
     k = len(labels)
     sides = {}

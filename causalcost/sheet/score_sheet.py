@@ -349,16 +349,16 @@ class ScoreSheet(SignedSheet):
         :func:`~causalcost.pricing.score_vector_price.price_vectors` (cells at their valid
         corners: :func:`~causalcost.sheet.offset_cells.price_offset_cells`).
         ``same_instances=False`` gives the probability form's costs (``worst`` and ``best``
-        are then ``None``); ``confidence`` is refused (the high-confidence bands are the
-        two-label route's).
+        are then ``None``), and with ``confidence`` its high-confidence worst and best case
+        (:mod:`causalcost.pricing.score_vector_band`; an exact sheet of a linear fusion).
         """
         if self.offsets is not None:
-            self._no_confidence(confidence)
             return price_offset_cells(self.matrix, self.offsets,
                                       class_vectors(scores, self.labels, self.score_range),
                                       self.costs, labels=self.labels,
                                       same_instances=bool(same_instances),
-                                      score_range=self.score_range, fusion=self.fusion)
+                                      score_range=self.score_range, fusion=self.fusion,
+                                      confidence=confidence)
         worse = price_scores(self.critical_by_class("worse"), scores, self.costs,
                              same_instances=same_instances, confidence=confidence,
                              score_range=self.score_range)

@@ -177,3 +177,18 @@ def test_a_function_of_vectors_and_weights_with_max_are_refused() -> None:
     with pytest.raises(ValidationError, match="a function of probability vectors is not "
                                               "priced"):
         cc.forced_runs(log, fusioner=np.mean, **kw)
+
+
+def test_the_high_confidence_case_on_other_rows(runs: cc.ScoreRuns) -> None:
+    other = _log(90, 21)
+    truth = other["y"].to_numpy()
+    vectors = _candidate(90, 22)
+    table = cc.compare(runs, y_true=truth, scores={"new": vectors}, confidence=0.8)
+    row = table.loc["new"]
+    assert row["high_confidence_worst_cost"] >= row["worst_cost"] >= row["eval1"]
+    assert row["eval1"] >= row["best_cost"] >= row["high_confidence_best_cost"]
+    report = cc.evaluate(runs, (truth, vectors), confidence=0.8)
+    assert report.high_confidence_worst_cost == pytest.approx(row["high_confidence_worst_cost"])
+    with pytest.raises(ValidationError, match="on the same rows the worst and best case are "
+                                              "exact"):
+        cc.compare(runs, scores={"own": _candidate(60, 23)}, confidence=0.8)

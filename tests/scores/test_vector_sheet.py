@@ -126,8 +126,15 @@ def test_probability_form_and_many_candidates(runs) -> None:
 def test_refusals_name_the_problem(runs) -> None:
     sheet = cc.sheet_from_data(runs, COSTS)
     by_class = runs.candidate_by_class(candidate(runs, 1))
-    with pytest.raises(ValidationError, match="confidence: .* two-label"):
-        sheet.price(by_class, confidence=0.9)
+    with pytest.raises(ValidationError, match="confidence"):
+        sheet.price(by_class, same_instances=True, confidence=0.9)
+    cells = cc.sheet_from_data(runs, COSTS, breakpoints=8)
+    with pytest.raises(ValidationError, match="confidence: .* cells"):
+        cells.price(by_class, confidence=0.9)
+    high = sheet.price(by_class, confidence=0.9)  # the probability form's band
+    assert high.confidence == 0.9
+    assert high.high_confidence_worst_cost >= high.worst_cost >= high.expected_cost
+    assert high.expected_cost >= high.best_cost >= high.high_confidence_best_cost
     with pytest.raises(ValidationError, match="critical_by_class belongs to a two-label"):
         sheet.critical_by_class()
     with pytest.raises(ValidationError, match=r"vectors: 2 classes for the 3 labels"):
