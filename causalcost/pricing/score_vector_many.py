@@ -52,10 +52,10 @@ import numpy as np
 
 from causalcost.confusion import Confusion, CostMatrix
 from causalcost.cost_matrix import as_costs
-from causalcost.errors import InfeasibleInputError, ValidationError
+from causalcost.errors import ValidationError
 from causalcost.pricing.score_bound import FORMS, ScoreBound
 from causalcost.pricing.score_fusions import check_fusion
-from causalcost.pricing.score_vector_price import price_vectors
+from causalcost.pricing.score_vector_price import check_class_sizes, price_vectors
 from causalcost.pricing.score_vectors import (
     _MARGIN,
     ProbabilityBounds,
@@ -350,18 +350,9 @@ def price_vectors_many(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     best_cost = np.zeros((m, k))
     for c, (off, stack) in enumerate(zip(t, s)):
         n_t, n_s = off.shape[0], stack.shape[1]
-        if same_instances and n_t != n_s:
-            raise InfeasibleInputError(
-                f"class {labels[c]!r}: same_instances=True needs the candidate's vectors on the "
-                f"system's own instances, but there are {n_s} vectors and {n_t} instances; "
-                "pass same_instances=False (the probability form) for vectors counted on "
-                "other instances")
+        check_class_sizes(labels[c], n_t, n_s, same_instances)
         if n_s == 0 or m == 0:
             continue
-        if n_t == 0:
-            raise InfeasibleInputError(
-                f"class {labels[c]!r}: {n_s} candidate vectors but no instances of the class "
-                "in the system's runs; the system's response to the class is unknown")
         counts = outcome_counts(matrix, off, stack)
         expected[:, c] = counts * n_s / (n_t * n_s)
         if same_instances:

@@ -54,7 +54,7 @@ from causalcost.pricing.score_vectors import (
 from causalcost.score_values import PROBABILITIES, as_score_range, read_score_vectors
 from causalcost.stats.intervals import _check_confidence
 
-__all__ = ["price_vectors"]
+__all__ = ["check_class_sizes", "price_vectors"]
 
 
 def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int,
@@ -87,6 +87,21 @@ def _class_rows(value: Any, labels: Sequence[Any], what: str, k: int,
                                       f"{arr.shape}")
             rows.append(arr)
     return rows
+
+
+def check_class_sizes(label: Any, n_t: int, n_s: int, same_instances: bool) -> None:
+    """Refuse a class whose candidate vectors cannot be paired with the system's instances:
+    other sizes on the same instances, or vectors of a class without instances."""
+    if same_instances and n_t != n_s:
+        raise InfeasibleInputError(
+            f"class {label!r}: same_instances=True needs the candidate's vectors on the "
+            f"system's own instances, but there are {n_s} vectors and {n_t} instances; "
+            "pass same_instances=False (the probability form) for vectors counted on "
+            "other instances")
+    if n_t == 0 and n_s:
+        raise InfeasibleInputError(
+            f"class {label!r}: {n_s} candidate vectors but no instances of the class "
+            "in the system's runs; the system's response to the class is unknown")
 
 
 def _pairwise_class(fusion: str, matrix: Any, off: np.ndarray, vec: np.ndarray,
@@ -212,12 +227,7 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
     used = sum(1 for v in s if v.shape[0])
     for c, (off, vec) in enumerate(zip(t, s)):
         n_t, n_s = off.shape[0], vec.shape[0]
-        if same_instances and n_t != n_s:
-            raise InfeasibleInputError(
-                f"class {labels[c]!r}: same_instances=True needs the candidate's vectors on the "
-                f"system's own instances, but there are {n_s} vectors and {n_t} instances; "
-                "pass same_instances=False (the probability form) for vectors counted on "
-                "other instances")
+        check_class_sizes(labels[c], n_t, n_s, same_instances)
         if n_s == 0:
             zero = [0] * k
             expected.append([0.0] * k)
@@ -226,10 +236,6 @@ def price_vectors(matrix: Any, offsets: Any, vectors: Any, costs: Any, *,
             worst_cost.append(0.0)
             best_cost.append(0.0)
             continue
-        if n_t == 0:
-            raise InfeasibleInputError(
-                f"class {labels[c]!r}: {n_s} candidate vectors but no instances of the class "
-                "in the system's runs; the system's response to the class is unknown")
         if check_fusion(fusion) != "linear":
             counts, high, low, w_row, b_row = _pairwise_class(fusion, matrix, off, vec,
                                                               c_rows[c], same_instances)
