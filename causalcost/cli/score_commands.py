@@ -196,14 +196,16 @@ def _vector_read(spec: str, truth: str, template: str, sheet: Any) -> tuple[str,
 
 def _vector_evaluate(args: argparse.Namespace, sheet: Any) -> int:
     """``evaluate`` with a K-label score sheet: each file's vectors priced by the sheet."""
-    refused = [flag for flag, value in (("--confidence", args.confidence),
-                                        ("--row-fingerprint", args.row_fingerprint),
+    refused = [flag for flag, value in (("--row-fingerprint", args.row_fingerprint),
                                         ("--positive", args.positive)) if value is not None]
     if refused:
         raise ValidationError(f"{', '.join(refused)}: a score sheet of {sheet.k} labels prices "
                               "the expected, worst and best cost of the candidate's vectors "
                               "(--same-instances for vectors on the sheet's own rows): drop "
                               f"{'them' if len(refused) > 1 else 'it'}")
+    if args.confidence is not None and args.same_instances:
+        raise ValidationError("--confidence: on the sheet's own rows (--same-instances) the "
+                              "worst and best case are exact; drop --confidence")
     template = args.score_column or "{label}"
     if "{label}" not in template:
         raise ValidationError(f"--score-column {template!r}: a sheet of the labels "
@@ -215,7 +217,8 @@ def _vector_evaluate(args: argparse.Namespace, sheet: Any) -> int:
         twice = next(n for n in names if names.count(n) > 1)
         raise ValidationError(f"--scores: the name {twice!r} is used twice; give NAME:FILE")
     same = bool(args.same_instances)
-    bounds = {name: sheet.price(vectors, same_instances=same) for name, vectors in read}
+    bounds = {name: sheet.price(vectors, same_instances=same, confidence=args.confidence)
+              for name, vectors in read}
     if args.json:
         print_json({"slot": sheet.slot, "rule": sheet.rule, "labels": list(sheet.labels),
                     "sheet_sha256": sheet.digest, "exact": sheet.exact,
@@ -231,6 +234,10 @@ def _vector_evaluate(args: argparse.Namespace, sheet: Any) -> int:
     for name, b in bounds.items():
         print(f"{name}: Eval1 (expected) {format_number(b.expected_cost)}, worst case "
               f"{format_number(b.worst_cost)}, best case {format_number(b.best_cost)}")
+        if b.confidence is not None:
+            print(f"  high-confidence ({format_number(100 * b.confidence)} %, both at once) "
+                  f"worst case {format_number(b.high_confidence_worst_cost)}, best case "
+                  f"{format_number(b.high_confidence_best_cost)}")
     if len(bounds) == 1:
         b = next(iter(bounds.values()))
         for case, confusion in (("expected", b.expected), ("worst", b.worst),

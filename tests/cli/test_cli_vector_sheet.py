@@ -204,7 +204,9 @@ def test_derive_user_errors_are_one_line_exit_2(capsys, tmp_path, log, case) -> 
 
 
 @pytest.mark.parametrize(("edit", "flags", "fragment"), [
-    (None, ["--confidence", "0.9"], "--confidence: a score sheet of 3 labels"),
+    (None, ["--confidence", "0.9", "--same-instances"],
+     "--confidence: on the sheet's own rows (--same-instances) the worst and best case are "
+     "exact"),
     (None, ["--positive", "a"], "--positive: a score sheet of 3 labels"),
     (None, ["--score-column", "p"], "give a template with {label}"),
     (lambda f: f.assign(p_a=f["p_a"] * 0.5), [], "sum"),
@@ -225,6 +227,23 @@ def test_evaluate_user_errors_are_one_line_exit_2(capsys, tmp_path, log, candida
     lines = err.strip().splitlines()
     assert code == 2 and out == "" and len(lines) == 1, err
     assert fragment in lines[0] and "Traceback" not in err
+
+
+def test_evaluate_with_confidence_adds_the_high_confidence_case(capsys, tmp_path, log,
+                                                                candidate_file) -> None:
+    path = tmp_path / "s.json"
+    run(capsys, "derive", "--data", log, *LOG, "--costs", COSTS, "-o", path)
+    cand, _ = candidate_file
+    flags = ["--score-column", "p_{label}", "--json"]
+    code, out, err = run(capsys, "evaluate", path, "--scores", cand, *flags)
+    plain = json.loads(out)["candidates"][0]
+    code, out, err = run(capsys, "evaluate", path, "--scores", cand, *flags,
+                         "--confidence", "0.8")
+    high = json.loads(out)["candidates"][0]
+    assert code == 0 and high["confidence"] == 0.8
+    assert high["worst_cost"] == plain["worst_cost"]
+    assert high["high_confidence_worst_cost"] >= high["worst_cost"]
+    assert high["high_confidence_best_cost"] <= high["best_cost"]
 
 
 def test_help_documents_the_flags(capsys) -> None:
