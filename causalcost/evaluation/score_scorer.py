@@ -94,7 +94,7 @@ def score_scorer(sheet: Any, criterion: str, confidence: float, positive: Any,
         if positive is not None:
             raise ValidationError("positive= names the positive class of two labels; a slot of "
                                   f"K = {sheet.k} labels matches y's labels to its own by name")
-        return VectorScorer(sheet, criterion, costs)
+        return VectorScorer(sheet, criterion, costs, confidence)
     if is_score_runs(sheet):  # two labels: the runs' own exact sheet prices each fold
         from causalcost.evaluation.score_runs_judge import runs_sheet
 
@@ -109,12 +109,23 @@ def score_scorer(sheet: Any, criterion: str, confidence: float, positive: Any,
     return make_proba_scorer(score_system_cost, **kwargs)
 
 
+#: What a K-label scorer can score a fold by.
+VECTOR_CRITERIA = ("expected", "worst", "high_confidence_worst")
+
+
+def _criterion(criterion: str, k: int) -> str:
+    if criterion not in VECTOR_CRITERIA:
+        raise ValidationError(f"criterion must be one of {list(VECTOR_CRITERIA)} for a slot "
+                              f"of K = {k} labels, got {criterion!r}")
+    return criterion
+
+
 def vector_system_cost(y_true: Any, y_score: Any, *, pricer: Any, criterion: str = "expected",
-                       costs: Any = None) -> float:
-    """The system cost (``"expected"`` or ``"worst"``) of probability vectors ``y_score``
-    (``(rows, K)`` in the order of the system's labels, or a DataFrame whose columns are the
-    labels) on rows whose true classes are ``y_true``: the probability form (a fold is never
-    the system's own rows).
+                       costs: Any = None, confidence: float = 0.95) -> float:
+    """The system cost (``"expected"``, ``"worst"`` or ``"high_confidence_worst"`` at
+    ``confidence``) of probability vectors ``y_score`` (``(rows, K)`` in the order of the
+    system's labels, or a DataFrame whose columns are the labels) on rows whose true classes
+    are ``y_true``: the probability form (a fold is never the system's own rows).
 
     Examples
     --------
@@ -128,12 +139,12 @@ def vector_system_cost(y_true: Any, y_score: Any, *, pricer: Any, criterion: str
     from causalcost.evaluation.score_inputs import vectors_by_class
     from causalcost.evaluation.score_vector_judge import price_vector_candidate, vector_costs
 
-    if criterion not in ("expected", "worst"):
-        raise ValidationError(f"criterion must be 'expected' or 'worst' for a slot of "
-                              f"K = {pricer.k} labels (the high-confidence worst case is priced "
-                              f"for two labels), got {criterion!r}")
+    high = _criterion(criterion, pricer.k) == "high_confidence_worst"
     by_class = vectors_by_class(pricer, y_true, y_score, "y_score")[0]
-    bound = price_vector_candidate(pricer, by_class, vector_costs(pricer, costs), False)
+    bound = price_vector_candidate(pricer, by_class, vector_costs(pricer, costs), False,
+                                   confidence if high else None)
+    if high:
+        return float(bound.high_confidence_worst_cost)  # type: ignore[arg-type]
     return float(bound.expected_cost if criterion == "expected" else bound.worst_cost)
 
 
@@ -147,20 +158,20 @@ class VectorScorer:
     Parameters
     ----------
     pricer : ScoreRuns or score sheet of K labels
-    criterion : {"expected", "worst"}
+    criterion : {"expected", "worst", "high_confidence_worst"}
     costs : CostMatrix or (K, K) array, optional
         Score runs: the system's costs (default: every mistake costs 1).
+    confidence : float, default 0.95
+        For ``"high_confidence_worst"``.
     """
 
-    def __init__(self, pricer: Any, criterion: str = "expected", costs: Any = None) -> None:
+    def __init__(self, pricer: Any, criterion: str = "expected", costs: Any = None,
+                 confidence: float = 0.95) -> None:
         from causalcost.evaluation.score_vector_judge import vector_costs
 
-        if criterion not in ("expected", "worst"):
-            raise ValidationError(f"criterion must be 'expected' or 'worst' for a slot of "
-                                  f"K = {pricer.k} labels (the high-confidence worst case is "
-                                  f"priced for two labels), got {criterion!r}")
-        self.pricer, self.criterion = pricer, criterion
+        self.pricer, self.criterion = pricer, _criterion(criterion, pricer.k)
         self.costs = vector_costs(pricer, costs)
+        self.confidence = confidence
 
     def vectors(self, estimator: Any, X: Any) -> np.ndarray:
         """``estimator.predict_proba(X)`` with one column per system label, in label order."""
@@ -180,7 +191,8 @@ class VectorScorer:
 
     def __call__(self, estimator: Any, X: Any, y: Any) -> float:
         return -vector_system_cost(y, self.vectors(estimator, X), pricer=self.pricer,
-                                   criterion=self.criterion, costs=self.costs)
+                                   criterion=self.criterion, costs=self.costs,
+                                   confidence=self.confidence)
 
     def __repr__(self) -> str:
         return (f"VectorScorer(slot={self.pricer.slot!r}, criterion={self.criterion!r}, "

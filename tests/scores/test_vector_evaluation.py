@@ -366,8 +366,9 @@ def test_refusals_name_the_fix(wine: dict, log_runs: tuple[ScoreRuns, pd.DataFra
         cc.backtest(runs, {"nb": v}, costs=COSTS, threshold=0.5)
     with pytest.raises(ValidationError, match="needs costs="):
         cc.backtest(runs, {"nb": v})
-    with pytest.raises(ValidationError, match="'expected' or 'worst'"):
-        cc.system_scorer(runs, "high_confidence_worst")
+    with pytest.raises(ValidationError, match="criterion must be one of expected, worst, "
+                                              "high_confidence_worst, got 'cheapest'"):
+        cc.system_scorer(runs, "cheapest")
     log, frame = log_runs
     with pytest.raises(DataError, match="'d'.*system's labels"):  # outside the system's
         cc.evaluate(log, y_true=["d"] + frame["y"].tolist()[1:],
@@ -548,3 +549,15 @@ def test_scorer_matches_labels_through_classes(log_runs: tuple[ScoreRuns, pd.Dat
     assert "VectorScorer" in repr(scorer)
     again = pickle.loads(pickle.dumps(scorer))  # GridSearchCV(n_jobs=...) pickles scorers
     assert again(model, x, y) == scorer(model, x, y)
+
+
+def test_the_scorer_guards_with_the_high_confidence_worst_case(wine: dict) -> None:
+    runs = wine["runs"]
+    fit_x, fit_y = wine["fit"]
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.03)).fit(fit_x, fit_y)
+    x, y = fit_x[:60], fit_y[:60]  # rows other than the runs'
+    worst = cc.system_scorer(runs, "worst")(model, x, y)
+    high = cc.system_scorer(runs, "high_confidence_worst", confidence=0.8)(model, x, y)
+    bound = cc.evaluate(runs, (y, model.predict_proba(x)), confidence=0.8)
+    assert high == pytest.approx(-bound.high_confidence_worst_cost, rel=1e-12)
+    assert high <= worst
