@@ -45,18 +45,24 @@ def add_score_candidate_arguments(p: argparse.ArgumentParser) -> None:
                         "true/false)")
 
 
-def _read(spec: str, truth: str, column: str) -> tuple[str, Any, Any]:
+def _scores_file(spec: str) -> tuple[str, str, Any]:
+    """One ``--scores [NAME:]FILE``: the candidate's name (the file's stem by default), the
+    path and the CSV as a data frame; a missing or unreadable file is a one-line error."""
     import pandas as pd
 
     name, _, path = spec.rpartition(":") if ":" in spec and not Path(spec).exists() \
         else ("", "", spec)
-    name = name or Path(path).stem
     try:
         frame = pd.read_csv(path)
     except FileNotFoundError:
         raise DataError(f"--scores {path}: no such file") from None
     except (ValueError, pd.errors.ParserError) as exc:
         raise DataError(f"--scores {path}: cannot read it as CSV ({exc})") from None
+    return name or Path(path).stem, path, frame
+
+
+def _read(spec: str, truth: str, column: str) -> tuple[str, Any, Any]:
+    name, path, frame = _scores_file(spec)
     missing = [c for c in (truth, column) if c not in frame.columns]
     if missing:
         raise DataError(f"--scores {path}: no column {missing[0]!r} (its columns are "
@@ -164,15 +170,7 @@ def _vector_read(spec: str, truth: str, template: str, sheet: Any) -> tuple[str,
     from causalcost.data.score_vector_log import class_positions
     from causalcost.score_values import read_score_vectors
 
-    name, _, path = spec.rpartition(":") if ":" in spec and not Path(spec).exists() \
-        else ("", "", spec)
-    name = name or Path(path).stem
-    try:
-        frame = pd.read_csv(path)
-    except FileNotFoundError:
-        raise DataError(f"--scores {path}: no such file") from None
-    except (ValueError, pd.errors.ParserError) as exc:
-        raise DataError(f"--scores {path}: cannot read it as CSV ({exc})") from None
+    name, path, frame = _scores_file(spec)
     columns = [template.replace("{label}", label) for label in sheet.labels]
     missing = [c for c in (truth, *columns) if c not in frame.columns]
     if missing:

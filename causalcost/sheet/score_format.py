@@ -106,6 +106,15 @@ def _provenance(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
+def _per_class(value: Any, key: str, classes: list[Any], what: str) -> Mapping[str, Any]:
+    """A field holding one entry per class (``critical``, ``offsets``), checked: an object
+    whose keys are exactly ``classes``."""
+    if not isinstance(value, Mapping) or set(value) != set(classes):
+        raise SheetError(f"{key}: an object with {what}, got {json_kind(value)}" + (
+            f" with keys {sorted(map(str, value))}" if isinstance(value, Mapping) else ""))
+    return value
+
+
 def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
     """The constructor's fields of a :class:`ScoreSheet` and the digest the file states.
 
@@ -125,12 +134,8 @@ def score_sheet_fields(data: Any) -> tuple[dict[str, Any], str | None]:
     slot = _string(data, "slot")
     if not slot:
         raise SheetError("slot: the slot's name, a non-empty string")
-    critical = data["critical"]
-    if not isinstance(critical, Mapping) or set(critical) != set(CLASSES):
-        raise SheetError(f"critical: an object with one entry per class, 'P' and 'N', got "
-                         f"{json_kind(critical)}" + (
-                             f" with keys {sorted(map(str, critical))}"
-                             if isinstance(critical, Mapping) else ""))
+    critical = _per_class(data["critical"], "critical", list(CLASSES),
+                          "one entry per class, 'P' and 'N'")
     stated, signature = _digest_and_signature(data)
     fields = {
         "slot": slot, "system_name": _string(data, "system_name"),
@@ -211,12 +216,8 @@ def _vector_fields(data: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]
         cost_matrix = as_costs(costs, tuple(labels))
     except CausalCostError as exc:
         raise SheetError(f"costs: {exc}") from None
-    offsets = data["offsets"]
-    if not isinstance(offsets, Mapping) or set(offsets) != set(labels):
-        raise SheetError(f"offsets: an object with one entry per label {labels}, got "
-                         f"{json_kind(offsets)}" + (
-                             f" with keys {sorted(map(str, offsets))}"
-                             if isinstance(offsets, Mapping) else ""))
+    offsets = _per_class(data["offsets"], "offsets", labels,
+                         f"one entry per label {labels}")
     stated, signature = _digest_and_signature(data)
     fields = {
         "slot": slot, "system_name": _string(data, "system_name"), "costs": cost_matrix,
