@@ -1,24 +1,24 @@
 """A K-label score sheet's system side: per class its instances' offset vectors, exact or in
-cells, and the sheet's pricing of a candidate's probability vectors against them.
+cells.
 
 A slot giving a probability vector ``p`` to a system that says ``argmax_k (A p + r)_k``
 (:mod:`causalcost.pricing.score_vectors`) is described, per instance, by its **offset vector**
 ``r``. :class:`OffsetCells` keeps one class's vectors, exact or grouped into at most ``B``
-cells (boxes); :func:`price_offset_cells` prices a candidate against every class, each bound
-on the corner of each cell that keeps it valid. :class:`~causalcost.sheet.score_sheet.ScoreSheet`
-holds one :class:`OffsetCells` per label when it has K > 2 labels.
+cells (boxes); :func:`~causalcost.sheet.offset_pricing.price_offset_cells` prices a candidate
+against every class, each bound on the corner of each cell that keeps it valid.
+:class:`~causalcost.sheet.score_sheet.ScoreSheet` holds one :class:`OffsetCells` per label
+when it has K > 2 labels.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from causalcost.errors import InputTypeError, SheetError, ValidationError
+from causalcost.errors import SheetError, ValidationError
 from causalcost.sheet.critical import (
     MAX_COUNT,
     _counts,
@@ -29,11 +29,7 @@ from causalcost.sheet.critical import (
     json_rows,
 )
 
-if TYPE_CHECKING:
-    from causalcost.pricing.scores import ScoreBound
-
-__all__ = ["OffsetCells", "class_vectors", "price_offset_cells", "price_vector_candidates",
-           "vector_content", "vector_parts"]
+__all__ = ["OffsetCells"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -254,243 +250,3 @@ def _split_cells(rows: np.ndarray, counts: np.ndarray, kept: int) -> list[np.nda
             heapq.heappush(heap, (-s, tick, jj, part))
             tick += 1
     return done + [cell for *_, cell in heap]
-
-
-def price_offset_cells(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: Any,
-                       costs: Any, *, labels: tuple[Any, ...], same_instances: bool,
-                       score_range: tuple[float, float] = (0.0, 1.0),
-                       fusion: str = "linear", confidence: float | None = None
-                       ) -> ScoreBound:
-    """A K-label sheet's :class:`~causalcost.pricing.scores.ScoreBound`: exact offsets are
-    priced as they are (:func:`~causalcost.pricing.score_vector_price.price_vectors`); cells
-    at the corner, and with the cost row, that keep each bound valid.
-
-    **Why the bounds stay valid.** For true class ``c`` with cost row ``C[c]``, let ``d`` be
-    the cost of the right answer and ``M`` (``m``) the largest (smallest) cost of a wrong one.
-    The worst and expected costs are priced on the row ``C'[c] = (d at c, M elsewhere)``: on
-    the corner disfavouring ``c`` when ``d <= M`` (the system says a wrong label whenever any
-    vector of the cell does, each wrong answer costing ``M``, at least its own cost), and
-    favouring ``c`` when ``d > M`` (it says ``c``, the dearer answer, whenever any vector
-    does). So for every pair of an instance and a candidate vector the priced cost is at least
-    the exact one, and so is the expectation over pairs, the costliest pairing and the
-    costliest coupling. The best cost is priced the mirror way (``m``; the corner favouring
-    ``c`` when ``d <= m``), at most the exact one for every pair. When every wrong label of a
-    row costs the same this changes no cost and the worst and best confusions are kept (those
-    of the corners); otherwise they are ``None``: the costs bound the sheet's system, the
-    corners' confusions do not say which wrong label an error goes to. The expected confusion
-    is the worse corners' in either case. The same holds for every fusion of
-    :mod:`causalcost.pricing.score_fusions`: with ``max`` / ``min`` the system says
-    ``argmax_k max(p_k, r_k)`` (``min``), again monotone in each entry of ``r`` and exact in
-    floating point.
-
-    Examples
-    --------
-    Class ``a``'s three instances, two of them in one cell; errors to ``c`` cost 4:
-
-    >>> rows = [[0.5, 0.3, 0.2], [0.45, 0.35, 0.2], [0.2, 0.6, 0.2]]
-    >>> none = OffsetCells.of([], k=3)
-    >>> exact = (OffsetCells.of(rows), none, none)
-    >>> cells = (OffsetCells.of(rows, breakpoints=2), none, none)
-    >>> vectors = [[[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.4, 0.3, 0.3]], [], []]
-    >>> costs = [[0, 1, 4], [1, 0, 1], [1, 1, 0]]
-    >>> for offsets in (exact, cells):
-    ...     b = price_offset_cells(1.0, offsets, vectors, costs, labels=("a", "b", "c"),
-    ...                            same_instances=True)
-    ...     print(b.best_cost, b.worst_cost, b.worst is None)
-    1.0 2.0 False
-    1.0 8.0 True
-    """
-    import dataclasses
-
-    from causalcost.cost_matrix import as_costs
-    from causalcost.pricing.score_vector_price import price_vectors
-
-    cost_matrix = as_costs(costs, labels)
-    extra: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
-    if all(o.exact for o in offsets):
-        bound = price_vectors(matrix, [o.corner(c, True) for c, o in enumerate(offsets)],
-                              vectors, cost_matrix, labels=labels,
-                              same_instances=same_instances, score_range=score_range,
-                              fusion=fusion, **extra)
-        return dataclasses.replace(bound, costs=cost_matrix)
-    if confidence is not None:
-        raise ValidationError(
-            "confidence: the high-confidence case is computed on every offset vector; this "
-            "sheet keeps them on cells (breakpoints=): derive the sheet without breakpoints, "
-            "or leave confidence out")
-    full = np.asarray(cost_matrix.to_numpy(), dtype=float)
-    k = len(labels)
-    sides = {}
-    for side in ("worse", "better"):
-        rows, corners = np.empty_like(full), []
-        for c in range(k):
-            right, wrong = full[c, c], np.delete(full[c], c)
-            edge = wrong.max() if side == "worse" else wrong.min()
-            rows[c] = edge
-            rows[c, c] = right
-            favour = right > edge if side == "worse" else right <= edge
-            corners.append(offsets[c].corner(c, favour))
-        sides[side] = price_vectors(matrix, corners, vectors, rows, labels=labels,
-                                    same_instances=same_instances, score_range=score_range,
-                                    fusion=fusion), rows
-    (worse, rows_w), (better, rows_b) = sides["worse"], sides["better"]
-    kept = np.array_equal(rows_w, full) and np.array_equal(rows_b, full)
-    return dataclasses.replace(
-        worse, costs=cost_matrix, worst=worse.worst if kept else None,
-        best=better.best if kept else None, best_cost=better.best_cost)
-
-
-def class_vectors(vectors: Any, labels: tuple[str, ...], score_range: tuple[float, float],
-                  many: bool = False) -> list[np.ndarray]:
-    """A candidate's probability vectors per class (label order), each read by
-    :func:`~causalcost.score_values.read_score_vectors` under the sheet's rule: a sequence of
-    one array per label, or ``{label: array}`` (labels compared as text); arrays (n_c, K), or
-    (candidates, n_c, K) with ``many``. An absent or empty class has no vectors.
-
-    >>> class_vectors({"b": [[0.2, 0.7, 0.1]]}, ("a", "b", "c"), (0.0, 1.0))[1].tolist()
-    [[0.2, 0.7, 0.1]]
-    """
-    from causalcost.score_values import read_score_vectors
-
-    k = len(labels)
-    if isinstance(vectors, Mapping):
-        given = {str(c): v for c, v in vectors.items()}
-        unknown = sorted(set(given) - set(labels))
-        if unknown:
-            raise ValidationError(f"vectors: classes {unknown} are not labels of the sheet "
-                                  f"{list(labels)}")
-        per_class = [given.get(c) for c in labels]
-    elif isinstance(vectors, (str, bytes)) or not isinstance(vectors, (Sequence, np.ndarray)):
-        raise InputTypeError(f"vectors must be given per class: a sequence of {k} arrays "
-                             f"(label order {list(labels)}) or {{label: array}}, got "
-                             f"{type(vectors).__name__}")
-    else:
-        per_class = list(vectors)
-        if len(per_class) != k:
-            raise ValidationError(f"vectors: {len(per_class)} classes for the {k} labels "
-                                  f"{list(labels)}; give one array per class")
-    out = []
-    for label, value in zip(labels, per_class):
-        what = f"vectors of class {label!r}"
-        if value is None or (not isinstance(value, pd.DataFrame) and np.size(value) == 0):
-            out.append(np.zeros((0, 0, k)) if many else np.zeros((0, k)))
-        elif many:
-            arr = np.asarray(value)
-            if arr.ndim != 3 or arr.shape[2] != k:
-                raise ValidationError(f"{what} must have shape (candidates, n, {k}), got "
-                                      f"{arr.shape}")
-            flat = read_score_vectors(arr.reshape(-1, k), what, labels=labels,
-                                      score_range=score_range)
-            out.append(flat.reshape(arr.shape))
-        else:
-            out.append(read_score_vectors(value, what, labels=labels,
-                                          score_range=score_range))
-    return out
-
-
-def price_vector_candidates(matrix: Any, offsets: tuple[OffsetCells, ...], vectors: Any,
-                            costs: Any, *, labels: tuple[str, ...],
-                            score_range: tuple[float, float], same_instances: bool,
-                            names: Sequence[Any] | None = None,
-                            fusion: str = "linear") -> pd.DataFrame:
-    """Many candidates, one row each (:func:`price_offset_cells` one after another): per
-    class a (candidates, n_c, K) array. Columns ``eval1``, ``worst_cost``, ``best_cost`` and
-    per class the right answers ``expected_right[label]``, ``worst_right[label]`` and
-    ``best_right[label]`` (NaN where the bound has no confusion).
-
-    >>> offsets = tuple(OffsetCells.of(r, k=3) for r in ([[0.5, 0.3, 0.2]], [], []))
-    >>> table = price_vector_candidates(1.0, offsets, [[[[0.1, 0.8, 0.1]], [[0.9, 0.0, 0.1]]],
-    ...                                 [], []], 1 - np.eye(3), labels=("a", "b", "c"),
-    ...                                 score_range=(0.0, 1.0), same_instances=True)
-    >>> table["worst_cost"].tolist(), table["worst_right[a]"].tolist()
-    ([1.0, 0.0], [0.0, 1.0])
-    """
-    import math
-
-    k = len(labels)
-    per_class = class_vectors(vectors, labels, score_range, many=True)
-    counts = {v.shape[0] for v in per_class if v.shape[1]}
-    if len(counts) > 1:
-        raise ValidationError(f"vectors: the classes give {sorted(counts)} candidates; every "
-                              "class needs one array per candidate")
-    m = counts.pop() if counts else 0
-    if names is not None and len(names) != m:
-        raise ValidationError(f"names: {len(names)} names for {m} candidates")
-    columns = ["eval1", "worst_cost", "best_cost"] + [
-        f"{case}_right[{label}]" for case in ("expected", "worst", "best") for label in labels]
-    rows = []
-    for j in range(m):
-        b = price_offset_cells(matrix, offsets,
-                               [v[j] if v.shape[1] else np.zeros((0, k)) for v in per_class],
-                               costs, labels=labels, same_instances=same_instances,
-                               score_range=score_range, fusion=fusion)
-        row = [b.expected_cost, b.worst_cost, b.best_cost]
-        for confusion in (b.expected, b.worst, b.best):
-            row += [math.nan if confusion is None else float(confusion.matrix[c][c])
-                    for c in range(k)]
-        rows.append(row)
-    index = pd.Index(list(names) if names is not None else range(m), name="candidate")
-    return pd.DataFrame(rows, index=index, columns=columns, dtype=float)
-
-
-def vector_parts(labels: Any, costs: Any, matrix: Any, offsets: Any, fusion: Any = "linear"
-                 ) -> tuple[tuple[str, ...], Any, np.ndarray, tuple[OffsetCells, ...], str]:
-    """A K-label score sheet's fields checked and normalised: the labels as text (K >= 3,
-    distinct), the K x K costs, the slot's K x K finite matrix (read-only) and one
-    :class:`OffsetCells` of K entries per label, and the fusion
-    (:data:`~causalcost.pricing.score_fusions.FUSIONS`).
-
-    >>> parts = vector_parts([0, 1, 2], 1 - np.eye(3), 2 * np.eye(3),
-    ...                      [OffsetCells.of([[0.0, 1.0, 0.0]])] * 3)
-    >>> parts[0], parts[2][0].tolist()
-    (('0', '1', '2'), [2.0, 0.0, 0.0])
-    >>> vector_parts(["a", "b"], 1 - np.eye(2), np.eye(2), [])
-    Traceback (most recent call last):
-    ...
-    causalcost.errors.ValidationError: labels: a K-label score sheet has K >= 3 distinct labels, got ['a', 'b'] (two labels: critical scores)
-    """  # noqa: E501
-    from causalcost.cost_matrix import as_costs
-    from causalcost.pricing.score_fusions import FUSIONS
-
-    if fusion not in FUSIONS:
-        raise ValidationError(f"fusion: one of {list(FUSIONS)} (how the system fuses the "
-                              f"members' vectors), got {fusion!r}")
-    if offsets is None or matrix is None:
-        raise ValidationError("a K-label score sheet needs both offsets= (per class) and "
-                              "matrix= (the slot's K x K coefficients)")
-    names = tuple(str(v) for v in labels)
-    k = len(names)
-    if k < 3 or len(set(names)) != k:
-        raise ValidationError(f"labels: a K-label score sheet has K >= 3 distinct labels, got "
-                              f"{list(names)} (two labels: critical scores)")
-    a = np.asarray(matrix, dtype=float)
-    if a.shape != (k, k) or not np.isfinite(a).all():
-        raise ValidationError(f"matrix: the slot's coefficients, {k} x {k} finite numbers, got "
-                              f"shape {a.shape}")
-    cells = tuple(offsets)
-    if len(cells) != k or not all(isinstance(o, OffsetCells) for o in cells):
-        raise ValidationError(f"offsets: one OffsetCells per label {list(names)}")
-    bad = next((c for c, o in zip(names, cells) if o.k != k and o.cells), None)
-    if bad is not None:
-        raise ValidationError(f"offsets of class {bad!r}: vectors of {k} entries, one per "
-                              "label")
-    return names, as_costs(costs, names), _readonly(a), cells, str(fusion)
-
-
-def vector_content(costs: Any, rule: str, models: tuple[str, ...], matrix: np.ndarray,
-                   labels: tuple[str, ...], offsets: tuple[OffsetCells, ...],
-                   fusion: str = "linear") -> dict[str, Any]:
-    """The K-label fields of a score sheet's JSON (:mod:`causalcost.sheet.score_format`):
-    ``costs`` (K rows), ``rule``, ``models``, ``fusion``, ``matrix`` and ``offsets`` per
-    label.
-
-    >>> from causalcost.cost_matrix import as_costs
-    >>> body = vector_content(as_costs(1 - np.eye(3), ("a", "b", "c")), "mean", ("m1", "m2"),
-    ...                       np.eye(3), ("a", "b", "c"), (OffsetCells.of([[0.1, 0.2, 0.7]]),
-    ...                       OffsetCells.of([], k=3), OffsetCells.of([], k=3)))
-    >>> body["offsets"]["a"], body["costs"][0]
-    ({'rows': [[0.1, 0.2, 0.7]], 'upper': None, 'counts': None}, [0.0, 1.0, 1.0])
-    """
-    return {"costs": np.asarray(costs.to_numpy(), dtype=float).tolist(), "rule": rule,
-            "models": list(models), "fusion": fusion, "matrix": matrix.tolist(),
-            "offsets": {c: o.to_dict() for c, o in zip(labels, offsets)}}

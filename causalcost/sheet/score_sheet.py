@@ -26,7 +26,7 @@ sheet type then holds, per class, the offset vectors of the owner's instances
 labels and the K x K costs, and prices a candidate's vectors with
 :func:`~causalcost.pricing.score_vector_price.price_vectors`. With ``breakpoints=B`` the
 vectors of a class are grouped into at most ``B`` cells (boxes), each priced at the corner
-that keeps a bound valid (:func:`~causalcost.sheet.offset_cells.price_offset_cells`): again the
+that keeps a bound valid (:func:`~causalcost.sheet.offset_pricing.price_offset_cells`): again the
 worst and expected costs can only be overstated, the best cost only understated.
 """
 
@@ -51,13 +51,11 @@ from causalcost.pricing.scores import ScoreBound, price_scores, price_scores_man
 from causalcost.score_values import PROBABILITIES, as_score_range
 from causalcost.sheet.critical import CriticalScores
 from causalcost.sheet.digest import content_digest, created_now
-from causalcost.sheet.offset_cells import (
-    OffsetCells,
+from causalcost.sheet.offset_cells import OffsetCells
+from causalcost.sheet.offset_pricing import (
     class_vectors,
     price_offset_cells,
     price_vector_candidates,
-    vector_content,
-    vector_parts,
 )
 from causalcost.sheet.score_format import (
     SCORE_SHEET_FORMAT,
@@ -74,6 +72,7 @@ from causalcost.sheet.score_sheet_view import (
     sheet_text,
 )
 from causalcost.sheet.signature import SignedSheet
+from causalcost.sheet.vector_fields import vector_content, vector_parts
 
 if TYPE_CHECKING:
     from causalcost.data.score_runs import ScoreRuns
@@ -347,7 +346,7 @@ class ScoreSheet(SignedSheet):
         in label order or ``{label: array}`` (a DataFrame's columns matched to the labels by
         name), read by :func:`~causalcost.score_values.read_score_vectors`, priced by
         :func:`~causalcost.pricing.score_vector_price.price_vectors` (cells at their valid
-        corners: :func:`~causalcost.sheet.offset_cells.price_offset_cells`).
+        corners: :func:`~causalcost.sheet.offset_pricing.price_offset_cells`).
         ``same_instances=False`` gives the probability form's costs (``worst`` and ``best``
         are then ``None``), and with ``confidence`` its high-confidence worst and best case
         (:mod:`causalcost.pricing.score_vector_band`; an exact sheet of a linear fusion).

@@ -25,7 +25,8 @@ from json_paths import parent, paths
 import causalcost as cc
 from causalcost.errors import CausalCostError, InputTypeError, SheetError, ValidationError
 from causalcost.pricing.score_vectors import decide_rows
-from causalcost.sheet.offset_cells import OffsetCells, price_offset_cells
+from causalcost.sheet.offset_cells import OffsetCells
+from causalcost.sheet.offset_pricing import price_offset_cells
 from causalcost.sheet.score_sheet import ScoreSheet, score_sheet_from_runs
 from causalcost.sheet.signature import signing_available
 
